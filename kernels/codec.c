@@ -1,0 +1,320 @@
+/*
+ * codec.c - the public host-buffer API: parameters, the compress and
+ * decompress drivers over blocks, adaptive symbol size and backend choice.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_codec.h"
+#include "gpulz_gpu.h"
+
+void gpulz_params_init(gpulz_params *p)
+{
+    p->symbol_size = 1;
+    p->window = GPULZ_WINDOW_DEFAULT;
+    p->block_symbols = GPULZ_BLOCK_DEFAULT;
+    p->flags = 0;
+    p->threads = 0;
+    p->backend = GPULZ_BACKEND_AUTO;
+}
+
+unsigned gpulz_level_window(int level)
+{
+    static const unsigned windows[] = {32, 64, 128, 255};
+    return level >= GPULZ_LEVEL_MIN && level <= GPULZ_LEVEL_MAX ? windows[level - 1] : 0;
+}
+
+int gpulz_params_check(const gpulz_params *p)
+{
+    if (!p)
+        return gpulz_fail(GPULZ_ERR_PARAM, "no parameters given");
+    unsigned S = p->symbol_size, C = p->block_symbols;
+    if (S != 1 && S != 2 && S != 4 && S != 8)
+        return gpulz_fail(GPULZ_ERR_PARAM, "symbol size %u is not 1, 2, 4 or 8", S);
+    if (p->window < GPULZ_WINDOW_MIN || p->window > GPULZ_WINDOW_MAX)
+        return gpulz_fail(GPULZ_ERR_PARAM, "window %u is out of %d..%d", p->window,
+                          GPULZ_WINDOW_MIN, GPULZ_WINDOW_MAX);
+    if (C < GPULZ_BLOCK_MIN || C > GPULZ_BLOCK_MAX || (C & (C - 1)))
+        return gpulz_fail(GPULZ_ERR_PARAM, "block size %u is not a power of two in %d..%d symbols",
+                          C, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
+    if (p->flags & ~GPULZ_FLAGS_KNOWN)
+        return gpulz_fail(GPULZ_ERR_PARAM, "unknown encoder flags 0x%x", p->flags & ~GPULZ_FLAGS_KNOWN);
+    if (p->backend != GPULZ_BACKEND_AUTO && p->backend != GPULZ_BACKEND_CPU &&
+        p->backend != GPULZ_BACKEND_GPU)
+        return gpulz_fail(GPULZ_ERR_PARAM, "backend %d is not auto, cpu or gpu", (int)p->backend);
+    return GPULZ_OK;
+}
+
+size_t gpulz_compress_bound(size_t n, const gpulz_params *p)
+{
+    gpulz_layout L;
+    if (gpulz_params_check(p) != GPULZ_OK || gpulz_layout_make(&L, n, p->symbol_size, p->window,
+                                                                p->block_symbols) != GPULZ_OK)
+        return 0;
+    if (L.table_end > SIZE_MAX - n)
+        return 0;
+    size_t bound = (size_t)L.table_end + n;
+    if (p->flags & GPULZ_FLAG_ADAPTIVE) {
+        /* S = 1 has the most blocks, so the largest table */
+        gpulz_layout L1;
+        gpulz_layout_make(&L1, n, 1, p->window, p->block_symbols);
+        if (L1.table_end > SIZE_MAX - n)
+            return 0;
+        if ((size_t)L1.table_end + n > bound)
+            bound = (size_t)L1.table_end + n;
+    }
+    return bound;
+}
+
+/* ---- compression on the CPU ------------------------------------------ */
+
+typedef struct encode_job {
+    const uint8_t *src;
+    uint8_t *dst;               /* capacity table_end + n */
+    const gpulz_layout *L;
+    gpulz_cpu_scratch **scratch; /* one per worker */
+} encode_job;
+
+/* Encode block k into its raw-size slot; compaction squeezes the gaps later. */
+static int encode_one(void *ctx, unsigned worker, uint64_t k)
+{
+    encode_job *J = ctx;
+    const gpulz_layout *L = J->L;
+    uint64_t off = k * L->block_symbols * L->symbol_size;
+    unsigned c = gpulz_block_raw_size(L, k) / L->symbol_size;
+    uint32_t e = gpulz_cpu_encode_block(J->src + off, c, L->symbol_size, L->window,
+                                        J->dst + L->table_end + off, J->scratch[worker]);
+    gpulz_put_u32(J->dst + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k, e);
+    return 0;
+}
+
+/* dst has room for table_end + n bytes. */
+static int cpu_compress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len,
+                        unsigned threads)
+{
+    int rc = GPULZ_OK;
+    unsigned workers = gpulz_worker_count(threads, L->blocks);
+    gpulz_cpu_scratch **scratch = calloc(workers, sizeof *scratch);
+    if (!scratch)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
+    for (unsigned w = 0; w < workers; w++)
+        if (!(scratch[w] = gpulz_cpu_scratch_new())) {
+            rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
+            goto done;
+        }
+    gpulz_header_write(dst, L);
+    encode_job J = {src, dst, L, scratch};
+    rc = gpulz_parallel_for(L->blocks, workers, encode_one, &J);
+    if (rc != GPULZ_OK)
+        goto done;
+    /* Each block sits in a slot of its raw size; move them together.  A
+     * block never grows, so every destination is at or before its source. */
+    uint64_t pos = L->table_end, slot = L->table_end;
+    for (uint64_t k = 0; k < L->blocks; k++) {
+        uint32_t size = gpulz_get_u32(dst + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k) &
+                        GPULZ_SIZE_MASK;
+        if (pos != slot)
+            memmove(dst + pos, dst + slot, size);
+        pos += size;
+        slot += gpulz_block_raw_size(L, k);
+    }
+    memcpy(dst + pos, src + L->symbols * L->symbol_size, L->tail);
+    *dst_len = pos + L->tail;
+done:
+    for (unsigned w = 0; w < workers; w++)
+        gpulz_cpu_scratch_free(scratch[w]);
+    free(scratch);
+    return rc;
+}
+
+static int want_gpu(const gpulz_params *p, size_t n)
+{
+    if (p->backend == GPULZ_BACKEND_GPU)
+        return 1;
+    return p->backend == GPULZ_BACKEND_AUTO && n >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
+}
+
+/* One compression with symbol size S into dst of at least the bound. */
+static int compress_with(const uint8_t *src, size_t n, unsigned S, const gpulz_params *p,
+                         uint8_t *dst, size_t *dst_len)
+{
+    gpulz_layout L;
+    int rc = gpulz_layout_make(&L, n, S, p->window, p->block_symbols);
+    if (rc != GPULZ_OK)
+        return rc;
+    if (want_gpu(p, n)) {
+        rc = gpulz_gpu_compress_host(src, &L, dst, dst_len);
+        /* auto falls back to the CPU, which writes the same bytes */
+        if (rc == GPULZ_OK || p->backend == GPULZ_BACKEND_GPU)
+            return rc;
+    }
+    return cpu_compress(src, &L, dst, dst_len, p->threads);
+}
+
+int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
+                   const gpulz_params *p)
+{
+    int rc = gpulz_params_check(p);
+    if (rc != GPULZ_OK)
+        return rc;
+    if ((!src && n) || !dst_len)
+        return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    size_t bound = gpulz_compress_bound(n, p);
+    if (bound == 0)
+        return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
+    uint8_t *first = NULL, *second = NULL;
+    size_t first_len = 0, second_len = 0;
+    /* Work in dst when it can hold the worst case, else in a buffer of our own. */
+    int in_place = dst && dst_cap >= bound;
+    first = in_place ? dst : malloc(bound);
+    if (!first)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", bound);
+    rc = compress_with(src, n, p->symbol_size, p, first, &first_len);
+    if (rc != GPULZ_OK)
+        goto done;
+    const uint8_t *best = first;
+    size_t best_len = first_len;
+    /* FORMAT.md §8: ratio n / len under 1.5, i.e. 2n < 3 len */
+    if ((p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1 &&
+        (unsigned __int128)2 * n < (unsigned __int128)3 * first_len) {
+        second = malloc(bound);
+        if (!second) {
+            rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", bound);
+            goto done;
+        }
+        rc = compress_with(src, n, 1, p, second, &second_len);
+        if (rc != GPULZ_OK)
+            goto done;
+        if (second_len < first_len) {
+            best = second;
+            best_len = second_len;
+        }
+    }
+    if (best_len > dst_cap || !dst) {
+        rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu",
+                        best_len, dst_cap);
+        goto done;
+    }
+    if (best != dst)
+        memcpy(dst, best, best_len);
+    *dst_len = best_len;
+done:
+    if (!in_place)
+        free(first);
+    free(second);
+    return rc;
+}
+
+/* ---- decompression on the CPU ---------------------------------------- */
+
+int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info)
+{
+    gpulz_layout L;
+    uint64_t raw = 0;
+    if (!src || !info)
+        return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    int rc = gpulz_header_parse(src, n, &L, &raw);
+    if (rc != GPULZ_OK)
+        return rc;
+    const uint8_t *h = src;
+    info->format_version = h[4];
+    info->flags = h[5];
+    info->symbol_size = L.symbol_size;
+    info->window = L.window;
+    info->block_symbols = L.block_symbols;
+    info->uncompressed_size = L.n;
+    info->block_count = L.blocks;
+    info->raw_blocks = raw;
+    info->header_size = (size_t)L.table_end;
+    info->compressed_size = n;
+    return GPULZ_OK;
+}
+
+int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size)
+{
+    if (!src || !size)
+        return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    if (n < GPULZ_HEADER_SIZE)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the header", n);
+    const uint8_t *h = src;
+    if (h[0] != GPULZ_MAGIC0 || h[1] != GPULZ_MAGIC1 || h[2] != GPULZ_MAGIC2 || h[3] != GPULZ_MAGIC3)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "bad magic: not a gpulz chunk");
+    if (h[4] != GPULZ_FORMAT_VERSION)
+        return gpulz_fail(GPULZ_ERR_VERSION, "chunk format version %u; this library reads version %d",
+                          h[4], GPULZ_FORMAT_VERSION);
+    *size = gpulz_get_u64(h + 12);
+    return GPULZ_OK;
+}
+
+typedef struct decode_job {
+    const uint8_t *src;
+    uint8_t *dst;
+    const gpulz_layout *L;
+    const uint64_t *start; /* where each block starts in src */
+} decode_job;
+
+static int decode_one(void *ctx, unsigned worker, uint64_t k)
+{
+    (void)worker;
+    decode_job *J = ctx;
+    const gpulz_layout *L = J->L;
+    uint32_t e = gpulz_get_u32(J->src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k);
+    uint32_t raw = gpulz_block_raw_size(L, k);
+    uint8_t *out = J->dst + k * L->block_symbols * L->symbol_size;
+    if (e & GPULZ_RAW_BIT) {
+        memcpy(out, J->src + J->start[k], raw);
+        return GPULZ_OK;
+    }
+    return gpulz_cpu_decode_block(J->src + J->start[k], e & GPULZ_SIZE_MASK, out,
+                                  raw / L->symbol_size, L->symbol_size, L->window, k);
+}
+
+static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, unsigned threads)
+{
+    uint64_t *start = malloc((L->blocks ? L->blocks : 1) * sizeof *start);
+    if (!start)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the offsets of %llu blocks",
+                          (unsigned long long)L->blocks);
+    uint64_t pos = L->table_end;
+    for (uint64_t k = 0; k < L->blocks; k++) {
+        start[k] = pos;
+        pos += gpulz_get_u32(src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k) & GPULZ_SIZE_MASK;
+    }
+    decode_job J = {src, dst, L, start};
+    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), decode_one, &J);
+    if (rc == GPULZ_OK)
+        memcpy(dst + L->symbols * L->symbol_size, src + pos, L->tail);
+    free(start);
+    return rc;
+}
+
+int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
+                     const gpulz_params *p)
+{
+    gpulz_params defaults;
+    if (!p) {
+        gpulz_params_init(&defaults);
+        p = &defaults;
+    }
+    if (!src || !dst_len)
+        return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    gpulz_layout L;
+    int rc = gpulz_header_parse(src, n, &L, NULL);
+    if (rc != GPULZ_OK)
+        return rc;
+    if (L.n > dst_cap || (!dst && L.n))
+        return gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",
+                          (unsigned long long)L.n, dst_cap);
+    if (want_gpu(p, (size_t)L.n)) {
+        rc = gpulz_gpu_decompress_host(src, n, &L, dst);
+        if (rc == GPULZ_OK || p->backend == GPULZ_BACKEND_GPU || rc == GPULZ_ERR_CORRUPT) {
+            if (rc == GPULZ_OK)
+                *dst_len = (size_t)L.n;
+            return rc;
+        }
+    }
+    rc = cpu_decompress(src, &L, dst, p->threads);
+    if (rc == GPULZ_OK)
+        *dst_len = (size_t)L.n;
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * cpu_codec.h - the CPU reference encoder and decoder of one block
+ * (docs/FORMAT.md §5-6), and the parallel-for that spreads blocks over
+ * cores.  Internal: not installed.
+ */
+#ifndef GPULZ_CPU_CODEC_H
+#define GPULZ_CPU_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpulz_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per-thread working memory of the encoder, sized for the largest block. */
+typedef struct gpulz_cpu_scratch gpulz_cpu_scratch;
+gpulz_cpu_scratch *gpulz_cpu_scratch_new(void);
+void gpulz_cpu_scratch_free(gpulz_cpu_scratch *s);
+
+/*
+ * Encode one block of c symbols (S bytes each) with window W into dst, which
+ * has room for c * S bytes.  Returns the table entry: the encoded size, or
+ * GPULZ_RAW_BIT | c * S when the block is stored raw (dst then holds a copy).
+ */
+uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsigned W, uint8_t *dst,
+                                gpulz_cpu_scratch *s);
+
+/*
+ * Decode one encoded block of size bytes into out (c symbols of S bytes),
+ * checking every field (FORMAT.md §9).  Returns GPULZ_OK or
+ * GPULZ_ERR_CORRUPT with the detail naming block k.
+ */
+int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
+                           unsigned W, uint64_t k);
+
+/*
+ * Run fn(ctx, worker, item) for item = 0..items-1 on up to threads workers
+ * (0 = one per online core), handing out items dynamically.  The first
+ * nonzero return stops the hand-out and is returned, with its detail
+ * carried to the calling thread's gpulz_last_error().  worker is 0..W-1, so
+ * fn can index per-worker state; *workers_used says how many ran.
+ */
+typedef int (*gpulz_item_fn)(void *ctx, unsigned worker, uint64_t item);
+unsigned gpulz_worker_count(unsigned threads, uint64_t items);
+int gpulz_parallel_for(uint64_t items, unsigned workers, gpulz_item_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPULZ_CPU_CODEC_H */

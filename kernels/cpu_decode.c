@@ -1,0 +1,69 @@
+/*
+ * cpu_decode.c - the reference decoder of one encoded block (docs/FORMAT.md
+ * §5), checking every field before it is used (§9).
+ */
+#include <string.h>
+
+#include "cpu_codec.h"
+
+int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
+                           unsigned W, uint64_t k)
+{
+    const unsigned lmin = gpulz_min_match(S);
+    unsigned long long kk = (unsigned long long)k;
+    if (size < GPULZ_TOKEN_COUNT_SIZE)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u bytes cannot hold a token count", kk, size);
+    uint32_t T = gpulz_get_u16(b);
+    if (T == 0 || T > c)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", kk, T, c);
+    uint32_t fbytes = (T + 7) / 8;
+    if (GPULZ_TOKEN_COUNT_SIZE + fbytes > size)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u flag bytes overrun its %u bytes", kk,
+                          fbytes, size);
+    const uint8_t *flags = b + GPULZ_TOKEN_COUNT_SIZE;
+    if (T % 8 && flags[fbytes - 1] >> (T % 8))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", kk, T);
+
+    uint32_t p = GPULZ_TOKEN_COUNT_SIZE + fbytes; /* read position, bytes */
+    uint32_t o = 0;                               /* symbols written */
+    for (uint32_t t = 0; t < T; t++) {
+        if (flags[t / 8] >> (t % 8) & 1) {
+            if (size - p < GPULZ_MATCH_SIZE)
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, t);
+            uint32_t L = b[p], D = b[p + 1];
+            p += GPULZ_MATCH_SIZE;
+            if (L < lmin || L > c - o)
+                return gpulz_fail(GPULZ_ERR_CORRUPT,
+                                  "block %llu: token %u: match length %u is out of %u..%u", kk, t,
+                                  L, lmin, c - o);
+            if (D == 0 || D > W || D > o)
+                return gpulz_fail(GPULZ_ERR_CORRUPT,
+                                  "block %llu: token %u: match offset %u is out of 1..%u", kk, t, D,
+                                  o < W ? o : W);
+            uint8_t *dst = out + (size_t)o * S;
+            size_t len = (size_t)L * S, dist = (size_t)D * S;
+            if (dist >= len) {
+                memcpy(dst, dst - dist, len);
+            } else {
+                /* overlapping: each byte may be one this match just wrote */
+                for (size_t j = 0; j < len; j++)
+                    dst[j] = dst[j - dist];
+            }
+            o += L;
+        } else {
+            if (size - p < S)
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, t);
+            if (o >= c)
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
+                                  kk, t, c);
+            memcpy(out + (size_t)o * S, b + p, S);
+            p += S;
+            o++;
+        }
+    }
+    if (o != c)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: decodes to %u symbols instead of %u", kk, o, c);
+    if (p != size)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: tokens end at byte %u of %u", kk, p, size);
+    return GPULZ_OK;
+}

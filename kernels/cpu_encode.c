@@ -1,0 +1,134 @@
+/*
+ * cpu_encode.c - the reference encoder of one block: the canonical greedy
+ * parse of docs/FORMAT.md §6.
+ *
+ * Matches are looked for only where a token starts.  Candidates come from a
+ * hash chain that links every earlier position of the block whose symbol
+ * hashes alike, nearest first; every candidate within the window whose
+ * symbol is equal is measured exactly.  Since every offset d with
+ * x[i-d] == x[i] is on the chain and they are visited in increasing d, and a
+ * candidate replaces the best only when strictly longer, the result is the
+ * longest match with the nearest offset among the longest: the canonical one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_codec.h"
+
+#define HASH_BITS 12
+#define NO_POS 0xFFFFu
+
+struct gpulz_cpu_scratch {
+    uint64_t sym[GPULZ_BLOCK_MAX];        /* the block's symbols, widened */
+    uint16_t prev[GPULZ_BLOCK_MAX];       /* previous position on the same hash chain */
+    uint16_t head[1u << HASH_BITS];       /* latest position of each hash */
+    uint8_t flags[GPULZ_BLOCK_MAX / 8];   /* one bit per token */
+    uint8_t tokens[GPULZ_BLOCK_MAX * 8 + 16]; /* token bytes; one token past the raw size fits */
+};
+
+gpulz_cpu_scratch *gpulz_cpu_scratch_new(void)
+{
+    return malloc(sizeof(gpulz_cpu_scratch));
+}
+
+void gpulz_cpu_scratch_free(gpulz_cpu_scratch *s)
+{
+    free(s);
+}
+
+static inline unsigned hash_symbol(uint64_t v)
+{
+    return (unsigned)((v * 0x9E3779B97F4A7C15ull) >> (64 - HASH_BITS));
+}
+
+static void widen(const uint8_t *x, unsigned c, unsigned S, uint64_t *sym)
+{
+    switch (S) {
+    case 1:
+        for (unsigned i = 0; i < c; i++)
+            sym[i] = x[i];
+        break;
+    case 2:
+        for (unsigned i = 0; i < c; i++) {
+            uint16_t v;
+            memcpy(&v, x + 2 * i, 2);
+            sym[i] = v;
+        }
+        break;
+    case 4:
+        for (unsigned i = 0; i < c; i++) {
+            uint32_t v;
+            memcpy(&v, x + 4 * i, 4);
+            sym[i] = v;
+        }
+        break;
+    default:
+        memcpy(sym, x, (size_t)c * 8);
+        break;
+    }
+}
+
+static inline void chain_insert(gpulz_cpu_scratch *s, unsigned i)
+{
+    unsigned h = hash_symbol(s->sym[i]);
+    s->prev[i] = s->head[h];
+    s->head[h] = (uint16_t)i;
+}
+
+uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsigned W, uint8_t *dst,
+                                gpulz_cpu_scratch *s)
+{
+    const uint32_t raw = c * S;
+    const unsigned lmin = gpulz_min_match(S);
+    const uint64_t *sym = s->sym;
+    widen(x, c, S, s->sym);
+    memset(s->head, 0xFF, sizeof s->head);
+    memset(s->flags, 0, (c + 7) / 8);
+
+    /* Stop as soon as the encoding cannot beat the raw size (FORMAT.md §6 step 3). */
+    size_t tbytes = 0, T = 0;
+    unsigned i = 0;
+    while (i < c) {
+        unsigned maxlen = c - i < GPULZ_MATCH_MAX ? c - i : GPULZ_MATCH_MAX;
+        unsigned best = 0, bestd = 0;
+        for (unsigned j = s->head[hash_symbol(sym[i])]; j != NO_POS && i - j <= W; j = s->prev[j]) {
+            /* a longer match must also agree at index best: test that first */
+            if (sym[j] != sym[i] || (best > 0 && sym[j + best] != sym[i + best]))
+                continue;
+            unsigned len = 1;
+            while (len < maxlen && sym[j + len] == sym[i + len])
+                len++;
+            if (len > best) {
+                best = len;
+                bestd = i - j;
+                if (best == maxlen)
+                    break;
+            }
+        }
+        if (best >= lmin) {
+            s->flags[T / 8] |= (uint8_t)(1u << (T % 8));
+            s->tokens[tbytes] = (uint8_t)best;
+            s->tokens[tbytes + 1] = (uint8_t)bestd;
+            tbytes += GPULZ_MATCH_SIZE;
+            for (unsigned e = i + best; i < e; i++)
+                chain_insert(s, i);
+        } else {
+            memcpy(s->tokens + tbytes, x + (size_t)i * S, S);
+            tbytes += S;
+            chain_insert(s, i);
+            i++;
+        }
+        T++;
+        if (GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + tbytes >= raw)
+            break;
+    }
+    size_t E = GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + tbytes;
+    if (i < c || E >= raw) {
+        memcpy(dst, x, raw);
+        return GPULZ_RAW_BIT | raw;
+    }
+    gpulz_put_u16(dst, (uint32_t)T);
+    memcpy(dst + GPULZ_TOKEN_COUNT_SIZE, s->flags, (T + 7) / 8);
+    memcpy(dst + GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8, s->tokens, tbytes);
+    return (uint32_t)E;
+}

@@ -1,0 +1,108 @@
+/* format.c - the header and block table of chunk format v1 (docs/FORMAT.md §2-3). */
+#include "gpulz_format.h"
+
+int gpulz_layout_make(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigned window,
+                      unsigned block_symbols)
+{
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.symbol_size = symbol_size;
+    p.window = window;
+    p.block_symbols = block_symbols;
+    int rc = gpulz_params_check(&p);
+    if (rc != GPULZ_OK)
+        return rc;
+    unsigned lg = 0;
+    while ((1u << lg) < block_symbols)
+        lg++;
+    L->symbol_size = symbol_size;
+    L->window = window;
+    L->block_symbols = block_symbols;
+    L->log2_block = lg;
+    L->n = n;
+    L->symbols = n / symbol_size;
+    L->tail = n % symbol_size;
+    L->blocks = (L->symbols + block_symbols - 1) / block_symbols;
+    L->table_end = GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * L->blocks;
+    return GPULZ_OK;
+}
+
+void gpulz_header_write(uint8_t *dst, const gpulz_layout *L)
+{
+    dst[0] = GPULZ_MAGIC0;
+    dst[1] = GPULZ_MAGIC1;
+    dst[2] = GPULZ_MAGIC2;
+    dst[3] = GPULZ_MAGIC3;
+    dst[4] = GPULZ_FORMAT_VERSION;
+    dst[5] = 0; /* flags */
+    dst[6] = (uint8_t)L->symbol_size;
+    dst[7] = (uint8_t)L->window;
+    dst[8] = (uint8_t)L->log2_block;
+    dst[9] = dst[10] = dst[11] = 0;
+    gpulz_put_u64(dst + 12, L->n);
+    gpulz_put_u64(dst + 20, L->blocks);
+}
+
+int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *raw_blocks)
+{
+    if (n < GPULZ_HEADER_SIZE)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the %d-byte header",
+                          n, GPULZ_HEADER_SIZE);
+    if (src[0] != GPULZ_MAGIC0 || src[1] != GPULZ_MAGIC1 || src[2] != GPULZ_MAGIC2 ||
+        src[3] != GPULZ_MAGIC3)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "bad magic %02x %02x %02x %02x: not a gpulz chunk",
+                          src[0], src[1], src[2], src[3]);
+    if (src[4] != GPULZ_FORMAT_VERSION)
+        return gpulz_fail(GPULZ_ERR_VERSION, "chunk format version %u; this library reads version %d",
+                          src[4], GPULZ_FORMAT_VERSION);
+    if (src[5] & ~GPULZ_CHUNK_FLAGS_KNOWN)
+        return gpulz_fail(GPULZ_ERR_VERSION, "chunk flags 0x%02x are unknown to this library", src[5]);
+    unsigned S = src[6], W = src[7], lg = src[8];
+    if (S != 1 && S != 2 && S != 4 && S != 8)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header symbol size %u is not 1, 2, 4 or 8", S);
+    if (W < GPULZ_WINDOW_MIN)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header window %u is out of 1..255", W);
+    if (lg < GPULZ_LOG2_BLOCK_MIN || lg > GPULZ_LOG2_BLOCK_MAX)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header block size 2^%u is out of 2^8..2^14", lg);
+    if (src[9] | src[10] | src[11])
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header reserved bytes are not zero");
+    uint64_t usize = gpulz_get_u64(src + 12);
+    uint64_t nb = gpulz_get_u64(src + 20);
+    int rc = gpulz_layout_make(L, usize, S, W, 1u << lg);
+    if (rc != GPULZ_OK)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header parameters are invalid");
+    if (nb != L->blocks)
+        return gpulz_fail(GPULZ_ERR_CORRUPT,
+                          "header block count %llu does not match %llu bytes in blocks of %u x %u",
+                          (unsigned long long)nb, (unsigned long long)usize, 1u << lg, S);
+    /* nb <= n / 256, so the table size cannot overflow; compare in 64 bits anyway. */
+    if (L->table_end > n)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes ends inside its %llu-byte block table",
+                          n, (unsigned long long)L->table_end);
+    uint64_t total = L->table_end, raw = 0;
+    const uint8_t *table = src + GPULZ_HEADER_SIZE;
+    for (uint64_t k = 0; k < nb; k++) {
+        uint32_t e = gpulz_get_u32(table + GPULZ_TABLE_ENTRY_SIZE * k);
+        uint32_t size = e & GPULZ_SIZE_MASK, rawsize = gpulz_block_raw_size(L, k);
+        if (e & GPULZ_RAW_BIT) {
+            if (size != rawsize)
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: stored size %u is not its raw size %u",
+                                  (unsigned long long)k, size, rawsize);
+            raw++;
+        } else if (size < GPULZ_TOKEN_COUNT_SIZE || size >= rawsize) {
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: encoded size %u is out of 2..%u",
+                              (unsigned long long)k, size, rawsize - 1);
+        }
+        total += size;
+    }
+    total += L->tail;
+    if (total > n)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the %llu its table describes",
+                          n, (unsigned long long)total);
+    if (total < n)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "chunk of %zu bytes is longer than the %llu its table describes",
+                          n, (unsigned long long)total);
+    if (raw_blocks)
+        *raw_blocks = raw;
+    return GPULZ_OK;
+}

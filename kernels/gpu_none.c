@@ -1,0 +1,24 @@
+/* gpu_none.c - the GPU backend of a build without CUDA: never usable. */
+#include "gpulz_gpu.h"
+
+int gpulz_gpu_usable(void)
+{
+    return 0;
+}
+
+size_t gpulz_gpu_min_bytes(void)
+{
+    return SIZE_MAX;
+}
+
+int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len)
+{
+    (void)src, (void)L, (void)dst, (void)dst_len;
+    return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
+}
+
+int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst)
+{
+    (void)src, (void)n, (void)L, (void)dst;
+    return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
+}

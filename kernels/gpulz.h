@@ -1,0 +1,148 @@
+/*
+ * gpulz.h - the public codec API of gpulz: multi-byte LZSS (gpuLZ) chunks,
+ * compressed and decompressed on the CPU or an NVIDIA GPU, one format for both.
+ *
+ * The chunk format is specified in docs/FORMAT.md; this header is the only
+ * one a program needs.  Every function that can fail returns a gpulz_status
+ * (0 on success, negative on failure); gpulz_strerror() names the code and
+ * gpulz_last_error() gives the detail of the calling thread's latest failure
+ * ("block 3: match offset 200 exceeds the window 128").
+ */
+#ifndef GPULZ_H
+#define GPULZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPULZ_VERSION_MAJOR 0
+#define GPULZ_VERSION_MINOR 1
+#define GPULZ_VERSION_PATCH 0
+
+/* The chunk format version this library writes (and the newest it reads). */
+#define GPULZ_FORMAT_VERSION 1
+
+/* Parameter ranges of format v1. */
+#define GPULZ_WINDOW_MIN 1
+#define GPULZ_WINDOW_MAX 255
+#define GPULZ_WINDOW_DEFAULT 128
+#define GPULZ_LEVEL_MIN 1 /* levels 1-4 are windows 32, 64, 128, 255 */
+#define GPULZ_LEVEL_MAX 4
+#define GPULZ_BLOCK_MIN 256 /* block size in symbols, a power of two */
+#define GPULZ_BLOCK_MAX 16384
+#define GPULZ_BLOCK_DEFAULT 2048
+#define GPULZ_MATCH_MAX 255 /* longest match, in symbols */
+
+/* Encoder flags (gpulz_params.flags). */
+#define GPULZ_FLAG_ADAPTIVE 0x1u /* also try S = 1 where the ratio is under 1.5 */
+#define GPULZ_FLAGS_KNOWN GPULZ_FLAG_ADAPTIVE
+
+/* Where the work runs (gpulz_params.backend). */
+typedef enum gpulz_backend {
+    GPULZ_BACKEND_AUTO = 0, /* the GPU where usable and worth it, else the CPU */
+    GPULZ_BACKEND_CPU = 1,
+    GPULZ_BACKEND_GPU = 2 /* the GPU or an error; never silently the CPU */
+} gpulz_backend;
+
+typedef enum gpulz_status {
+    GPULZ_OK = 0,
+    GPULZ_ERR_PARAM = -1,     /* a parameter out of range */
+    GPULZ_ERR_DST_SIZE = -2,  /* the output buffer is too small */
+    GPULZ_ERR_CORRUPT = -3,   /* the compressed data is damaged or not gpulz */
+    GPULZ_ERR_TRUNCATED = -4, /* the compressed data ends early */
+    GPULZ_ERR_VERSION = -5,   /* a format version or flag this library does not know */
+    GPULZ_ERR_NOMEM = -6,     /* out of host memory */
+    GPULZ_ERR_THREAD = -7,    /* a worker thread could not be started */
+    GPULZ_ERR_NO_GPU = -8,    /* no usable GPU (none, no driver, not built with CUDA, after fork) */
+    GPULZ_ERR_CUDA = -9       /* a CUDA call failed */
+} gpulz_status;
+
+/*
+ * Encoder settings and execution knobs.  Initialise with gpulz_params_init().
+ * symbol_size, window, block_symbols and flags shape the compressed bytes;
+ * threads and backend only say where and how the work runs, never what it
+ * produces.  Decompression reads every format parameter from the chunk and
+ * uses only threads and backend.
+ */
+typedef struct gpulz_params {
+    unsigned symbol_size;   /* S: bytes per symbol, 1, 2, 4 or 8 */
+    unsigned window;        /* W: how far back matches look, in symbols, 1..255 */
+    unsigned block_symbols; /* C: symbols per independent block, power of two 256..16384 */
+    unsigned flags;         /* GPULZ_FLAG_* */
+    unsigned threads;       /* CPU threads: 0 = one per online core, 1 = the caller's only */
+    gpulz_backend backend;
+} gpulz_params;
+
+/* Defaults: S = 1, W = 128, C = 2048, no flags, all cores, backend auto. */
+void gpulz_params_init(gpulz_params *p);
+
+/* Window of a level 1..4 (32, 64, 128, 255); 0 for a level out of range. */
+unsigned gpulz_level_window(int level);
+
+/* GPULZ_OK, or GPULZ_ERR_PARAM with the reason in gpulz_last_error(). */
+int gpulz_params_check(const gpulz_params *p);
+
+/*
+ * The largest compressed size of n input bytes: header, block table and the
+ * input itself (a block that would not shrink is stored raw).  0 when the
+ * parameters are invalid or the bound overflows size_t.
+ */
+size_t gpulz_compress_bound(size_t n, const gpulz_params *p);
+
+/*
+ * Compress n bytes of src into dst (capacity dst_cap); *dst_len receives the
+ * compressed size.  The output depends only on src, n, symbol_size, window,
+ * block_symbols and flags: every backend and thread count writes the same
+ * bytes.  With dst_cap below gpulz_compress_bound() the call still succeeds
+ * when the result fits, else it returns GPULZ_ERR_DST_SIZE.
+ */
+int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
+                   const gpulz_params *p);
+
+/* What a chunk's header says; gpulz_chunk_info() fills it. */
+typedef struct gpulz_chunk_info {
+    unsigned format_version;
+    unsigned flags; /* the chunk's own flags field (0 in v1) */
+    unsigned symbol_size;
+    unsigned window;
+    unsigned block_symbols;
+    uint64_t uncompressed_size;
+    uint64_t block_count;
+    uint64_t raw_blocks;     /* blocks stored raw */
+    size_t header_size;      /* header plus block table */
+    size_t compressed_size;  /* the whole chunk as its header and table describe it */
+} gpulz_chunk_info;
+
+/* Parse and check the header and block table (not the blocks themselves). */
+int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info);
+
+/* The uncompressed size a chunk declares, from its header alone. */
+int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
+
+/*
+ * Decompress the chunk in src (n bytes) into dst (capacity dst_cap);
+ * *dst_len receives the uncompressed size.  Every field and every copy is
+ * checked: damaged input returns GPULZ_ERR_CORRUPT or GPULZ_ERR_TRUNCATED and
+ * nothing is read or written outside the buffers.  p may be NULL (defaults);
+ * only p->threads and p->backend are used.
+ */
+int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
+                     const gpulz_params *p);
+
+/* A fixed text for a status code. */
+const char *gpulz_strerror(int status);
+
+/* The detail of the calling thread's last failure ("" if none). */
+const char *gpulz_last_error(void);
+
+/* The library version as "MAJOR.MINOR.PATCH". */
+const char *gpulz_version_string(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPULZ_H */

@@ -1,0 +1,37 @@
+/*
+ * gpulz_gpu.h - what the codec driver (codec.c) needs from the GPU backend.
+ * Built from gpu_*.cu with CUDA, from gpu_none.c without.  Internal.
+ */
+#ifndef GPULZ_GPU_H
+#define GPULZ_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpulz_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when this build has a GPU backend and a device is usable now, else 0. */
+int gpulz_gpu_usable(void);
+
+/* Smallest input (bytes) for which the auto backend tries the GPU. */
+size_t gpulz_gpu_min_bytes(void);
+
+/*
+ * Host-buffer compression of one chunk with layout L into dst (capacity at
+ * least gpulz_compress_bound()); same bytes as the CPU encoder.
+ * GPULZ_ERR_NO_GPU or GPULZ_ERR_CUDA on failure, with nothing promised in dst.
+ */
+int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len);
+
+/* Host-buffer decompression of a chunk whose header parsed into L. */
+int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPULZ_GPU_H */
