@@ -2,6 +2,7 @@
  * codec.c - the public host-buffer API: parameters, the compress and
  * decompress drivers over blocks, adaptive symbol size and backend choice.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,11 +128,49 @@ done:
     return rc;
 }
 
+static _Thread_local gpulz_backend last_backend = GPULZ_BACKEND_CPU;
+static _Thread_local char last_why[200] = "requested";
+
+gpulz_backend gpulz_last_backend(const char **why)
+{
+    if (why)
+        *why = last_why;
+    return last_backend;
+}
+
+static void note_backend(gpulz_backend b, const char *why, const char *detail)
+{
+    last_backend = b;
+    snprintf(last_why, sizeof last_why, "%s%s%s", why, detail ? ": " : "", detail ? detail : "");
+}
+
+/* Whether to try the GPU first; notes the CPU's reason when not. */
 static int want_gpu(const gpulz_params *p, size_t n)
 {
     if (p->backend == GPULZ_BACKEND_GPU)
         return 1;
-    return p->backend == GPULZ_BACKEND_AUTO && n >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
+    if (p->backend == GPULZ_BACKEND_CPU)
+        note_backend(GPULZ_BACKEND_CPU, "requested", NULL);
+    else if (n < gpulz_gpu_min_bytes())
+        note_backend(GPULZ_BACKEND_CPU, "below the GPU threshold", NULL);
+    else if (!gpulz_gpu_usable())
+        note_backend(GPULZ_BACKEND_CPU, "no usable GPU", NULL);
+    else
+        return 1;
+    return 0;
+}
+
+/* After a GPU attempt: 1 if its result stands, 0 to run the CPU instead. */
+static int gpu_result_stands(const gpulz_params *p, int rc)
+{
+    if (rc == GPULZ_OK) {
+        note_backend(GPULZ_BACKEND_GPU, p->backend == GPULZ_BACKEND_GPU ? "requested" : "auto", NULL);
+        return 1;
+    }
+    if (p->backend == GPULZ_BACKEND_GPU || rc == GPULZ_ERR_CORRUPT)
+        return 1;
+    note_backend(GPULZ_BACKEND_CPU, "GPU failed, CPU fallback", gpulz_last_error());
+    return 0;
 }
 
 /* One compression with symbol size S into dst of at least the bound. */
@@ -143,9 +182,9 @@ static int compress_with(const uint8_t *src, size_t n, unsigned S, const gpulz_p
     if (rc != GPULZ_OK)
         return rc;
     if (want_gpu(p, n)) {
-        rc = gpulz_gpu_compress_host(src, &L, dst, dst_len);
         /* auto falls back to the CPU, which writes the same bytes */
-        if (rc == GPULZ_OK || p->backend == GPULZ_BACKEND_GPU)
+        rc = gpulz_gpu_compress_host(src, &L, dst, dst_len);
+        if (gpu_result_stands(p, rc))
             return rc;
     }
     return cpu_compress(src, &L, dst, dst_len, p->threads);
@@ -307,7 +346,7 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
                           (unsigned long long)L.n, dst_cap);
     if (want_gpu(p, (size_t)L.n)) {
         rc = gpulz_gpu_decompress_host(src, n, &L, dst);
-        if (rc == GPULZ_OK || p->backend == GPULZ_BACKEND_GPU || rc == GPULZ_ERR_CORRUPT) {
+        if (gpu_result_stands(p, rc)) {
             if (rc == GPULZ_OK)
                 *dst_len = (size_t)L.n;
             return rc;

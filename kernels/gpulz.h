@@ -132,6 +132,14 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
 int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                      const gpulz_params *p);
 
+/*
+ * The backend the calling thread's last gpulz_compress() or
+ * gpulz_decompress() ran on (GPULZ_BACKEND_CPU or GPULZ_BACKEND_GPU), and in
+ * *why (may be NULL) a short reason: "requested", "below the GPU threshold",
+ * "no usable GPU: ...", "GPU failed, CPU fallback: ...".
+ */
+gpulz_backend gpulz_last_backend(const char **why);
+
 /* A fixed text for a status code. */
 const char *gpulz_strerror(int status);
 
