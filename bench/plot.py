@@ -106,15 +106,18 @@ def plot_h5_bars(ds, rows, out):
     for ax, c in zip(axes[:, 0], chunks):
         by = {r["filter"]: r for r in rows if num(r["chunk_mib"]) == c}
         xs = range(len(filters))
-        w = [num(by.get(f, {}).get("write_gbs")) or 1e-3 for f in filters]
-        rd = [num(by.get(f, {}).get("read_gbs")) or 1e-3 for f in filters]
+        nan = float("nan")  # a skipped filter gets no bar
+        w = [num(by.get(f, {}).get("write_gbs")) or nan for f in filters]
+        rd = [num(by.get(f, {}).get("read_gbs")) or nan for f in filters]
+        low = min([v for v in w + rd if v == v] or [1.0]) / 2
         ax.bar([x - 0.2 for x in xs], w, 0.4, label="write")
         ax.bar([x + 0.2 for x in xs], rd, 0.4, label="read")
         for x, f in zip(xs, filters):
             r = by.get(f)
             note = (f"{num(r['ratio']):.2f}x" if r and num(r.get("ratio"))
                     else "skipped" if r and r.get("status", "").startswith("skipped") else "n/a")
-            ax.annotate(note, (x, max(w[x], rd[x])), ha="center", fontsize=7,
+            top = max([v for v in (w[x], rd[x]) if v == v] or [low])
+            ax.annotate(note, (x, top), ha="center", fontsize=7,
                         xytext=(0, 2), textcoords="offset points")
         ax.set_xticks(list(xs))
         ax.set_xticklabels(filters, rotation=20, ha="right", fontsize=8)
