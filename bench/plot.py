@@ -122,9 +122,10 @@ def plot_h5_bars(ds, rows, out):
         ax.set_xticks(list(xs))
         ax.set_xticklabels(filters, rotation=20, ha="right", fontsize=8)
         ax.set_yscale("log")  # "none" runs at memory speed, the filters far below
+        ax.set_ylim(low / 2, None)
         ax.set_ylabel("GB/s (log)")
         ax.set_title(f"{ds}: HDF5 write/read, {c:g} MiB chunks (label: ratio)", fontsize=9)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper right")
         ax.grid(True, axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
