@@ -19,8 +19,11 @@ observation) become constant areas whose code is 512, as in a masked field.
 
 Every array is written little-endian as CACHE/<name>.<ext> (ext = dtype) and
 listed in CACHE/MANIFEST: name dtype shape bytes sha256 (shape like 20x180x360).
+bench/data/MANIFEST, kept in git, is the reference: the build is compared with
+it and any array that differs (a newer Debian package, another numpy) is
+reported; --update-reference rewrites it.
 
-Usage: make_corpus.py [--cache DIR] [--tpch DIR] [--debs DIR] [--force]
+Usage: make_corpus.py [--cache DIR] [--tpch DIR] [--debs DIR] [--force] [--update-reference]
 Needs: /usr/bin/python3 with numpy and h5py, apt-get and dpkg-deb.
 """
 import argparse
@@ -214,6 +217,8 @@ def main():
                     help="folder with the TPC-H lineitem columns (l_*.i32, l_comment.txt)")
     ap.add_argument("--debs", help="folder for the .deb files (default CACHE/debs)")
     ap.add_argument("--force", action="store_true", help="rebuild even if MANIFEST exists")
+    ap.add_argument("--update-reference", action="store_true",
+                    help="write the new checksums to bench/data/MANIFEST")
     a = ap.parse_args()
 
     cache = os.path.abspath(a.cache)
@@ -261,6 +266,17 @@ def main():
         for e in entries:
             f.write("%s %s %s %d %s\n" % e)
     os.replace(manifest + ".tmp", manifest)
+    reference = os.path.join(HERE, "MANIFEST")
+    if a.update_reference:
+        shutil.copyfile(manifest, reference)
+    elif os.path.exists(reference):
+        with open(reference) as f:
+            ref = {l.split()[0]: l.split()[1:] for l in f if l.strip() and not l.startswith("#")}
+        for name, *rest in entries:
+            want = ref.get(name)
+            got = [str(x) for x in rest]
+            if want != got:
+                print(f"warning: {name} differs from {reference}: {got} vs {want}", file=sys.stderr)
     print(f"wrote {manifest}: {len(entries)} arrays, "
           f"{sum(e[3] for e in entries) / 1e6:.1f} MB", file=sys.stderr)
     return 0
