@@ -143,10 +143,11 @@ class ClassicNetCDF:
 # ---- cuSZ-style quantization codes --------------------------------------------------
 def lorenzo_codes(x, valid, rel_eb):
     """uint16 codes of x (float) at a relative error bound, N-D Lorenzo on integers."""
-    lo, hi = float(x[valid].min()), float(x[valid].max())
-    eb = rel_eb * (hi - lo)
-    xf = np.where(valid, x, lo).astype(np.float64)
-    q = np.rint(xf / (2 * eb)).astype(np.int64)
+    lo, hi = x[valid].min(), x[valid].max()
+    eb = rel_eb * float(hi - lo)
+    # in the field's own precision (float32), as cuSZ does (and the anchors' synth.py)
+    xf = np.where(valid, x, x.dtype.type(lo))
+    q = np.rint(xf / x.dtype.type(2 * eb)).astype(np.int64)
     nd = q.ndim
     p = np.pad(q, [(1, 0)] * nd)
     pred = np.zeros_like(q)
