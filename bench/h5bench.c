@@ -1,0 +1,605 @@
+/*
+ * h5bench - HDF5-level benchmark of compression filters, gpulz among them.
+ *
+ * For each array of the corpus (bench/data/MANIFEST), each filter setting and
+ * each chunk size, it writes the array as one chunked dataset with H5Dwrite
+ * into a file held in memory (core driver, no backing store, so that the
+ * filter and HDF5's chunk machinery are measured, not a disk), reads it back
+ * with H5Dread, checks the bytes and prints one CSV row: ratio (array bytes /
+ * stored bytes), write and read throughput in GB/s (1e9 bytes of the
+ * uncompressed array per second, dataset create/open to close), median of
+ * --repeats runs after one untimed warm-up run.
+ *
+ * gpulz runs through its HDF5 plugin, found like any other on
+ * HDF5_PLUGIN_PATH; its backend and thread count come from the environment
+ * (GPULZ_BACKEND, GPULZ_THREADS), so each gpulz setting runs in a child
+ * process with its own environment, set before the plugin does any work.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpulz.h"
+
+#define MAX_RANK 8
+#define MAX_REPEATS 25
+#define MIB (1024.0 * 1024.0)
+
+#define H5Z_FILTER_LZF 32000
+#define H5Z_FILTER_BLOSC 32001
+#define H5Z_FILTER_LZ4 32004
+#define H5Z_FILTER_BSHUF 32008
+#define BLOSC_LZ4 1
+#define BLOSC_ZSTD 5
+#define BSHUF_LZ4 2
+
+/* How a gpulz row runs: the environment its child process gets. */
+typedef enum { RUN_HERE, RUN_GPULZ_CPU1, RUN_GPULZ_CPUALL, RUN_GPULZ_GPU } run_mode;
+
+typedef struct filter_spec {
+    const char *name; /* CSV label and --filters key */
+    int shuffle;      /* HDF5's byte shuffle first */
+    int deflate;      /* deflate level, -1 for none */
+    H5Z_filter_t id;  /* a dynamically loaded filter, 0 for none */
+    size_t ncd;
+    unsigned cd[8];
+    run_mode mode;
+} filter_spec;
+
+static filter_spec filters[] = {
+    {"none", 0, -1, 0, 0, {0}, RUN_HERE},
+    {"deflate-1", 0, 1, 0, 0, {0}, RUN_HERE},
+    {"deflate-6", 0, 6, 0, 0, {0}, RUN_HERE},
+    {"shuffle+deflate-1", 1, 1, 0, 0, {0}, RUN_HERE},
+    {"lz4", 0, -1, H5Z_FILTER_LZ4, 0, {0}, RUN_HERE},
+    /* block size 0 (automatic), LZ4; the plugin's set_local prepends its
+     * version and the element size (h5dump shows 0 3 <size> 0 2) */
+    {"bitshuffle+lz4", 0, -1, H5Z_FILTER_BSHUF, 2, {0, BSHUF_LZ4}, RUN_HERE},
+    /* slots 0-3 are Blosc's own; level 5, byte shuffle, compressor */
+    {"blosc-lz4+shuffle", 0, -1, H5Z_FILTER_BLOSC, 7, {0, 0, 0, 0, 5, 1, BLOSC_LZ4}, RUN_HERE},
+    {"blosc-zstd+shuffle", 0, -1, H5Z_FILTER_BLOSC, 7, {0, 0, 0, 0, 5, 1, BLOSC_ZSTD}, RUN_HERE},
+    {"lzf", 0, -1, H5Z_FILTER_LZF, 0, {0}, RUN_HERE},
+    /* cd_values: format version, symbol size (0 = from the datatype),
+     * window, block symbols, flags */
+    {"gpulz-cpu-1t", 0, -1, GPULZ_FILTER_ID, 5, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPU1},
+    {"gpulz-cpu-all", 0, -1, GPULZ_FILTER_ID, 5, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPUALL},
+    {"gpulz-gpu", 0, -1, GPULZ_FILTER_ID, 5, {1, 0, 128, 2048, 0}, RUN_GPULZ_GPU},
+};
+#define NFILTERS (sizeof filters / sizeof filters[0])
+
+typedef struct array {
+    char name[128];
+    char dtype[16];
+    hid_t type; /* file and memory type, little-endian */
+    size_t elsize;
+    int rank;
+    hsize_t dims[MAX_RANK];
+    size_t nbytes;
+    void *data;
+} array;
+
+typedef struct options {
+    const char *manifest;
+    const char *datadir;
+    const char *only;    /* comma-separated names, NULL for all */
+    const char *filters; /* comma-separated filter names, NULL for all */
+    double chunks_mib[8];
+    int nchunks;
+    int repeats;
+    int header;
+} options;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Is name in the comma-separated list (NULL: everything is)? */
+static int in_list(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+static int dtype_of(array *a)
+{
+    static const struct {
+        const char *name, *ext;
+        size_t size;
+    } types[] = {{"float32", "f32", 4}, {"uint16", "u16", 2}, {"int16", "i16", 2},
+                 {"int32", "i32", 4},   {"uint8", "u8", 1},   {"float64", "f64", 8}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        if (strcmp(a->dtype, types[i].name) != 0)
+            continue;
+        a->elsize = types[i].size;
+        switch (i) {
+        case 0: a->type = H5T_IEEE_F32LE; break;
+        case 1: a->type = H5T_STD_U16LE; break;
+        case 2: a->type = H5T_STD_I16LE; break;
+        case 3: a->type = H5T_STD_I32LE; break;
+        case 4: a->type = H5T_STD_U8LE; break;
+        default: a->type = H5T_IEEE_F64LE; break;
+        }
+        return (int)i;
+    }
+    return -1;
+}
+
+static const char *dtype_ext(const char *dtype)
+{
+    return !strcmp(dtype, "float32") ? "f32"
+           : !strcmp(dtype, "uint16") ? "u16"
+           : !strcmp(dtype, "int16")  ? "i16"
+           : !strcmp(dtype, "int32")  ? "i32"
+           : !strcmp(dtype, "uint8")  ? "u8"
+                                      : "f64";
+}
+
+/* Read the array's file (DIR/name.ext) whole; -1 with a message on failure. */
+static int load_array(array *a, const char *dir, const char *shape, size_t nbytes)
+{
+    char path[4096];
+    FILE *f = NULL;
+    int rc = -1;
+
+    if (dtype_of(a) < 0) {
+        fprintf(stderr, "h5bench: %s: unknown dtype %s\n", a->name, a->dtype);
+        goto done;
+    }
+    a->rank = 0;
+    size_t count = 1;
+    for (const char *p = shape; *p && a->rank < MAX_RANK;) {
+        char *end;
+        unsigned long long d = strtoull(p, &end, 10);
+        if (end == p || d == 0)
+            break;
+        a->dims[a->rank++] = (hsize_t)d;
+        count *= (size_t)d;
+        p = *end == 'x' ? end + 1 : end;
+    }
+    a->nbytes = count * a->elsize;
+    if (a->rank == 0 || a->nbytes != nbytes) {
+        fprintf(stderr, "h5bench: %s: shape %s and %zu bytes disagree\n", a->name, shape, nbytes);
+        goto done;
+    }
+    snprintf(path, sizeof path, "%s/%s.%s", dir, a->name, dtype_ext(a->dtype));
+    f = fopen(path, "rb");
+    if (!f || !(a->data = malloc(a->nbytes)) || fread(a->data, 1, a->nbytes, f) != a->nbytes) {
+        fprintf(stderr, "h5bench: cannot read %zu bytes of %s: %s\n", a->nbytes, path,
+                strerror(errno));
+        goto done;
+    }
+    rc = 0;
+done:
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+/* Chunk dims of at most target bytes: whole trailing dims, a slab of the
+ * leading ones, so each chunk is one contiguous run of the array. */
+static size_t chunk_dims(const array *a, double target_bytes, hsize_t *cd)
+{
+    size_t inner = a->elsize;
+    for (int i = a->rank - 1; i >= 0; i--) {
+        cd[i] = a->dims[i];
+        inner *= (size_t)a->dims[i];
+    }
+    size_t bytes = inner;
+    for (int i = 0; i < a->rank; i++) {
+        inner /= (size_t)a->dims[i]; /* bytes of one index of dim i */
+        if ((double)inner * (double)a->dims[i] <= target_bytes)
+            break;
+        hsize_t k = (hsize_t)(target_bytes / (double)inner);
+        cd[i] = k < 1 ? 1 : k;
+        bytes = inner * (size_t)cd[i];
+        if (k >= 1)
+            break;
+    }
+    return bytes;
+}
+
+static hid_t make_dcpl(const array *a, const filter_spec *fs, const hsize_t *cd)
+{
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl < 0 || H5Pset_chunk(dcpl, a->rank, cd) < 0)
+        goto fail;
+    if (fs->shuffle && H5Pset_shuffle(dcpl) < 0)
+        goto fail;
+    if (fs->deflate >= 0 && H5Pset_deflate(dcpl, (unsigned)fs->deflate) < 0)
+        goto fail;
+    /* optional, as H5Pset_deflate and h5py set compression filters: a chunk
+     * the filter cannot shrink is stored as is */
+    if (fs->id && H5Pset_filter(dcpl, fs->id, H5Z_FLAG_OPTIONAL, fs->ncd, fs->cd) < 0)
+        goto fail;
+    return dcpl;
+fail:
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return -1;
+}
+
+typedef struct result {
+    double ratio, write_gbs, read_gbs;
+    const char *status; /* "ok", "mismatch" or what failed */
+} result;
+
+/* Write, read back and check the array once per repeat. */
+static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, int repeats,
+                      void *back)
+{
+    result r = {0, 0, 0, "ok"};
+    double tw[MAX_REPEATS], tr[MAX_REPEATS];
+    hsize_t stored = 0;
+
+    /* run 0 is a warm-up: it loads the plugin, grows the allocator's pools
+     * and the GPU context, and is not timed */
+    for (int k = -1; k < repeats; k++) {
+        hid_t fapl = -1, fid = -1, space = -1, dcpl = -1, dset = -1;
+        memset(back, 0xA5, a->nbytes); /* also maps the pages before timing */
+        r.status = "file";
+        fapl = H5Pcreate(H5P_FILE_ACCESS);
+        if (fapl < 0 || H5Pset_fapl_core(fapl, a->nbytes + (1u << 20), 0) < 0)
+            goto fail;
+        fid = H5Fcreate("h5bench-in-memory.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        space = H5Screate_simple(a->rank, a->dims, NULL);
+        r.status = "filter setup";
+        if (fid < 0 || space < 0 || (dcpl = make_dcpl(a, fs, cd)) < 0)
+            goto fail;
+
+        r.status = "write";
+        double t0 = now();
+        dset = H5Dcreate2(fid, "data", a->type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        if (dset < 0 || H5Dwrite(dset, a->type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a->data) < 0)
+            goto fail;
+        if (H5Dclose(dset) < 0) {
+            dset = -1;
+            goto fail;
+        }
+        if (k >= 0)
+            tw[k] = now() - t0;
+
+        r.status = "read";
+        t0 = now();
+        dset = H5Dopen2(fid, "data", H5P_DEFAULT);
+        if (dset < 0 || H5Dread(dset, a->type, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) < 0)
+            goto fail;
+        if (k >= 0)
+            tr[k] = now() - t0;
+        stored = H5Dget_storage_size(dset);
+        H5Dclose(dset);
+        H5Pclose(dcpl);
+        H5Sclose(space);
+        H5Fclose(fid);
+        H5Pclose(fapl);
+        if (memcmp(back, a->data, a->nbytes) != 0) {
+            r.status = "mismatch";
+            return r;
+        }
+        r.status = "ok";
+        continue;
+    fail:
+        H5Eprint2(H5E_DEFAULT, stderr);
+        if (dset >= 0)
+            H5Dclose(dset);
+        if (dcpl >= 0)
+            H5Pclose(dcpl);
+        if (space >= 0)
+            H5Sclose(space);
+        if (fid >= 0)
+            H5Fclose(fid);
+        if (fapl >= 0)
+            H5Pclose(fapl);
+        return r;
+    }
+    r.ratio = stored ? (double)a->nbytes / (double)stored : 0;
+    r.write_gbs = (double)a->nbytes / median(tw, repeats) / 1e9;
+    r.read_gbs = (double)a->nbytes / median(tr, repeats) / 1e9;
+    return r;
+}
+
+static void print_row(FILE *out, const array *a, const char *filter, double mib, size_t cbytes,
+                      const result *r, const char *status)
+{
+    fprintf(out, "%s,%s,", a->name, a->dtype);
+    for (int i = 0; i < a->rank; i++)
+        fprintf(out, "%s%llu", i ? "x" : "", (unsigned long long)a->dims[i]);
+    fprintf(out, ",%zu,%s,%g,%zu,", a->nbytes, filter, mib, cbytes);
+    if (r)
+        fprintf(out, "%.4f,%.4f,%.4f,%s\n", r->ratio, r->write_gbs, r->read_gbs, r->status);
+    else
+        fprintf(out, ",,,%s\n", status);
+    fflush(out);
+}
+
+/* Why a filter cannot run here, or NULL when it can. */
+static const char *unavailable(const filter_spec *fs)
+{
+    if (fs->deflate >= 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+        return "skipped: deflate not in this HDF5";
+    if (fs->id && H5Zfilter_avail(fs->id) <= 0)
+        return "skipped: filter not available (HDF5_PLUGIN_PATH)";
+    return NULL;
+}
+
+/* Can the gpulz codec run on a GPU in this process?  Probed in the child that
+ * runs the GPU rows, never in the parent (CUDA does not survive a fork). */
+static const char *gpu_unusable(void)
+{
+    static char why[256];
+    unsigned char in[1 << 16], outb[1 << 17];
+    size_t outlen = 0;
+    gpulz_params p;
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (unsigned char)(i * 7 / 13);
+    gpulz_params_init(&p);
+    p.backend = GPULZ_BACKEND_GPU;
+    int rc = gpulz_compress(in, sizeof in, outb, sizeof outb, &outlen, &p);
+    if (rc == GPULZ_OK)
+        return NULL;
+    snprintf(why, sizeof why, "skipped: %s: %s", gpulz_strerror(rc), gpulz_last_error());
+    for (char *c = why; *c; c++)
+        if (*c == ',' || *c == '\n')
+            *c = ';';
+    return why;
+}
+
+/* Measure one filter setting at every chunk size; the number of rows that failed. */
+static int run_filter(FILE *out, const array *a, const filter_spec *fs, const options *o,
+                      void *back)
+{
+    const char *why = unavailable(fs);
+    int failed = 0;
+    for (int c = 0; c < o->nchunks; c++) {
+        hsize_t cd[MAX_RANK];
+        size_t cbytes = chunk_dims(a, o->chunks_mib[c] * MIB, cd);
+        if (why) {
+            print_row(out, a, fs->name, o->chunks_mib[c], cbytes, NULL, why);
+            continue;
+        }
+        result r = measure(a, fs, cd, o->repeats, back);
+        print_row(out, a, fs->name, o->chunks_mib[c], cbytes, &r, NULL);
+        failed += strcmp(r.status, "ok") != 0;
+    }
+    return failed;
+}
+
+/* gpulz settings: run in a child with the backend's environment. */
+static int run_gpulz(FILE *out, const array *a, const filter_spec *fs, const options *o,
+                     void *back)
+{
+    fflush(out);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("h5bench: fork");
+        return -1;
+    }
+    if (pid == 0) {
+        char nthreads[32];
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(nthreads, sizeof nthreads, "%ld", ncpu > 0 ? ncpu : 1);
+        setenv("GPULZ_BACKEND", fs->mode == RUN_GPULZ_GPU ? "gpu" : "cpu", 1);
+        setenv("GPULZ_THREADS", fs->mode == RUN_GPULZ_CPU1 ? "1" : nthreads, 1);
+        const char *why = unavailable(fs);
+        int failed = 0;
+        if (!why && fs->mode == RUN_GPULZ_GPU)
+            why = gpu_unusable();
+        if (why) {
+            for (int c = 0; c < o->nchunks; c++) {
+                hsize_t cd[MAX_RANK];
+                size_t cbytes = chunk_dims(a, o->chunks_mib[c] * MIB, cd);
+                print_row(out, a, fs->name, o->chunks_mib[c], cbytes, NULL, why);
+            }
+        } else {
+            failed = run_filter(out, a, fs, o, back);
+        }
+        fflush(out);
+        _exit(failed ? 1 : 0);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "h5bench: %s on %s: failed\n", fs->name, a->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Report the first name in list that is no filter setting; 1 if any. */
+static int unknown_filter(const char *list)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t f = 0;
+        while (f < NFILTERS && strcmp(filters[f].name, t) != 0)
+            f++;
+        if (f == NFILTERS) {
+            fprintf(stderr, "h5bench: unknown filter setting '%s' (see --list)\n", t);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: h5bench [options]\n"
+            "  --manifest FILE    corpus list: name dtype shape bytes sha256 (default "
+            "bench/data/cache/MANIFEST)\n"
+            "  --data DIR         folder of the arrays (default: the manifest's folder)\n"
+            "  --only A,B,...     only these arrays\n"
+            "  --filters F,G,...  only these filter settings (--list shows them)\n"
+            "  --chunks 1,4,16    chunk sizes in MiB\n"
+            "  --repeats N        runs per measurement, median reported (default 3)\n"
+            "  --gpulz-cd V,S,W,C,F  gpulz cd_values (default 1,0,128,2048,0)\n"
+            "  --no-header        no CSV header line\n"
+            "  --list             list the filter settings and exit\n"
+            "Output: CSV on stdout. Status 'ok' or why a row was skipped or failed.\n"
+            "Filters are looked up on HDF5_PLUGIN_PATH; gpulz filter ID %d.\n",
+            GPULZ_FILTER_ID);
+}
+
+static int parse_numbers(const char *s, double *v, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        v[n] = strtod(s, &end);
+        if (end == s || v[n] <= 0)
+            return -1;
+        n++;
+        if (*end != ',')
+            return *end ? -1 : n;
+        s = end + 1;
+    }
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {"bench/data/cache/MANIFEST", NULL, NULL, NULL, {1, 4, 16}, 3, 3, 1};
+    int failures = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--list")) {
+            for (size_t f = 0; f < NFILTERS; f++)
+                printf("%s\n", filters[f].name);
+            return 0;
+        } else if (!strcmp(arg, "--no-header")) {
+            o.header = 0;
+        } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!val) {
+            usage(stderr);
+            return 2;
+        } else if (!strcmp(arg, "--manifest")) {
+            o.manifest = val, i++;
+        } else if (!strcmp(arg, "--data")) {
+            o.datadir = val, i++;
+        } else if (!strcmp(arg, "--only")) {
+            o.only = val, i++;
+        } else if (!strcmp(arg, "--filters")) {
+            o.filters = val, i++;
+        } else if (!strcmp(arg, "--chunks")) {
+            o.nchunks = parse_numbers(val, o.chunks_mib, 8), i++;
+        } else if (!strcmp(arg, "--repeats")) {
+            o.repeats = atoi(val), i++;
+        } else if (!strcmp(arg, "--gpulz-cd")) {
+            unsigned cd[5];
+            char tail;
+            if (sscanf(val, "%u,%u,%u,%u,%u%c", &cd[0], &cd[1], &cd[2], &cd[3], &cd[4], &tail) != 5) {
+                usage(stderr);
+                return 2;
+            }
+            for (size_t f = 0; f < NFILTERS; f++)
+                if (filters[f].mode != RUN_HERE)
+                    memcpy(filters[f].cd, cd, sizeof cd);
+            i++;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (o.nchunks <= 0 || o.repeats < 1 || o.repeats > MAX_REPEATS) {
+        usage(stderr);
+        return 2;
+    }
+    if (o.filters && unknown_filter(o.filters))
+        return 2;
+
+    char dir[4096];
+    if (o.datadir) {
+        snprintf(dir, sizeof dir, "%s", o.datadir);
+    } else {
+        snprintf(dir, sizeof dir, "%s", o.manifest);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            strcpy(dir, ".");
+    }
+    FILE *man = fopen(o.manifest, "r");
+    if (!man) {
+        fprintf(stderr, "h5bench: cannot open %s: %s (build the corpus with "
+                        "bench/data/make_corpus.py)\n", o.manifest, strerror(errno));
+        return 1;
+    }
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+
+    FILE *out = stdout;
+    if (o.header)
+        fprintf(out, "dataset,dtype,shape,bytes,filter,chunk_mib,chunk_bytes,ratio,write_gbs,"
+                     "read_gbs,status\n");
+    char line[1024];
+    while (fgets(line, sizeof line, man)) {
+        array a = {0};
+        char shape[128];
+        size_t nbytes;
+        if (line[0] == '#' ||
+            sscanf(line, "%127s %15s %127s %zu", a.name, a.dtype, shape, &nbytes) != 4)
+            continue;
+        if (!in_list(o.only, a.name))
+            continue;
+        if (load_array(&a, dir, shape, nbytes) < 0) {
+            failures++;
+            continue;
+        }
+        void *back = malloc(a.nbytes);
+        if (!back) {
+            fprintf(stderr, "h5bench: out of memory for %s\n", a.name);
+            free(a.data);
+            failures++;
+            continue;
+        }
+        for (size_t f = 0; f < NFILTERS; f++) {
+            const filter_spec *fs = &filters[f];
+            if (!in_list(o.filters, fs->name))
+                continue;
+            if (fs->mode == RUN_HERE)
+                failures += run_filter(out, &a, fs, &o, back);
+            else if (run_gpulz(out, &a, fs, &o, back) < 0)
+                failures++;
+        }
+        free(back);
+        free(a.data);
+    }
+    fclose(man);
+    return failures ? 1 : 0;
+}

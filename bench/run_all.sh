@@ -1,0 +1,120 @@
+#!/bin/sh
+# run_all.sh - regenerate every benchmark result of gpulz on this machine.
+#
+#   1. the corpus (bench/data/make_corpus.py), if its MANIFEST is missing
+#   2. h5bench: HDF5 filters through H5Dwrite/H5Dread      -> h5bench.csv
+#   3. bench/gpu_bench, the GPU codec on device buffers, if built -> gpu_bench.csv
+#   4. bench/nvcomp_bench, nvCOMP's codecs, if built       -> nvcomp.csv
+#   5. bench/plot.py: PNG plots of the CSVs               -> plots/
+# plus ENV.txt (machine, date, commit, versions) in the results folder.
+#
+# Usage: run_all.sh [--builddir DIR] [--srcdir DIR] [--results DIR] [--corpus DIR]
+#                   [--only A,B,...] [--quick] [--plugin-dir DIR] [--no-plots]
+# `make bench` runs it with the build's folders.  A step that fails is
+# reported and the others still run; the exit status is 1 if any failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(dirname "$here")
+builddir=$PWD
+results=
+corpus=
+only=
+quick=no
+plots=yes
+plugin_dir=
+python=${PYTHON:-/usr/bin/python3}
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --builddir) builddir=$2; shift ;;
+    --srcdir) srcdir=$2; shift ;;
+    --results) results=$2; shift ;;
+    --corpus) corpus=$2; shift ;;
+    --only) only=$2; shift ;;
+    --plugin-dir) plugin_dir=$2; shift ;;
+    --quick) quick=yes ;;
+    --no-plots) plots=no ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "run_all.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+builddir=$(cd "$builddir" && pwd)
+: "${results:=$builddir/bench/results}"
+: "${corpus:=${GPULZ_CORPUS:-$srcdir/bench/data/cache}}"
+: "${plugin_dir:=$(pkg-config --variable=PluginDir hdf5 2>/dev/null)}"
+: "${plugin_dir:=/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins}"
+mkdir -p "$results" || exit 1
+
+# --quick: a few arrays of each kind, 4 MiB chunks only
+chunks=1,4,16
+if [ $quick = yes ]; then
+  chunks=4
+  : "${only:=etopo5,etopo5_q1e-3,levitus_temp_q1e-3,navy_uwnd_q1e-3,gshhg_lon,tpch_l_orderkey,tpch_l_partkey,tpch_l_comment}"
+fi
+only_opt=
+[ -n "$only" ] && only_opt="--only $only"
+
+failed=0
+step() { echo "== $*" >&2; }
+fail() { echo "run_all.sh: $*" >&2; failed=1; }
+
+step "corpus in $corpus"
+if [ ! -f "$corpus/MANIFEST" ]; then
+  nice "$python" "$srcdir/bench/data/make_corpus.py" --cache "$corpus" || { fail "corpus build failed"; exit 1; }
+fi
+
+# The freshly built plugin first, then the system's filters (LZ4, Blosc, ...).
+HDF5_PLUGIN_PATH=$builddir/.libs:$plugin_dir
+export HDF5_PLUGIN_PATH
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "host: $(uname -n) $(uname -srm)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //') x $(nproc 2>/dev/null)"
+  echo "memory: $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo 2>/dev/null)"
+  if command -v nvidia-smi >/dev/null 2>&1; then
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
+  fi
+  echo "commit: $(git -C "$srcdir" rev-parse --short HEAD 2>/dev/null)$(git -C "$srcdir" diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
+  echo "hdf5: $(pkg-config --modversion hdf5 2>/dev/null)"
+  echo "HDF5_PLUGIN_PATH: $HDF5_PLUGIN_PATH"
+  echo "corpus: $corpus/MANIFEST ($(grep -vc '^#' "$corpus/MANIFEST") arrays)"
+} > "$results/ENV.txt"
+cat "$results/ENV.txt" >&2
+
+step "h5bench (chunks $chunks MiB)"
+if [ -x "$builddir/bench/h5bench" ]; then
+  nice "$builddir/bench/h5bench" --manifest "$corpus/MANIFEST" --chunks "$chunks" $only_opt \
+    > "$results/h5bench.csv" || fail "h5bench reported failures (see status column)"
+else
+  fail "$builddir/bench/h5bench not built"
+fi
+
+step "gpu_bench"
+if [ -x "$builddir/bench/gpu_bench" ]; then
+  GPULZ_BENCH_MANIFEST=$corpus/MANIFEST GPULZ_BENCH_ONLY=$only \
+    "$builddir/bench/gpu_bench" --csv ${GPU_BENCH_ARGS:-} > "$results/gpu_bench.csv" ||
+    fail "gpu_bench failed"
+else
+  echo "   not built" >&2
+fi
+
+step "nvcomp_bench"
+if [ -x "$builddir/bench/nvcomp_bench" ]; then
+  "$builddir/bench/nvcomp_bench" --csv --manifest "$corpus/MANIFEST" $only_opt \
+    > "$results/nvcomp.csv"
+  rc=$?
+  [ $rc -eq 77 ] && { echo "   no usable GPU: skipped" >&2; rm -f "$results/nvcomp.csv"; }
+  [ $rc -ne 0 ] && [ $rc -ne 77 ] && fail "nvcomp_bench failed"
+else
+  echo "   not built (configure --with-nvcomp=DIR)" >&2
+fi
+
+if [ $plots = yes ]; then
+  step "plots in $results/plots"
+  "$python" "$srcdir/bench/plot.py" --results "$results" || fail "plot.py failed"
+fi
+echo "results in $results" >&2
+exit $failed
