@@ -235,12 +235,15 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0, "gpulz: bad environment setting");
 
     if (flags & H5Z_FLAG_REVERSE) {
-        uint64_t size;
-        rc = gpulz_decompressed_size(*buf, nbytes, &size);
+        /* the header and block table are checked before the size they
+         * declare is trusted with an allocation */
+        gpulz_chunk_info info;
+        rc = gpulz_chunk_info_get(*buf, nbytes, &info);
         if (rc != GPULZ_OK)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot decompress a %zu-byte chunk: %s: %s", nbytes,
                           gpulz_strerror(rc), gpulz_last_error());
+        uint64_t size = info.uncompressed_size;
         if (size >= SIZE_MAX)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: chunk declares %llu bytes, more than this machine can address",
