@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# setup.sh - on a fresh Debian 12 machine: install the build dependencies,
+# build gpulz in ./build, install the library, the command and the HDF5
+# plugin, and run the demo on the bundled sample data through HDF5.
+#
+#   ./setup.sh                 everything above (uses sudo when not root)
+#   ./setup.sh --deps-only     only the Debian packages
+#   CONFIGURE_FLAGS="--with-cuda=no" ./setup.sh    extra configure options
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Build: toolchain and HDF5.  Tests: the HDF5 tools, h5py, netCDF, valgrind,
+# clang (sanitizer builds) and the CPU filters the benchmarks compare with.
+packages=(build-essential autoconf automake libtool pkg-config
+          libhdf5-dev hdf5-tools python3-h5py python3-numpy
+          netcdf-bin libnetcdf-dev valgrind clang)
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+[ "${1:-}" = "--deps-only" ] && exit 0
+
+jobs=$(nproc 2>/dev/null || echo 2)
+autoreconf -fi
+mkdir -p build
+cd build
+# shellcheck disable=SC2086
+../configure ${CONFIGURE_FLAGS:-}
+make -j"$jobs"
+$sudo make install
+$sudo ldconfig
+make demo
