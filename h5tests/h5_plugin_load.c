@@ -114,7 +114,7 @@ int main(void)
     create_fails("window 300", 5, w300, "window 300");
     create_fails("block 1000", 5, c1000, "block size 1000");
     create_fails("flags 4", 5, fl4, "unknown flags 0x4");
-    create_fails("version 9", 5, v9, "cd_values version 9 is newer");
+    create_fails("version 9", 5, v9, "chunk format version 9, newer");
     create_fails("six values", 6, six, "at most 5 cd_values");
 
     /* environment: a bad value fails the write with our message ... */

@@ -26,6 +26,9 @@
         goto done;                                                                           \
     } while (0)
 
+_Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION,
+               "cd_values slot 0 holds the chunk format version");
+
 /* Room for more values than we take, to tell "too many" from "just right". */
 #define CD_CAPACITY 8
 
@@ -58,9 +61,10 @@ done:
 }
 
 /*
- * Copy up to five cd_values into cd[] (missing ones 0) and check them.  A
- * vector written by a newer filter (version slot above ours) is refused: its
- * slots may mean something else.
+ * Copy up to five cd_values into cd[] (missing ones 0) and check them.  Slot
+ * 0 is the chunk format version; a vector made for a newer format is refused
+ * for writing (its other slots may mean something else).  Reading never
+ * looks at cd_values: the chunk says what it is.
  */
 static herr_t cd_values_read(size_t n, const unsigned values[], unsigned cd[H5Z_GPULZ_CD_NELMTS])
 {
@@ -75,7 +79,8 @@ static herr_t cd_values_read(size_t n, const unsigned values[], unsigned cd[H5Z_
         cd[i] = values[i];
     if (cd[H5Z_GPULZ_CD_VERSION] > H5Z_GPULZ_CD_VERSION_CURRENT)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                      "gpulz: cd_values version %u is newer than this filter's %d; upgrade gpulz",
+                      "gpulz: cd_values[0] asks for chunk format version %u, newer than this "
+                      "filter's %d; upgrade gpulz",
                       cd[H5Z_GPULZ_CD_VERSION], H5Z_GPULZ_CD_VERSION_CURRENT);
     if (H5Z_gpulz_check_user_params(cd[H5Z_GPULZ_CD_SYMBOL], cd[H5Z_GPULZ_CD_WINDOW],
                                     cd[H5Z_GPULZ_CD_BLOCK], cd[H5Z_GPULZ_CD_FLAGS]) < 0)
