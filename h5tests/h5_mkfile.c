@@ -1,0 +1,66 @@
+/*
+ * h5_mkfile.c - write the uncompressed input file of the tool tests:
+ *   /zeros      int32[4096] of zeros (its gpulz size follows from FORMAT.md by hand)
+ *   /bytes      uint8[1000] of zeros (likewise, with a 256-symbol block)
+ *   /ramp       int32[200000], each value repeated 8 times (compressible)
+ *   /quant      uint16[300000], quantization-code-like: near 512, runs
+ *   /records    11-byte compound[20000]
+ *   /noise      uint8[65536] of random bytes (incompressible)
+ * Usage: h5_mkfile FILE
+ */
+#include "h5_util.h"
+
+static void put(hid_t f, const char *name, hid_t type, hsize_t n, const void *buf)
+{
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(f, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(d >= 0);
+    CHECK(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+    H5Dclose(d);
+    H5Sclose(space);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: h5_mkfile FILE\n");
+        return 99;
+    }
+    static int32_t zeros[4096], ramp[200000];
+    static uint8_t bytes[1000], noise[65536], records[20000 * 11];
+    static uint16_t quant[300000];
+    for (int i = 0; i < 200000; i++)
+        ramp[i] = i / 8;
+    uint64_t x = 7;
+    for (int i = 0; i < 300000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        /* mostly the centre code, sometimes a neighbour, in short runs */
+        int r = (int)(x >> 59);
+        quant[i] = (uint16_t)(i % 7 ? (i > 0 ? quant[i - 1] : 512) : 512 + (r < 24 ? 0 : r - 27));
+    }
+    h5u_random(noise, sizeof noise, 3);
+    for (int i = 0; i < 20000; i++) {
+        uint8_t *r = records + i * 11;
+        r[0] = (uint8_t)(i % 3);
+        double v = (double)(i / 100);
+        memcpy(r + 1, &v, 8);
+        int16_t c = (int16_t)(i / 1000);
+        memcpy(r + 9, &c, 2);
+    }
+    hid_t rec = H5Tcreate(H5T_COMPOUND, 11);
+    H5Tinsert(rec, "flag", 0, H5T_STD_U8LE);
+    H5Tinsert(rec, "value", 1, H5T_IEEE_F64LE);
+    H5Tinsert(rec, "group", 9, H5T_STD_I16LE);
+
+    hid_t f = H5Fcreate(argv[1], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0);
+    put(f, "zeros", H5T_STD_I32LE, 4096, zeros);
+    put(f, "bytes", H5T_STD_U8LE, 1000, bytes);
+    put(f, "ramp", H5T_STD_I32LE, 200000, ramp);
+    put(f, "quant", H5T_STD_U16LE, 300000, quant);
+    put(f, "records", rec, 20000, records);
+    put(f, "noise", H5T_STD_U8LE, 65536, noise);
+    H5Tclose(rec);
+    CHECK(H5Fclose(f) >= 0);
+    return 0;
+}

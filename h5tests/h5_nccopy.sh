@@ -1,0 +1,34 @@
+#!/bin/sh
+# h5_nccopy.sh - netCDF-4 through nccopy -F: a file built by ncgen from a CDL is
+# copied with gpulz on two variables and back without it; ncdump shows the same
+# data all three times, the _Filter attribute holds the resolved cd_values,
+# and without the plugin the filtered variable cannot be read.
+test -n "$NCCOPY" && test -n "$NCDUMP" || { echo "nccopy/ncdump not found"; exit 77; }
+NCGEN=$(dirname "$NCCOPY")/ncgen
+test -x "$NCGEN" || NCGEN=$(command -v ncgen) || { echo "ncgen not found"; exit 77; }
+src=h5_nccopy_src.nc gz=h5_nccopy_gz.nc back=h5_nccopy_back.nc
+trap 'rm -f $src $gz $back h5_nccopy_*.cdl' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+id=$GPULZ_FILTER_ID
+
+"$NCGEN" -k nc4 -o $src "$top_srcdir/h5tests/h5_nccopy.cdl" || exit 99
+"$NCCOPY" -F "temp,$id,0,0,0,0,0" -F "pres,$id,0,0,255,256,0" $src $gz || fail "nccopy -F to gpulz"
+"$NCCOPY" -F none $gz $back || fail "nccopy -F none"
+
+# same data: ncdump names the file on its first line, so compare from line 2
+for f in $src $gz $back; do "$NCDUMP" $f | sed 1d > h5_nccopy_${f%.nc}.cdl || fail "ncdump $f"; done
+cmp -s h5_nccopy_$(basename $src .nc).cdl h5_nccopy_$(basename $gz .nc).cdl || {
+    diff h5_nccopy_$(basename $src .nc).cdl h5_nccopy_$(basename $gz .nc).cdl | head; fail "gpulz copy differs"; }
+cmp -s h5_nccopy_$(basename $src .nc).cdl h5_nccopy_$(basename $back .nc).cdl || fail "copy back differs"
+
+# the stored parameters: int -> S 4; double with W 255 and a 256-symbol block -> S 8
+"$NCDUMP" -s -h $gz > h5_nccopy_header.cdl
+grep -q "temp:_Filter = \"$id,1,4,128,2048,0\"" h5_nccopy_header.cdl || fail "temp _Filter: $(grep _Filter h5_nccopy_header.cdl)"
+grep -q "pres:_Filter = \"$id,1,8,255,256,0\"" h5_nccopy_header.cdl || fail "pres _Filter: $(grep _Filter h5_nccopy_header.cdl)"
+"$NCDUMP" -s -h $back | grep -q "_Filter" && fail "a filter is left after -F none"
+grep _Filter h5_nccopy_header.cdl
+
+# the data really went through the filter: unreadable without the plugin
+HDF5_PLUGIN_PATH=/nonexistent "$NCDUMP" -v temp $gz > /dev/null 2>&1 && fail "read without the plugin"
+echo "nccopy round trip through gpulz: same data"
+exit 0

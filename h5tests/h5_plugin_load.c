@@ -1,0 +1,145 @@
+/*
+ * h5_plugin_load.c - the plugin as HDF5 finds it through HDF5_PLUGIN_PATH,
+ * with no gpulz library linked: it is available for encoding and decoding,
+ * its stored name says the ID is provisional, set_local resolves defaults
+ * into the 5-slot vector and keeps explicit values, bad parameters and bad
+ * environment settings fail with our message on the error stack, and the
+ * environment knobs that are valid do not change the bytes written.
+ */
+#include "h5_util.h"
+
+#define N 50000
+#define CHUNK 10000
+
+static hid_t file;
+static int32_t data[N];
+static char write_error[8192]; /* the error stack of write_ds's last failure */
+
+/* Create, write and close; returns the write status (creation must work). */
+static herr_t write_ds(const char *name, size_t ncd, const unsigned *cd)
+{
+    hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, ncd, cd);
+    hid_t d = H5Dcreate2(file, name, H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECKF(d >= 0, "%s: create", name);
+    herr_t rc = H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    if (rc < 0)
+        strcpy(write_error, h5u_error_text());
+    if (H5Dclose(d) < 0 && rc >= 0) {
+        rc = -1;
+        strcpy(write_error, h5u_error_text());
+    }
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return rc;
+}
+
+/* H5Dcreate with these cd_values must fail, saying want. */
+static void create_fails(const char *what, size_t ncd, const unsigned *cd, const char *want)
+{
+    hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, ncd, cd);
+    hid_t d = H5Dcreate2(file, what, H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECKF(d < 0, "%s: creation succeeded", what);
+    const char *text = h5u_error_text();
+    CHECKF(strstr(text, want), "%s: expected \"%s\" on the stack, got:\n%s", what, want, text);
+    printf("%-16s refused: %s\n", what, want);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
+/* The stored bytes of chunk 1 of a dataset, for comparing writers. */
+static size_t chunk_bytes(const char *name, uint8_t *out, size_t cap)
+{
+    hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+    hsize_t offset[1] = {CHUNK}, size;
+    uint32_t mask;
+    CHECK(d >= 0 && H5Dget_chunk_storage_size(d, offset, &size) >= 0 && size <= cap);
+    CHECK(H5Dread_chunk(d, H5P_DEFAULT, offset, &mask, out) >= 0 && mask == 0);
+    static int32_t back[N];
+    CHECK(H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+    CHECKF(memcmp(back, data, sizeof back) == 0, "%s: data differ", name);
+    H5Dclose(d);
+    return (size_t)size;
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        data[i] = (i / 10) % 250;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    file = H5Fcreate("h5_plugin_load.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file >= 0);
+
+    CHECKF(H5Zfilter_avail(H5Z_FILTER_GPULZ) > 0, "filter %d not available (HDF5_PLUGIN_PATH=%s)",
+           H5Z_FILTER_GPULZ, getenv("HDF5_PLUGIN_PATH") ? getenv("HDF5_PLUGIN_PATH") : "(unset)");
+    unsigned config = 0;
+    CHECK(H5Zget_filter_info(H5Z_FILTER_GPULZ, &config) >= 0);
+    CHECK(config & H5Z_FILTER_CONFIG_ENCODE_ENABLED);
+    CHECK(config & H5Z_FILTER_CONFIG_DECODE_ENABLED);
+
+    /* defaults: version 1, S from int32 = 4, W 128, C 2048, no flags */
+    CHECK(write_ds("defaults", 0, NULL) >= 0);
+    hid_t d = H5Dopen2(file, "defaults", H5P_DEFAULT);
+    unsigned cd[8], flags;
+    char name[128] = "";
+    size_t n = h5u_stored_cd(d, cd, &flags, name, sizeof name);
+    CHECKF(n == 5 && cd[0] == 1 && cd[1] == 4 && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0,
+           "stored %zu values {%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4]);
+    CHECK((flags & H5Z_FLAG_OPTIONAL) == 0);
+    CHECKF(strcmp(name, H5Z_GPULZ_NAME) == 0 && strstr(name, "provisional"), "name \"%s\"", name);
+    printf("stored name \"%s\", cd_values {%u,%u,%u,%u,%u}\n", name, cd[0], cd[1], cd[2], cd[3],
+           cd[4]);
+    H5Dclose(d);
+
+    /* explicit values are kept as given; a short vector is padded */
+    const unsigned mine[5] = {0, 2, 64, 4096, 1};
+    CHECK(write_ds("explicit", 5, mine) >= 0);
+    d = H5Dopen2(file, "explicit", H5P_DEFAULT);
+    n = h5u_stored_cd(d, cd, NULL, NULL, 0);
+    CHECK(n == 5 && cd[0] == 1 && cd[1] == 2 && cd[2] == 64 && cd[3] == 4096 && cd[4] == 1);
+    H5Dclose(d);
+    const unsigned shortv[2] = {0, 8};
+    CHECK(write_ds("short_vector", 2, shortv) >= 0);
+    d = H5Dopen2(file, "short_vector", H5P_DEFAULT);
+    n = h5u_stored_cd(d, cd, NULL, NULL, 0);
+    CHECK(n == 5 && cd[1] == 8 && cd[2] == 128 && cd[3] == 2048);
+    H5Dclose(d);
+
+    const unsigned s3[5] = {0, 3, 0, 0, 0}, w300[5] = {0, 0, 300, 0, 0}, c1000[5] = {0, 0, 0, 1000, 0},
+                   fl4[5] = {0, 0, 0, 0, 4}, v9[5] = {9, 0, 0, 0, 0}, six[6] = {0};
+    create_fails("symbol size 3", 5, s3, "symbol size 3");
+    create_fails("window 300", 5, w300, "window 300");
+    create_fails("block 1000", 5, c1000, "block size 1000");
+    create_fails("flags 4", 5, fl4, "unknown flags 0x4");
+    create_fails("version 9", 5, v9, "chunk format version 9, newer");
+    create_fails("six values", 6, six, "at most 5 cd_values");
+
+    /* environment: a bad value fails the write with our message ... */
+    setenv("GPULZ_BACKEND", "fast", 1);
+    CHECK(write_ds("bad_backend", 0, NULL) < 0);
+    CHECK(strstr(write_error, "GPULZ_BACKEND=fast is not auto, cpu or gpu"));
+    unsetenv("GPULZ_BACKEND");
+    setenv("GPULZ_THREADS", "many", 1);
+    CHECK(write_ds("bad_threads", 0, NULL) < 0);
+    CHECK(strstr(write_error, "GPULZ_THREADS=many"));
+    unsetenv("GPULZ_THREADS");
+
+    /* ... and valid ones change where the work runs, never the bytes */
+    static uint8_t a[CHUNK * 4 + 1024], b[CHUNK * 4 + 1024];
+    size_t na = chunk_bytes("defaults", a, sizeof a);
+    setenv("GPULZ_BACKEND", "cpu", 1);
+    setenv("GPULZ_THREADS", "1", 1);
+    CHECK(write_ds("cpu_one_thread", 0, NULL) >= 0);
+    size_t nb = chunk_bytes("cpu_one_thread", b, sizeof b);
+    CHECKF(na == nb && memcmp(a, b, na) == 0, "chunk bytes differ: %zu vs %zu", na, nb);
+    unsetenv("GPULZ_BACKEND");
+    unsetenv("GPULZ_THREADS");
+    printf("GPULZ_BACKEND=cpu GPULZ_THREADS=1 wrote the same %zu-byte chunk\n", na);
+
+    CHECK(H5Fclose(file) >= 0);
+    remove("h5_plugin_load.h5");
+    return 0;
+}

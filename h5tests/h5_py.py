@@ -1,0 +1,129 @@
+"""h5_py.py - gpulz through h5py (run by h5_py.sh).
+
+Each check asserts what a user relies on: the data reads back, the stored
+chunks are gpulz chunks and smaller (read_direct_chunk, storage size), the
+per-chunk filter mask says the filter ran, set_local stored the 5-slot
+vector, and variable-length strings (filter run with no cd_values) work.
+"""
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+import gpulz_h5py
+from gpulz_h5py import Gpulz
+
+FID = gpulz_h5py.FILTER_ID
+PATH = "h5_py.h5"
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+
+
+def chunk_masks(ds):
+    return [ds.id.get_chunk_info(i).filter_mask for i in range(ds.id.get_num_chunks())]
+
+
+def stored_filter(ds):
+    plist = ds.id.get_create_plist()
+    check(plist.get_nfilters() == 1, "one filter in the pipeline")
+    fid, flags, values, name = plist.get_filter(0)
+    return fid, flags, tuple(values), name.decode()
+
+
+def main():
+    check(str(FID) == os.environ.get("GPULZ_FILTER_ID", str(FID)), "helper and build agree on the ID")
+    check(gpulz_h5py.available(), "h5py finds filter %d (HDF5_PLUGIN_PATH=%s)"
+          % (FID, os.environ.get("HDF5_PLUGIN_PATH")))
+    ints = (np.arange(1 << 20, dtype="<i4") // 16) % 5000
+    field = np.cos(np.linspace(0, 40, 300 * 400)).reshape(300, 400)
+    field = np.round(field * 64) / 64  # few distinct values, as after quantization
+    noise = np.random.default_rng(1).integers(0, 256, size=1 << 18, dtype=np.uint8)
+    words = np.array(["gpulz", "h5py", "chunk", "filter", "lzss", ""], dtype=object)
+    strings = np.array([words[i % 6] * (i % 4) + str(i % 50) for i in range(5000)], dtype=object)
+
+    with h5py.File(PATH, "w") as f:
+        f.create_dataset("ints", data=ints, chunks=(1 << 18,), **Gpulz())
+        f.create_dataset("field", data=field, chunks=(100, 200),
+                         **Gpulz(symbol_size=8, window=255, block=4096, adaptive=True))
+        f.create_dataset("plain_opts", data=ints, chunks=(1 << 18,), compression=FID,
+                         compression_opts=(0, 2, 0, 0, 0))
+        f.create_dataset("noise", data=noise, chunks=(1 << 16,), compression=FID)
+        # no compression_opts: HDF5 skips set_local for vlen, the filter gets cd_nelmts == 0
+        f.create_dataset("strings", data=strings, chunks=(1000,), dtype=h5py.string_dtype(),
+                         compression=FID)
+        # a mandatory filter needs the low-level API
+        dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+        dcpl.set_chunk((1 << 16,))
+        dcpl.set_filter(FID, h5py.h5z.FLAG_MANDATORY, (0, 0, 0, 0, 0))
+        dsid = h5py.h5d.create(f.id, b"mandatory_noise", h5py.h5t.STD_U8LE,
+                               h5py.h5s.create_simple(noise.shape), dcpl=dcpl)
+        dsid.write(h5py.h5s.ALL, h5py.h5s.ALL, noise)
+        dsid.close()
+
+    with h5py.File(PATH, "r") as f:
+        ds = f["ints"]
+        check(np.array_equal(ds[...], ints), "ints read back")
+        fid, flags, values, name = stored_filter(ds)
+        check(fid == FID and values == (1, 4, 128, 2048, 0), "ints cd_values %r" % (values,))
+        check(flags & h5py.h5z.FLAG_OPTIONAL, "compression= adds the filter as optional")
+        check(name == gpulz_h5py.FILTER_NAME, "stored name %r" % name)
+        check(chunk_masks(ds) == [0, 0, 0, 0], "ints masks %r" % chunk_masks(ds))
+        mask, raw = ds.id.read_direct_chunk((0,))
+        check(mask == 0 and raw[:4] == b"GPLZ" and raw[6] == 4, "chunk 0 is a gpulz chunk, S 4")
+        check(len(raw) < (1 << 18) * 4 // 4, "chunk 0 takes %d bytes" % len(raw))
+        check(ds.id.get_storage_size() < ints.nbytes // 4,
+              "ints: %d bytes stored for %d" % (ds.id.get_storage_size(), ints.nbytes))
+        print("ints: %d -> %d bytes, cd_values %r" % (ints.nbytes, ds.id.get_storage_size(), values))
+
+        ds = f["field"]
+        check(np.array_equal(ds[...], field), "field read back")
+        check(stored_filter(ds)[2] == (1, 8, 255, 4096, 1), "field cd_values %r" % (stored_filter(ds)[2],))
+        check(all(m == 0 for m in chunk_masks(ds)), "field masks")
+        check(ds.id.get_storage_size() < field.nbytes // 2, "field shrinks")
+        print("field: %d -> %d bytes" % (field.nbytes, ds.id.get_storage_size()))
+
+        ds = f["plain_opts"]
+        check(np.array_equal(ds[...], ints), "plain_opts read back")
+        check(stored_filter(ds)[2] == (1, 2, 128, 2048, 0), "plain_opts cd_values")
+        check(ds.id.read_direct_chunk((0,))[1][6] == 2, "plain_opts chunk has S 2")
+
+        ds = f["noise"]
+        check(np.array_equal(ds[...], noise), "noise read back")
+        check(chunk_masks(ds) == [1, 1, 1, 1], "optional filter skipped random chunks: %r" % chunk_masks(ds))
+        ds = f["mandatory_noise"]
+        check(np.array_equal(ds[...], noise), "mandatory noise read back")
+        check(chunk_masks(ds) == [0, 0, 0, 0], "mandatory filter ran on random chunks")
+        check(ds.id.get_storage_size() > noise.nbytes, "stored raw blocks plus headers")
+
+        ds = f["strings"]
+        back = ds.asstr()[...]
+        check(list(back) == list(strings), "variable-length strings read back")
+        check(stored_filter(ds)[2] == (), "vlen: no cd_values stored (set_local not called)")
+        check(chunk_masks(ds) == [0] * 5, "vlen heap references were compressed: %r" % chunk_masks(ds))
+        check(ds.id.read_direct_chunk((0,))[1][6] == 1, "vlen chunk uses S 1")
+        print("strings: 5 chunks of heap references compressed, round trip ok")
+
+    # the same file through the C tools
+    h5dump = os.environ.get("H5DUMP")
+    if h5dump:
+        out = subprocess.run([h5dump, "-d", "/strings", "-s", "4999", "-c", "1", PATH],
+                             capture_output=True, text=True)
+        check(out.returncode == 0 and str(strings[4999]) in out.stdout, "h5dump reads h5py's file")
+
+    for bad in (dict(symbol_size=3), dict(window=0), dict(block=1000)):
+        try:
+            Gpulz(**bad)
+            check(False, "Gpulz(%r) accepted" % bad)
+        except ValueError:
+            pass
+    os.remove(PATH)
+    print("h5py %s, HDF5 %s: all checks passed" % (h5py.__version__, h5py.version.hdf5_version))
+
+
+main()
