@@ -39,6 +39,15 @@ expect 2 "$GPULZ" help nosuchcommand
 expect 2 "$GPULZ" compress --symbol 3 q.raw -o o.gplz
 grep -q "Try 'gpulz compress --help'" err.log || fail "a usage error does not point to --help"
 
+# binary data is not written to a terminal without -f (script gives a pty)
+if command -v script >/dev/null 2>&1 && script -eqc true /dev/null >/dev/null 2>&1; then
+    script -eqc "'$GPULZ' gen quant 1K" /dev/null >tty.log 2>&1
+    [ $? -eq 2 ] || fail "gen to a terminal did not exit 2: $(cat tty.log)"
+    grep -q 'gpulz: gen: refusing to write binary data to a terminal' tty.log || fail "no refusal message"
+    script -eqc "'$GPULZ' compress q.raw -o -" /dev/null >tty.log 2>&1
+    [ $? -eq 2 ] || fail "compress to a terminal did not exit 2"
+fi
+
 # --help and version: exit 0 with text on stdout
 for c in compress decompress info bench gen h5repack-args; do
     expect 0 "$GPULZ" "$c" --help

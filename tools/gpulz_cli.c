@@ -65,7 +65,8 @@ static const subcommand *find(const char *name)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_error(CLI_USAGE, "usage", "gpulz COMMAND [OPTIONS] [ARGS]; 'gpulz --help' lists the commands");
+        return cli_error(CLI_USAGE, "usage",
+                         "gpulz COMMAND [OPTIONS] [ARGS]; 'gpulz --help' lists the commands");
     const char *name = argv[1];
     if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
         main_help();

@@ -20,7 +20,7 @@ enum {
     CLI_IO = 3     /* a file that cannot be read or written; out of memory; no usable GPU */
 };
 
-/* ---- reporting (gpulz_cli_util.c) -------------------------------------------- */
+/* ---- reporting (gpulz_cli_util.c) ---------------------------------------------- */
 
 /* "gpulz: <what>: <detail>" on stderr; returns code so callers can `return cli_error(...)`. */
 int cli_error(int code, const char *what, const char *fmt, ...)
@@ -35,11 +35,14 @@ int cli_status_code(int status);
 /* Report a failed codec call on `what` with the library's detail; returns its exit code. */
 int cli_codec_error(const char *what, int status);
 
-/* ---- argument parsing (gpulz_cli_util.c) ----------------------------------------- */
+/* ---- argument parsing (gpulz_cli_util.c) --------------------------------------- */
 
 /* An unsigned decimal in lo..hi; 0 on success, else a usage error was printed. */
 int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long lo,
                    unsigned long hi, unsigned long *out);
+
+/* An unsigned 64-bit number, decimal or 0x hexadecimal (seeds). */
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 
 /* A byte count with an optional K, M, G or T suffix (powers of 1024). */
 int cli_parse_size(const char *cmd, const char *opt, const char *s, size_t *out);
@@ -66,7 +69,7 @@ const char *cli_backend_name(gpulz_backend b);
 /* Report getopt_long's ':' or '?' return c for cmd; returns CLI_USAGE. */
 int cli_getopt_error(const char *cmd, int c, char *const argv[]);
 
-/* ---- whole-file I/O (gpulz_cli_io.c) -------------------------------------------- */
+/* ---- whole-file I/O (gpulz_cli_io.c) ------------------------------------------- */
 
 /* "-" or NULL means stdin or stdout. */
 int cli_is_std(const char *path);
@@ -88,7 +91,7 @@ int cli_check_binary_stdout(const char *cmd, const char *path, int force);
 /* The path as messages show it ("stdin"/"stdout" for "-"). */
 const char *cli_name(const char *path, int output);
 
-/* ---- subcommands ---------------------------------------------------------- */
+/* ---- subcommands --------------------------------------------------------------- */
 
 int cli_compress_main(int argc, char **argv);   /* gpulz_cli_codec.c */
 int cli_decompress_main(int argc, char **argv); /* gpulz_cli_codec.c */

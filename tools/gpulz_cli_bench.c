@@ -75,11 +75,11 @@ typedef struct bench_grid {
 typedef struct bench_case {
     const bench_input *in;
     gpulz_params p;
-    uint8_t *packed;    /* capacity bound */
+    uint8_t *packed; /* capacity bound */
     size_t bound, packed_len;
     uint8_t *reference; /* the warm-up's compressed bytes: every run must repeat them */
     size_t reference_len;
-    uint8_t *out;       /* capacity in->n */
+    uint8_t *out; /* capacity in->n */
 } bench_case;
 
 /* Runs one call of a direction and returns its status; *seconds is the time it took. */
@@ -99,7 +99,8 @@ static double now(void)
 static int host_compress(bench_case *bc, double *seconds)
 {
     double t0 = now();
-    int st = gpulz_compress(bc->in->data, bc->in->n, bc->packed, bc->bound, &bc->packed_len, &bc->p);
+    int st =
+        gpulz_compress(bc->in->data, bc->in->n, bc->packed, bc->bound, &bc->packed_len, &bc->p);
     *seconds = now() - t0;
     return st;
 }
@@ -244,7 +245,8 @@ static void print_header(const bench_grid *G, const bench_timer *T)
         return;
     }
     printf("# gpulz bench: %s timer, median of %u runs after 1 warm-up, GB/s = 1e9 B/s of "
-           "uncompressed data, block in symbols\n", T->name, G->repeat);
+           "uncompressed data, block in symbols\n",
+           T->name, G->repeat);
     printf("%-16s %2s %4s %6s %7s %-8s %8s %10s %12s\n", "data", "S", "W", "block", "threads",
            "backend", "ratio", "comp GB/s", "decomp GB/s");
 }
@@ -257,9 +259,9 @@ static void print_row(const bench_grid *G, const bench_timer *T, const bench_cas
                bc->p.symbol_size, bc->p.window, bc->p.block_symbols, bc->p.threads,
                backend_label(R), T->name, R->ratio, R->packed_len, R->comp_gbps, R->decomp_gbps);
     else
-        printf("%-16s %2u %4u %6u %7u %-8s %8.3f %10.3f %12.3f\n", bc->in->label,
-               bc->p.symbol_size, bc->p.window, bc->p.block_symbols, bc->p.threads,
-               backend_label(R), R->ratio, R->comp_gbps, R->decomp_gbps);
+        printf("%-16s %2u %4u %6u %7u %-8s %8.3f %10.3f %12.3f\n", bc->in->label, bc->p.symbol_size,
+               bc->p.window, bc->p.block_symbols, bc->p.threads, backend_label(R), R->ratio,
+               R->comp_gbps, R->decomp_gbps);
     fflush(stdout);
 }
 
@@ -368,23 +370,33 @@ static int add_file_input(const char *path, unsigned element_size, bench_input *
 int cli_bench_main(int argc, char **argv)
 {
     enum { OPT_SEED = 256, OPT_BACKEND, OPT_CSV };
-    static const struct option opts[] = {
-        {"gen", required_argument, NULL, 'g'},      {"seed", required_argument, NULL, OPT_SEED},
-        {"element-size", required_argument, NULL, 'e'},
-        {"symbol", required_argument, NULL, 's'},   {"window", required_argument, NULL, 'w'},
-        {"level", required_argument, NULL, 'l'},    {"block", required_argument, NULL, 'b'},
-        {"threads", required_argument, NULL, 't'},  {"adaptive", no_argument, NULL, 'a'},
-        {"repeat", required_argument, NULL, 'r'},   {"backend", required_argument, NULL, OPT_BACKEND},
-        {"csv", no_argument, NULL, OPT_CSV},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"gen", required_argument, NULL, 'g'},
+                                         {"seed", required_argument, NULL, OPT_SEED},
+                                         {"element-size", required_argument, NULL, 'e'},
+                                         {"symbol", required_argument, NULL, 's'},
+                                         {"window", required_argument, NULL, 'w'},
+                                         {"level", required_argument, NULL, 'l'},
+                                         {"block", required_argument, NULL, 'b'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"adaptive", no_argument, NULL, 'a'},
+                                         {"repeat", required_argument, NULL, 'r'},
+                                         {"backend", required_argument, NULL, OPT_BACKEND},
+                                         {"csv", no_argument, NULL, OPT_CSV},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     const char *cmd = "bench";
     const char *gens[MAX_INPUTS];
     unsigned ngens = 0, levels[MAX_VALUES], nlevels = 0;
     unsigned long v, element_size = 1;
-    unsigned long long seed = 1;
+    uint64_t seed = 1;
     int c, window_set = 0;
-    bench_grid G = {.window = {32, 64, 128, 255}, .nwindow = 4, .block = {2048, 4096},
-                    .nblock = 2, .threads = {0}, .nthreads = 1, .backend = GPULZ_BACKEND_CPU,
+    bench_grid G = {.window = {32, 64, 128, 255},
+                    .nwindow = 4,
+                    .block = {2048, 4096},
+                    .nblock = 2,
+                    .threads = {0},
+                    .nthreads = 1,
+                    .backend = GPULZ_BACKEND_CPU,
                     .repeat = 5};
     opterr = 0;
     optind = 1;
@@ -395,12 +407,10 @@ int cli_bench_main(int argc, char **argv)
                 return cli_usage_error(cmd, "more than %d --gen inputs", MAX_INPUTS);
             gens[ngens++] = optarg;
             break;
-        case OPT_SEED: {
-            char *end;
-            if (!(*optarg >= '0' && *optarg <= '9') || (seed = strtoull(optarg, &end, 0), *end))
-                return cli_usage_error(cmd, "--seed: '%s' is not a number", optarg);
+        case OPT_SEED:
+            if (cli_parse_u64(cmd, "--seed", optarg, &seed))
+                return CLI_USAGE;
             break;
-        }
         case 'e':
             if (cli_parse_uint(cmd, "--element-size", optarg, 1, 8, &v) ||
                 cli_check_symbol(cmd, "--element-size", v))
@@ -480,8 +490,9 @@ int cli_bench_main(int argc, char **argv)
     int rc = 0;
     for (unsigned i = 0; i < ngens + nfiles && !rc; i++) {
         bench_input in = {0};
-        rc = i < ngens ? add_gen_input(gens[i], seed, &in)
-                       : add_file_input(argv[optind + (int)(i - ngens)], (unsigned)element_size, &in);
+        rc = i < ngens
+                 ? add_gen_input(gens[i], seed, &in)
+                 : add_file_input(argv[optind + (int)(i - ngens)], (unsigned)element_size, &in);
         if (!rc)
             rc = bench_input_grid(&G, T, &in);
         free(in.data);

@@ -64,14 +64,18 @@ typedef struct codec_args {
 static int parse_args(int compress, int argc, char **argv, codec_args *A)
 {
     const char *cmd = compress ? "compress" : "decompress";
-    static const struct option opts[] = {
-        {"symbol", required_argument, NULL, 's'},   {"level", required_argument, NULL, 'l'},
-        {"window", required_argument, NULL, 'w'},   {"block", required_argument, NULL, 'b'},
-        {"adaptive", no_argument, NULL, 'a'},       {"threads", required_argument, NULL, 't'},
-        {"backend", required_argument, NULL, OPT_BACKEND},
-        {"output", required_argument, NULL, 'o'},   {"force", no_argument, NULL, 'f'},
-        {"verbose", no_argument, NULL, 'v'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"symbol", required_argument, NULL, 's'},
+                                         {"level", required_argument, NULL, 'l'},
+                                         {"window", required_argument, NULL, 'w'},
+                                         {"block", required_argument, NULL, 'b'},
+                                         {"adaptive", no_argument, NULL, 'a'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"backend", required_argument, NULL, OPT_BACKEND},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"force", no_argument, NULL, 'f'},
+                                         {"verbose", no_argument, NULL, 'v'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     const char *optstring = compress ? ":s:l:w:b:at:o:fvh1234" : ":t:o:fvh";
     int window_set = 0, level_set = 0, c;
     unsigned long v;
@@ -82,15 +86,20 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
     optind = 1;
     while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
         if (!compress && (c == 's' || c == 'l' || c == 'w' || c == 'b' || c == 'a'))
-            return cli_usage_error(cmd, "option '%s' is for compress; the chunk holds its parameters",
+            return cli_usage_error(cmd,
+                                   "option '%s' is for compress; the chunk holds its parameters",
                                    argv[optind - 1]);
         switch (c) {
         case 's':
-            if (cli_parse_uint(cmd, "--symbol", optarg, 1, 8, &v) || cli_check_symbol(cmd, "--symbol", v))
+            if (cli_parse_uint(cmd, "--symbol", optarg, 1, 8, &v) ||
+                cli_check_symbol(cmd, "--symbol", v))
                 return CLI_USAGE;
             A->p.symbol_size = (unsigned)v;
             break;
-        case '1': case '2': case '3': case '4':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
             v = (unsigned long)(c - '0');
             goto level;
         case 'l':

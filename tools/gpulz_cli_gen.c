@@ -41,14 +41,12 @@ static int known_kind(const char *kind)
 int cli_gen_main(int argc, char **argv)
 {
     enum { OPT_SEED = 256 };
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"seed", required_argument, NULL, OPT_SEED},
-                                         {"force", no_argument, NULL, 'f'},
-                                         {"list", no_argument, NULL, 'l'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, OPT_SEED},
+        {"force", no_argument, NULL, 'f'},        {"list", no_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *out = NULL;
-    unsigned long long seed = 1;
+    uint64_t seed = 1;
     int force = 0, c;
     opterr = 0;
     optind = 1;
@@ -57,13 +55,10 @@ int cli_gen_main(int argc, char **argv)
         case 'o':
             out = optarg;
             break;
-        case OPT_SEED: {
-            char *end;
-            if (!(*optarg >= '0' && *optarg <= '9') ||
-                (seed = strtoull(optarg, &end, 0), *end))
-                return cli_usage_error("gen", "--seed: '%s' is not a number", optarg);
+        case OPT_SEED:
+            if (cli_parse_u64("gen", "--seed", optarg, &seed))
+                return CLI_USAGE;
             break;
-        }
         case 'f':
             force = 1;
             break;

@@ -72,6 +72,17 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned lon
     return 0;
 }
 
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 0) : 0;
+    if (!(*s >= '0' && *s <= '9') || *end || errno)
+        return cli_usage_error(cmd, "%s: '%s' is not a number", opt, s);
+    *out = v;
+    return 0;
+}
+
 int cli_parse_size(const char *cmd, const char *opt, const char *s, size_t *out)
 {
     char *end;
@@ -81,11 +92,28 @@ int cli_parse_size(const char *cmd, const char *opt, const char *s, size_t *out)
     unsigned long long v = strtoull(s, &end, 10);
     unsigned shift = 0;
     switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
-    default: break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
+    default:
+        break;
     }
     if (shift && (*end == 'i' || *end == 'I') && (end[1] == 'B' || end[1] == 'b'))
         end += 2;
