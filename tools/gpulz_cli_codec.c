@@ -96,16 +96,16 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
                 return CLI_USAGE;
             A->p.symbol_size = (unsigned)v;
             break;
+        case 'l':
         case '1':
         case '2':
         case '3':
         case '4':
+            /* -1 .. -4 carry their level in the option letter */
             v = (unsigned long)(c - '0');
-            goto level;
-        case 'l':
-            if (cli_parse_uint(cmd, "--level", optarg, GPULZ_LEVEL_MIN, GPULZ_LEVEL_MAX, &v))
+            if (c == 'l' &&
+                cli_parse_uint(cmd, "--level", optarg, GPULZ_LEVEL_MIN, GPULZ_LEVEL_MAX, &v))
                 return CLI_USAGE;
-        level:
             if (window_set)
                 return cli_usage_error(cmd, "give --level or --window, not both");
             A->p.window = gpulz_level_window((int)v);
