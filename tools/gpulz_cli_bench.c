@@ -247,6 +247,14 @@ static void print_header(const bench_grid *G, const bench_timer *T)
     printf("# gpulz bench: %s timer, median of %u runs after 1 warm-up, GB/s = 1e9 B/s of "
            "uncompressed data, block in symbols\n",
            T->name, G->repeat);
+    /* other work on the machine skews the figures: say how busy it was */
+    double l1, l5, l15;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+        printf("# %u cores online, load average %.2f %.2f %.2f at the start\n",
+               resolve_threads(0), l1, l5, l15);
+    if (f)
+        fclose(f);
     printf("%-16s %2s %4s %6s %7s %-8s %8s %10s %12s\n", "data", "S", "W", "block", "threads",
            "backend", "ratio", "comp GB/s", "decomp GB/s");
 }
