@@ -1,0 +1,93 @@
+/*
+ * gpulz_cli.c - the gpulz command: picks the subcommand and hands it its
+ * arguments (argv[0] is the subcommand's name, as getopt expects).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "gpulz_cli.h"
+
+typedef struct subcommand {
+    const char *name;
+    int (*main)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    {"compress", cli_compress_main, "compress a raw file into a gpulz chunk (alias -c)"},
+    {"decompress", cli_decompress_main, "decompress a gpulz chunk (alias -d)"},
+    {"info", cli_info_main, "describe compressed files"},
+    {"bench", cli_bench_main, "measure ratio and throughput over a parameter grid"},
+    {"gen", cli_gen_main, "write generated test data"},
+    {"h5repack-args", cli_h5repack_main, "print the h5repack -f argument for gpulz"},
+    {"version", NULL, "print the versions"},
+    {"help", NULL, "help on the command or a subcommand"},
+    {NULL, NULL, NULL}};
+
+static void main_help(void)
+{
+    printf("Usage: gpulz COMMAND [OPTIONS] [ARGS]\n"
+           "Lossless multi-byte LZSS (gpuLZ) compression for HDF5 data, on the CPU\n"
+           "or an NVIDIA GPU, one chunk format for both.\n\nCommands:\n");
+    for (const subcommand *s = subcommands; s->name; s++)
+        printf("  %-14s %s\n", s->name, s->summary);
+    printf("\n'gpulz COMMAND --help' describes each command.\n"
+           "Exit status: 0 ok, 1 data error (corrupt input, failed round trip),\n"
+           "2 usage error, 3 I/O or system error.\n");
+}
+
+static int version(void)
+{
+    printf("gpulz %s (library %s, chunk format %d, HDF5 filter id %d, CUDA backend %s)\n",
+           PACKAGE_VERSION, gpulz_version_string(), GPULZ_FORMAT_VERSION, GPULZ_FILTER_ID,
+#ifdef GPULZ_HAVE_CUDA
+           "built"
+#else
+           "not built"
+#endif
+    );
+    return CLI_OK;
+}
+
+static const subcommand *find(const char *name)
+{
+    if (!strcmp(name, "-c") || !strcmp(name, "--compress"))
+        name = "compress";
+    else if (!strcmp(name, "-d") || !strcmp(name, "--decompress"))
+        name = "decompress";
+    for (const subcommand *s = subcommands; s->name; s++)
+        if (!strcmp(s->name, name))
+            return s;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_error(CLI_USAGE, "usage",
+                         "gpulz COMMAND [OPTIONS] [ARGS]; 'gpulz --help' lists the commands");
+    const char *name = argv[1];
+    if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+        main_help();
+        return CLI_OK;
+    }
+    if (!strcmp(name, "version") || !strcmp(name, "--version") || !strcmp(name, "-V"))
+        return version();
+    if (!strcmp(name, "help")) {
+        if (argc < 3) {
+            main_help();
+            return CLI_OK;
+        }
+        const subcommand *s = find(argv[2]);
+        if (!s || !s->main)
+            return cli_error(CLI_USAGE, "help", "unknown command '%s' (gpulz --help)", argv[2]);
+        char *help_argv[] = {(char *)s->name, "--help", NULL};
+        return s->main(2, help_argv);
+    }
+    const subcommand *s = find(name);
+    if (!s || !s->main)
+        return cli_error(CLI_USAGE, name, "unknown command (gpulz --help lists them)");
+    argv[1] = (char *)s->name;
+    return s->main(argc - 1, argv + 1);
+}

@@ -1,0 +1,103 @@
+/*
+ * gpulz_cli.h - what the files of the gpulz command share: exit codes, the
+ * error and usage reporters, argument parsers, whole-file I/O and the
+ * subcommand entry points.  The command sits on the public gpulz.h alone
+ * (plus the data generators of datagen.h).
+ */
+#ifndef GPULZ_CLI_H
+#define GPULZ_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpulz.h"
+
+/* Exit codes a script can rely on (documented in docs/cli.md). */
+enum {
+    CLI_OK = 0,
+    CLI_DATA = 1,  /* corrupt, truncated or unreadable compressed data; a failed round trip */
+    CLI_USAGE = 2, /* a bad command line */
+    CLI_IO = 3     /* a file that cannot be read or written; out of memory; no usable GPU */
+};
+
+/* ---- reporting (gpulz_cli_util.c) ---------------------------------------------- */
+
+/* "gpulz: <what>: <detail>" on stderr; returns code so callers can `return cli_error(...)`. */
+int cli_error(int code, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A usage error of subcommand cmd: the message, then a pointer to its --help; returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The exit code of a codec status: data errors 1, parameters 2, the rest 3. */
+int cli_status_code(int status);
+
+/* Report a failed codec call on `what` with the library's detail; returns its exit code. */
+int cli_codec_error(const char *what, int status);
+
+/* ---- argument parsing (gpulz_cli_util.c) --------------------------------------- */
+
+/* An unsigned decimal in lo..hi; 0 on success, else a usage error was printed. */
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long lo,
+                   unsigned long hi, unsigned long *out);
+
+/* An unsigned 64-bit number, decimal or 0x hexadecimal (seeds). */
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
+
+/* A byte count with an optional K, M, G or T suffix (powers of 1024). */
+int cli_parse_size(const char *cmd, const char *opt, const char *s, size_t *out);
+
+/*
+ * A comma list of unsigned values, each checked by check() (NULL: any), at
+ * most cap of them; *count receives how many.  0 on success.
+ */
+typedef int (*cli_value_check)(const char *cmd, const char *opt, unsigned long v);
+int cli_parse_list(const char *cmd, const char *opt, const char *s, cli_value_check check,
+                   unsigned *out, unsigned cap, unsigned *count);
+
+/* The checks of the codec options, shared by compress, bench and h5repack-args. */
+int cli_check_symbol(const char *cmd, const char *opt, unsigned long v);
+int cli_check_window(const char *cmd, const char *opt, unsigned long v);
+int cli_check_level(const char *cmd, const char *opt, unsigned long v);
+int cli_check_block(const char *cmd, const char *opt, unsigned long v);
+int cli_check_threads(const char *cmd, const char *opt, unsigned long v);
+
+/* auto, cpu or gpu; 0 on success. */
+int cli_parse_backend(const char *cmd, const char *s, gpulz_backend *out);
+const char *cli_backend_name(gpulz_backend b);
+
+/* Report getopt_long's ':' or '?' return c for cmd; returns CLI_USAGE. */
+int cli_getopt_error(const char *cmd, int c, char *const argv[]);
+
+/* ---- whole-file I/O (gpulz_cli_io.c) ------------------------------------------- */
+
+/* "-" or NULL means stdin or stdout. */
+int cli_is_std(const char *path);
+
+/* Read all of path (stdin for "-") into *buf (malloc'd, *len bytes); 0 or CLI_IO. */
+int cli_read_all(const char *path, uint8_t **buf, size_t *len);
+
+/*
+ * Write len bytes to path, or to stdout for "-".  A file is written beside
+ * its final name and renamed into place only when complete, so a failure
+ * never leaves a partial output; an existing file is replaced only with
+ * force.  0, or CLI_IO with the message printed.
+ */
+int cli_write_all(const char *path, const void *buf, size_t len, int force);
+
+/* Refuse binary data to a terminal on stdout unless forced; 0 or CLI_USAGE. */
+int cli_check_binary_stdout(const char *cmd, const char *path, int force);
+
+/* The path as messages show it ("stdin"/"stdout" for "-"). */
+const char *cli_name(const char *path, int output);
+
+/* ---- subcommands --------------------------------------------------------------- */
+
+int cli_compress_main(int argc, char **argv);   /* gpulz_cli_codec.c */
+int cli_decompress_main(int argc, char **argv); /* gpulz_cli_codec.c */
+int cli_info_main(int argc, char **argv);       /* gpulz_cli_info.c */
+int cli_bench_main(int argc, char **argv);      /* gpulz_cli_bench.c */
+int cli_gen_main(int argc, char **argv);        /* gpulz_cli_gen.c */
+int cli_h5repack_main(int argc, char **argv);   /* gpulz_cli_h5repack.c */
+
+#endif

@@ -1,0 +1,509 @@
+/*
+ * gpulz_cli_bench.c - `gpulz bench`: compression ratio and throughput over a
+ * grid of parameters, on files or generated data, every run checked.
+ *
+ * Throughput is uncompressed bytes per second (GB = 1e9 bytes), the median
+ * of --repeat timed runs after one warm-up run, on the monotonic clock.
+ * Each grid point is measured by a bench_timer: the host one times the
+ * host-buffer calls; a device-resident GPU timer (CUDA events, data already
+ * on the device) fits beside it as another bench_timer and another value of
+ * the "timer" field without touching the grid, the checks or the output.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "datagen.h"
+#include "gpulz_cli.h"
+
+#define MAX_VALUES 16
+#define MAX_INPUTS 64
+#define DEFAULT_GEN_SIZE ((size_t)64 << 20)
+
+static const char bench_help[] =
+    "Usage: gpulz bench [OPTIONS] FILE...\n"
+    "       gpulz bench [OPTIONS] --gen KIND[:SIZE] ...\n"
+    "Measure the compression ratio and the compression and decompression\n"
+    "throughput of gpulz over a grid of parameters.  Every run is decoded and\n"
+    "compared with its input byte for byte; a difference fails the command.\n"
+    "Throughput is uncompressed GB (1e9 bytes) per second, the median of the\n"
+    "repeats after one warm-up run.\n"
+    "\n"
+    "Inputs:\n"
+    "  -g, --gen KIND[:SIZE]  generated data (gpulz gen --list); SIZE takes K, M,\n"
+    "                         G suffixes (default 64M); may be repeated\n"
+    "      --seed N           seed of the generated data (default 1)\n"
+    "  -e, --element-size E   element size of FILE data, for the default symbol\n"
+    "                         sizes (default 1; generated data knows its own)\n"
+    "Grid (comma lists, e.g. --window 32,128):\n"
+    "  -s, --symbol LIST      symbol sizes (default: the element size and 1)\n"
+    "  -w, --window LIST      windows (default 32,64,128,255)\n"
+    "  -l, --level LIST       levels 1-4, instead of --window\n"
+    "  -b, --block LIST       block sizes in symbols (default 2048,4096)\n"
+    "  -t, --threads LIST     CPU thread counts, 0 = one per core (default 0)\n"
+    "  -a, --adaptive         compress with the adaptive flag\n"
+    "Measurement:\n"
+    "  -r, --repeat N         timed runs per point (default 5)\n"
+    "      --backend B        auto, cpu or gpu (default cpu)\n"
+    "      --csv              comma-separated output with a header line\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 a round trip failed, 2 usage error, 3 I/O or system error.\n";
+
+typedef struct bench_input {
+    char label[96];
+    uint8_t *data;
+    size_t n;
+    unsigned element_size;
+} bench_input;
+
+typedef struct bench_grid {
+    unsigned symbol[MAX_VALUES], nsymbol; /* nsymbol 0: per input, {element size, 1} */
+    unsigned window[MAX_VALUES], nwindow;
+    unsigned block[MAX_VALUES], nblock;
+    unsigned threads[MAX_VALUES], nthreads;
+    unsigned flags;
+    gpulz_backend backend;
+    unsigned repeat;
+    int csv;
+} bench_grid;
+
+/* One grid point's buffers: the input, its compressed form, the decoded copy. */
+typedef struct bench_case {
+    const bench_input *in;
+    gpulz_params p;
+    uint8_t *packed; /* capacity bound */
+    size_t bound, packed_len;
+    uint8_t *reference; /* the warm-up's compressed bytes: every run must repeat them */
+    size_t reference_len;
+    uint8_t *out; /* capacity in->n */
+} bench_case;
+
+/* Runs one call of a direction and returns its status; *seconds is the time it took. */
+typedef struct bench_timer {
+    const char *name;
+    int (*compress)(bench_case *bc, double *seconds);
+    int (*decompress)(bench_case *bc, double *seconds);
+} bench_timer;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int host_compress(bench_case *bc, double *seconds)
+{
+    double t0 = now();
+    int st =
+        gpulz_compress(bc->in->data, bc->in->n, bc->packed, bc->bound, &bc->packed_len, &bc->p);
+    *seconds = now() - t0;
+    return st;
+}
+
+static int host_decompress(bench_case *bc, double *seconds)
+{
+    size_t len = 0;
+    double t0 = now();
+    int st = gpulz_decompress(bc->packed, bc->packed_len, bc->out, bc->in->n, &len, &bc->p);
+    *seconds = now() - t0;
+    if (st == GPULZ_OK && len != bc->in->n)
+        st = GPULZ_ERR_CORRUPT;
+    return st;
+}
+
+static const bench_timer host_timer = {"host", host_compress, host_decompress};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* "quant:64M S=2 W=128 C=2048 threads=1", for messages */
+static void point_name(const bench_case *bc, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s S=%u W=%u C=%u threads=%u", bc->in->label, bc->p.symbol_size,
+             bc->p.window, bc->p.block_symbols, bc->p.threads);
+}
+
+/* Fill out with the complement of the input, so a decoder that skips a byte cannot pass. */
+static void poison(bench_case *bc)
+{
+    const uint8_t *s = bc->in->data;
+    for (size_t i = 0; i < bc->in->n; i++)
+        bc->out[i] = (uint8_t)~s[i];
+}
+
+static int check_round_trip(const bench_case *bc)
+{
+    if (memcmp(bc->out, bc->in->data, bc->in->n) == 0)
+        return 0;
+    size_t i = 0;
+    while (bc->out[i] == bc->in->data[i])
+        i++;
+    char name[160];
+    point_name(bc, name, sizeof name);
+    return cli_error(CLI_DATA, "bench", "%s: round trip differs at byte %zu", name, i);
+}
+
+static int check_same_bytes(const bench_case *bc)
+{
+    if (bc->packed_len == bc->reference_len &&
+        memcmp(bc->packed, bc->reference, bc->packed_len) == 0)
+        return 0;
+    char name[160];
+    point_name(bc, name, sizeof name);
+    return cli_error(CLI_DATA, "bench", "%s: compressing twice gave different bytes", name);
+}
+
+typedef struct bench_result {
+    double ratio, comp_gbps, decomp_gbps;
+    size_t packed_len;
+    gpulz_backend comp_backend, decomp_backend;
+} bench_result;
+
+/* Warm up, time and check one grid point. */
+static int measure(bench_case *bc, const bench_timer *T, unsigned repeat, bench_result *R)
+{
+    char name[160];
+    double *t = malloc(repeat * sizeof *t);
+    int st, rc = 0;
+    if (!t)
+        return cli_error(CLI_IO, "bench", "out of memory");
+    point_name(bc, name, sizeof name);
+    /* compression: the warm-up's bytes are the reference every timed run must repeat */
+    if ((st = T->compress(bc, &t[0])) != GPULZ_OK) {
+        rc = cli_codec_error(name, st);
+        goto done;
+    }
+    R->comp_backend = gpulz_last_backend(NULL);
+    memcpy(bc->reference, bc->packed, bc->packed_len);
+    bc->reference_len = bc->packed_len;
+    for (unsigned r = 0; r < repeat; r++) {
+        if ((st = T->compress(bc, &t[r])) != GPULZ_OK) {
+            rc = cli_codec_error(name, st);
+            goto done;
+        }
+        if ((rc = check_same_bytes(bc)))
+            goto done;
+    }
+    R->comp_gbps = (double)bc->in->n / median(t, repeat) / 1e9;
+    R->packed_len = bc->packed_len;
+    R->ratio = (double)bc->in->n / (double)bc->packed_len;
+    /* decompression: every run, the warm-up included, starts from poison and is compared */
+    for (unsigned r = 0; r <= repeat; r++) {
+        double s;
+        poison(bc);
+        if ((st = T->decompress(bc, &s)) != GPULZ_OK) {
+            rc = cli_codec_error(name, st);
+            goto done;
+        }
+        if ((rc = check_round_trip(bc)))
+            goto done;
+        if (r > 0)
+            t[r - 1] = s;
+        else
+            R->decomp_backend = gpulz_last_backend(NULL);
+    }
+    R->decomp_gbps = (double)bc->in->n / median(t, repeat) / 1e9;
+done:
+    free(t);
+    return rc;
+}
+
+static unsigned resolve_threads(unsigned threads)
+{
+    if (threads)
+        return threads;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (unsigned)cores : 1;
+}
+
+static const char *backend_label(const bench_result *R)
+{
+    if (R->comp_backend == R->decomp_backend)
+        return cli_backend_name(R->comp_backend);
+    return R->comp_backend == GPULZ_BACKEND_GPU ? "gpu/cpu" : "cpu/gpu";
+}
+
+static void print_header(const bench_grid *G, const bench_timer *T)
+{
+    if (G->csv) {
+        printf("data,bytes,S,W,block,threads,backend,timer,ratio,compressed_bytes,"
+               "comp_GBps,decomp_GBps\n");
+        return;
+    }
+    printf("# gpulz bench: %s timer, median of %u runs after 1 warm-up, GB/s = 1e9 B/s of "
+           "uncompressed data, block in symbols\n",
+           T->name, G->repeat);
+    /* other work on the machine skews the figures: say how busy it was */
+    double l1, l5, l15;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+        printf("# %u cores online, load average %.2f %.2f %.2f at the start\n",
+               resolve_threads(0), l1, l5, l15);
+    if (f)
+        fclose(f);
+    printf("%-16s %2s %4s %6s %7s %-8s %8s %10s %12s\n", "data", "S", "W", "block", "threads",
+           "backend", "ratio", "comp GB/s", "decomp GB/s");
+}
+
+static void print_row(const bench_grid *G, const bench_timer *T, const bench_case *bc,
+                      const bench_result *R)
+{
+    if (G->csv)
+        printf("%s,%zu,%u,%u,%u,%u,%s,%s,%.4f,%zu,%.4f,%.4f\n", bc->in->label, bc->in->n,
+               bc->p.symbol_size, bc->p.window, bc->p.block_symbols, bc->p.threads,
+               backend_label(R), T->name, R->ratio, R->packed_len, R->comp_gbps, R->decomp_gbps);
+    else
+        printf("%-16s %2u %4u %6u %7u %-8s %8.3f %10.3f %12.3f\n", bc->in->label, bc->p.symbol_size,
+               bc->p.window, bc->p.block_symbols, bc->p.threads, backend_label(R), R->ratio,
+               R->comp_gbps, R->decomp_gbps);
+    fflush(stdout);
+}
+
+/* The symbol sizes of one input: the grid's, or its element size and 1. */
+static unsigned input_symbols(const bench_grid *G, const bench_input *in, unsigned *sym)
+{
+    if (G->nsymbol) {
+        memcpy(sym, G->symbol, G->nsymbol * sizeof *sym);
+        return G->nsymbol;
+    }
+    sym[0] = in->element_size;
+    if (in->element_size == 1)
+        return 1;
+    sym[1] = 1;
+    return 2;
+}
+
+static int bench_input_grid(const bench_grid *G, const bench_timer *T, const bench_input *in)
+{
+    bench_case bc = {.in = in};
+    unsigned sym[MAX_VALUES], nsym = input_symbols(G, in, sym);
+    int rc = 0;
+    gpulz_params_init(&bc.p);
+    bc.p.flags = G->flags;
+    bc.p.backend = G->backend;
+    /* the bound grows as S and C shrink (more blocks): size buffers for the largest */
+    for (unsigned i = 0; i < nsym; i++)
+        for (unsigned c = 0; c < G->nblock; c++) {
+            bc.p.symbol_size = sym[i];
+            bc.p.block_symbols = G->block[c];
+            size_t b = gpulz_compress_bound(in->n, &bc.p);
+            if (b == 0)
+                return cli_error(CLI_IO, in->label, "%zu bytes is too large to compress", in->n);
+            if (b > bc.bound)
+                bc.bound = b;
+        }
+    bc.packed = malloc(bc.bound);
+    bc.reference = malloc(bc.bound);
+    bc.out = malloc(in->n ? in->n : 1);
+    if (!bc.packed || !bc.reference || !bc.out) {
+        rc = cli_error(CLI_IO, in->label, "cannot allocate the buffers for %zu bytes", in->n);
+        goto done;
+    }
+    for (unsigned i = 0; i < nsym; i++)
+        for (unsigned w = 0; w < G->nwindow; w++)
+            for (unsigned c = 0; c < G->nblock; c++)
+                for (unsigned t = 0; t < G->nthreads; t++) {
+                    bench_result R = {0};
+                    bc.p.symbol_size = sym[i];
+                    bc.p.window = G->window[w];
+                    bc.p.block_symbols = G->block[c];
+                    bc.p.threads = resolve_threads(G->threads[t]);
+                    if ((rc = measure(&bc, T, G->repeat, &R)))
+                        goto done;
+                    print_row(G, T, &bc, &R);
+                }
+done:
+    free(bc.packed);
+    free(bc.reference);
+    free(bc.out);
+    return rc;
+}
+
+/* KIND[:SIZE] into kind (capacity 32) and *n; 0 or a usage error. */
+static int parse_gen_spec(const char *spec, char *kind, size_t *n)
+{
+    size_t klen = strcspn(spec, ":");
+    int known = 0;
+    snprintf(kind, 32, "%.*s", (int)klen, spec);
+    for (const char *const *k = gpulz_gen_kinds; *k; k++)
+        known |= !strcmp(*k, kind);
+    if (!known || klen >= 32)
+        return cli_usage_error("bench", "--gen: unknown kind '%s' (gpulz gen --list)", kind);
+    *n = DEFAULT_GEN_SIZE;
+    if (spec[klen] && cli_parse_size("bench", "--gen", spec + klen + 1, n))
+        return CLI_USAGE;
+    return 0;
+}
+
+static int add_gen_input(const char *spec, uint64_t seed, bench_input *in)
+{
+    char kind[32];
+    size_t n;
+    if (parse_gen_spec(spec, kind, &n))
+        return CLI_USAGE;
+    if (!(in->data = malloc(n ? n : 1)))
+        return cli_error(CLI_IO, spec, "cannot allocate %zu bytes", n);
+    gpulz_gen(kind, in->data, n, seed);
+    in->n = n;
+    in->element_size = gpulz_gen_element_size(kind);
+    snprintf(in->label, sizeof in->label, "%s", spec);
+    return 0;
+}
+
+static int add_file_input(const char *path, unsigned element_size, bench_input *in)
+{
+    int rc = cli_read_all(path, &in->data, &in->n);
+    if (rc)
+        return rc;
+    const char *base = strrchr(path, '/');
+    snprintf(in->label, sizeof in->label, "%s", base ? base + 1 : path);
+    in->element_size = element_size;
+    return 0;
+}
+
+int cli_bench_main(int argc, char **argv)
+{
+    enum { OPT_SEED = 256, OPT_BACKEND, OPT_CSV };
+    static const struct option opts[] = {{"gen", required_argument, NULL, 'g'},
+                                         {"seed", required_argument, NULL, OPT_SEED},
+                                         {"element-size", required_argument, NULL, 'e'},
+                                         {"symbol", required_argument, NULL, 's'},
+                                         {"window", required_argument, NULL, 'w'},
+                                         {"level", required_argument, NULL, 'l'},
+                                         {"block", required_argument, NULL, 'b'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"adaptive", no_argument, NULL, 'a'},
+                                         {"repeat", required_argument, NULL, 'r'},
+                                         {"backend", required_argument, NULL, OPT_BACKEND},
+                                         {"csv", no_argument, NULL, OPT_CSV},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *cmd = "bench";
+    const char *gens[MAX_INPUTS];
+    unsigned ngens = 0, levels[MAX_VALUES], nlevels = 0;
+    unsigned long v, element_size = 1;
+    uint64_t seed = 1;
+    int c, window_set = 0;
+    bench_grid G = {.window = {32, 64, 128, 255},
+                    .nwindow = 4,
+                    .block = {2048, 4096},
+                    .nblock = 2,
+                    .threads = {0},
+                    .nthreads = 1,
+                    .backend = GPULZ_BACKEND_CPU,
+                    .repeat = 5};
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":g:e:s:w:l:b:t:ar:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g':
+            if (ngens == MAX_INPUTS)
+                return cli_usage_error(cmd, "more than %d --gen inputs", MAX_INPUTS);
+            gens[ngens++] = optarg;
+            break;
+        case OPT_SEED:
+            if (cli_parse_u64(cmd, "--seed", optarg, &seed))
+                return CLI_USAGE;
+            break;
+        case 'e':
+            if (cli_parse_uint(cmd, "--element-size", optarg, 1, 8, &v) ||
+                cli_check_symbol(cmd, "--element-size", v))
+                return CLI_USAGE;
+            element_size = v;
+            break;
+        case 's':
+            if (cli_parse_list(cmd, "--symbol", optarg, cli_check_symbol, G.symbol, MAX_VALUES,
+                               &G.nsymbol))
+                return CLI_USAGE;
+            break;
+        case 'w':
+            if (nlevels)
+                return cli_usage_error(cmd, "give --level or --window, not both");
+            if (cli_parse_list(cmd, "--window", optarg, cli_check_window, G.window, MAX_VALUES,
+                               &G.nwindow))
+                return CLI_USAGE;
+            window_set = 1;
+            break;
+        case 'l':
+            if (window_set)
+                return cli_usage_error(cmd, "give --level or --window, not both");
+            if (cli_parse_list(cmd, "--level", optarg, cli_check_level, levels, MAX_VALUES,
+                               &nlevels))
+                return CLI_USAGE;
+            for (unsigned i = 0; i < nlevels; i++)
+                G.window[i] = gpulz_level_window((int)levels[i]);
+            G.nwindow = nlevels;
+            break;
+        case 'b':
+            if (cli_parse_list(cmd, "--block", optarg, cli_check_block, G.block, MAX_VALUES,
+                               &G.nblock))
+                return CLI_USAGE;
+            break;
+        case 't':
+            if (cli_parse_list(cmd, "--threads", optarg, cli_check_threads, G.threads, MAX_VALUES,
+                               &G.nthreads))
+                return CLI_USAGE;
+            break;
+        case 'a':
+            G.flags |= GPULZ_FLAG_ADAPTIVE;
+            break;
+        case 'r':
+            if (cli_parse_uint(cmd, "--repeat", optarg, 1, 1000, &v))
+                return CLI_USAGE;
+            G.repeat = (unsigned)v;
+            break;
+        case OPT_BACKEND:
+            if (cli_parse_backend(cmd, optarg, &G.backend))
+                return CLI_USAGE;
+            break;
+        case OPT_CSV:
+            G.csv = 1;
+            break;
+        case 'h':
+            fputs(bench_help, stdout);
+            return CLI_OK;
+        default:
+            return cli_getopt_error(cmd, c, argv);
+        }
+    }
+    unsigned nfiles = (unsigned)(argc - optind);
+    if (nfiles + ngens == 0)
+        return cli_usage_error(cmd, "no input: give FILE... or --gen KIND[:SIZE]");
+    if (nfiles + ngens > MAX_INPUTS)
+        return cli_usage_error(cmd, "more than %d inputs", MAX_INPUTS);
+    const bench_timer *T = &host_timer;
+    /* Inputs are prepared one at a time, so only one is in memory; a bad
+     * --gen spec is still caught before any measurement. */
+    for (unsigned i = 0; i < ngens; i++) {
+        char kind[32];
+        size_t n;
+        if (parse_gen_spec(gens[i], kind, &n))
+            return CLI_USAGE;
+    }
+    print_header(&G, T);
+    int rc = 0;
+    for (unsigned i = 0; i < ngens + nfiles && !rc; i++) {
+        bench_input in = {0};
+        rc = i < ngens
+                 ? add_gen_input(gens[i], seed, &in)
+                 : add_file_input(argv[optind + (int)(i - ngens)], (unsigned)element_size, &in);
+        if (!rc)
+            rc = bench_input_grid(&G, T, &in);
+        free(in.data);
+    }
+    return rc;
+}

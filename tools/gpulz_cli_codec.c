@@ -1,0 +1,281 @@
+/*
+ * gpulz_cli_codec.c - `gpulz compress` and `gpulz decompress`: one raw file
+ * (or stdin) becomes one gpulz chunk (or stdout) and back, in memory.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpulz_cli.h"
+
+#define SUFFIX ".gplz"
+
+static const char compress_help[] =
+    "Usage: gpulz compress [OPTIONS] [IN] [-o OUT]\n"
+    "Compress the raw file IN into one gpulz chunk (docs/FORMAT.md).\n"
+    "IN '-' or absent reads stdin; OUT defaults to IN" SUFFIX ", or stdout when\n"
+    "reading stdin; OUT '-' is stdout.  IN is kept.\n"
+    "\n"
+    "  -s, --symbol S     symbol size in bytes: 1, 2, 4 or 8 (default 1;\n"
+    "                     the element size of the data is usually best)\n"
+    "  -l, --level L      1-4: window 32, 64, 128, 255 (default 3)\n"
+    "  -1 .. -4           the same as --level 1 .. 4\n"
+    "  -w, --window W     window in symbols, 1..255 (default 128)\n"
+    "  -b, --block C      block size in symbols, a power of two 256..16384\n"
+    "                     (default 2048)\n"
+    "  -a, --adaptive     also try symbol size 1 where the ratio is under 1.5\n"
+    "  -t, --threads N    CPU threads, 0 = one per core (default 0)\n"
+    "      --backend B    auto, cpu or gpu (default auto; gpu fails without a GPU)\n"
+    "  -o, --output OUT   where to write\n"
+    "  -f, --force        overwrite OUT; write binary to a terminal\n"
+    "  -v, --verbose      report sizes, ratio and the backend used on stderr\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 data error, 2 usage error, 3 I/O or system error.\n";
+
+static const char decompress_help[] =
+    "Usage: gpulz decompress [OPTIONS] [IN] [-o OUT]\n"
+    "Decompress the gpulz chunk IN back into its raw bytes.\n"
+    "IN '-' or absent reads stdin; OUT defaults to IN without its " SUFFIX "\n"
+    "suffix, or stdout when reading stdin; OUT '-' is stdout.  IN is kept.\n"
+    "Every parameter comes from the chunk itself.\n"
+    "\n"
+    "  -t, --threads N    CPU threads, 0 = one per core (default 0)\n"
+    "      --backend B    auto, cpu or gpu (default auto)\n"
+    "  -o, --output OUT   where to write\n"
+    "  -f, --force        overwrite OUT; read from or write to a terminal\n"
+    "  -v, --verbose      report sizes and the backend used on stderr\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 corrupt or truncated input, 2 usage error,\n"
+    "3 I/O or system error.  On failure no output file is left behind.\n";
+
+enum { OPT_BACKEND = 256 };
+
+typedef struct codec_args {
+    gpulz_params p;
+    const char *in, *out;
+    int force, verbose;
+} codec_args;
+
+/* Parse the options of compress (compress = 1) or decompress; -1 means --help was shown. */
+static int parse_args(int compress, int argc, char **argv, codec_args *A)
+{
+    const char *cmd = compress ? "compress" : "decompress";
+    static const struct option opts[] = {{"symbol", required_argument, NULL, 's'},
+                                         {"level", required_argument, NULL, 'l'},
+                                         {"window", required_argument, NULL, 'w'},
+                                         {"block", required_argument, NULL, 'b'},
+                                         {"adaptive", no_argument, NULL, 'a'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"backend", required_argument, NULL, OPT_BACKEND},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"force", no_argument, NULL, 'f'},
+                                         {"verbose", no_argument, NULL, 'v'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *optstring = compress ? ":s:l:w:b:at:o:fvh1234" : ":t:o:fvh";
+    int window_set = 0, level_set = 0, c;
+    unsigned long v;
+    gpulz_params_init(&A->p);
+    A->in = A->out = NULL;
+    A->force = A->verbose = 0;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+        if (!compress && (c == 's' || c == 'l' || c == 'w' || c == 'b' || c == 'a'))
+            return cli_usage_error(cmd,
+                                   "option '%s' is for compress; the chunk holds its parameters",
+                                   argv[optind - 1]);
+        switch (c) {
+        case 's':
+            if (cli_parse_uint(cmd, "--symbol", optarg, 1, 8, &v) ||
+                cli_check_symbol(cmd, "--symbol", v))
+                return CLI_USAGE;
+            A->p.symbol_size = (unsigned)v;
+            break;
+        case 'l':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+            /* -1 .. -4 carry their level in the option letter */
+            v = (unsigned long)(c - '0');
+            if (c == 'l' &&
+                cli_parse_uint(cmd, "--level", optarg, GPULZ_LEVEL_MIN, GPULZ_LEVEL_MAX, &v))
+                return CLI_USAGE;
+            if (window_set)
+                return cli_usage_error(cmd, "give --level or --window, not both");
+            A->p.window = gpulz_level_window((int)v);
+            level_set = 1;
+            break;
+        case 'w':
+            if (level_set)
+                return cli_usage_error(cmd, "give --level or --window, not both");
+            if (cli_parse_uint(cmd, "--window", optarg, GPULZ_WINDOW_MIN, GPULZ_WINDOW_MAX, &v))
+                return CLI_USAGE;
+            A->p.window = (unsigned)v;
+            window_set = 1;
+            break;
+        case 'b':
+            if (cli_parse_uint(cmd, "--block", optarg, 1, GPULZ_BLOCK_MAX, &v) ||
+                cli_check_block(cmd, "--block", v))
+                return CLI_USAGE;
+            A->p.block_symbols = (unsigned)v;
+            break;
+        case 'a':
+            A->p.flags |= GPULZ_FLAG_ADAPTIVE;
+            break;
+        case 't':
+            if (cli_parse_uint(cmd, "--threads", optarg, 0, 4096, &v))
+                return CLI_USAGE;
+            A->p.threads = (unsigned)v;
+            break;
+        case OPT_BACKEND:
+            if (cli_parse_backend(cmd, optarg, &A->p.backend))
+                return CLI_USAGE;
+            break;
+        case 'o':
+            A->out = optarg;
+            break;
+        case 'f':
+            A->force = 1;
+            break;
+        case 'v':
+            A->verbose = 1;
+            break;
+        case 'h':
+            fputs(compress ? compress_help : decompress_help, stdout);
+            return -1;
+        default:
+            return cli_getopt_error(cmd, c, argv);
+        }
+    }
+    if (argc - optind > 1)
+        return cli_usage_error(cmd, "one input at a time ('%s' is extra)", argv[optind + 1]);
+    if (optind < argc)
+        A->in = argv[optind];
+    return 0;
+}
+
+/* OUT when not given: IN.gplz / IN minus .gplz, or stdout for stdin.  NULL on error. */
+static char *default_output(int compress, const char *in, int *rc)
+{
+    *rc = 0;
+    if (cli_is_std(in))
+        return strdup("-");
+    size_t len = strlen(in), slen = strlen(SUFFIX);
+    if (compress) {
+        char *out = malloc(len + slen + 1);
+        if (out) {
+            memcpy(out, in, len);
+            memcpy(out + len, SUFFIX, slen + 1);
+        }
+        return out;
+    }
+    if (len <= slen || strcmp(in + len - slen, SUFFIX)) {
+        *rc = cli_usage_error("decompress", "%s: no %s suffix to strip; name the output with -o",
+                              in, SUFFIX);
+        return NULL;
+    }
+    return strndup(in, len - slen);
+}
+
+static void report(int compress, const char *in, const char *out, size_t n, size_t len)
+{
+    const char *why;
+    gpulz_backend b = gpulz_last_backend(&why);
+    size_t raw = compress ? n : len, packed = compress ? len : n;
+    fprintf(stderr, "gpulz: %s -> %s: %zu -> %zu bytes, ratio %.3f, %s (%s)\n", cli_name(in, 0),
+            cli_name(out, 1), n, len, (double)raw / (double)packed, cli_backend_name(b), why);
+}
+
+static int run(int compress, int argc, char **argv)
+{
+    const char *cmd = compress ? "compress" : "decompress";
+    codec_args A;
+    uint8_t *src = NULL, *dst = NULL;
+    size_t n = 0, len = 0;
+    char *out = NULL;
+    int rc = parse_args(compress, argc, argv, &A);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    out = A.out ? strdup(A.out) : default_output(compress, A.in, &rc);
+    if (!out)
+        return rc ? rc : cli_error(CLI_IO, cmd, "out of memory");
+    if ((rc = cli_check_binary_stdout(cmd, out, A.force)))
+        goto done;
+    if (!compress && cli_is_std(A.in) && !A.force && isatty(STDIN_FILENO)) {
+        rc = cli_usage_error(cmd, "refusing to read compressed data from a terminal");
+        goto done;
+    }
+    /* fail before the work, not after it */
+    if (!cli_is_std(out) && !A.force && access(out, F_OK) == 0) {
+        rc = cli_error(CLI_IO, out, "already exists (use -f to overwrite)");
+        goto done;
+    }
+    if ((rc = cli_read_all(A.in, &src, &n)))
+        goto done;
+    if (compress) {
+        size_t cap = gpulz_compress_bound(n, &A.p);
+        if (cap == 0) {
+            rc = cli_error(CLI_IO, cli_name(A.in, 0), "%zu bytes is too large to compress", n);
+            goto done;
+        }
+        if (!(dst = malloc(cap))) {
+            rc = cli_error(CLI_IO, cli_name(A.in, 0), "cannot allocate %zu bytes", cap);
+            goto done;
+        }
+        int st = gpulz_compress(src, n, dst, cap, &len, &A.p);
+        if (st != GPULZ_OK) {
+            rc = cli_codec_error(cli_name(A.in, 0), st);
+            goto done;
+        }
+    } else {
+        gpulz_chunk_info info;
+        int st = gpulz_chunk_info_get(src, n, &info);
+        if (st != GPULZ_OK) {
+            rc = cli_codec_error(cli_name(A.in, 0), st);
+            goto done;
+        }
+        if (info.uncompressed_size > SIZE_MAX) {
+            rc = cli_error(CLI_IO, cli_name(A.in, 0), "%llu bytes do not fit this machine's memory",
+                           (unsigned long long)info.uncompressed_size);
+            goto done;
+        }
+        size_t cap = (size_t)info.uncompressed_size;
+        if (!(dst = malloc(cap ? cap : 1))) {
+            rc = cli_error(CLI_IO, cli_name(A.in, 0), "cannot allocate %zu bytes", cap);
+            goto done;
+        }
+        st = gpulz_decompress(src, n, dst, cap, &len, &A.p);
+        if (st != GPULZ_OK) {
+            rc = cli_codec_error(cli_name(A.in, 0), st);
+            goto done;
+        }
+    }
+    /* the input buffer is no longer needed: give it back before the write */
+    free(src);
+    src = NULL;
+    if ((rc = cli_write_all(out, dst, len, A.force)))
+        goto done;
+    if (A.verbose)
+        report(compress, A.in, out, n, len);
+done:
+    free(src);
+    free(dst);
+    free(out);
+    return rc;
+}
+
+int cli_compress_main(int argc, char **argv)
+{
+    return run(1, argc, argv);
+}
+
+int cli_decompress_main(int argc, char **argv)
+{
+    return run(0, argc, argv);
+}

@@ -1,0 +1,107 @@
+/*
+ * gpulz_cli_h5repack.c - `gpulz h5repack-args`: the `-f UD=...` argument of
+ * h5repack for the gpulz filter.
+ *
+ * The cd_values slots are the plugin's contract (docs/design.md §4): what
+ * h5dump -p prints for a gpulz dataset can be pasted back here and the other
+ * way round.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "gpulz_cli.h"
+
+/* cd_values slots of the gpulz filter */
+enum { CD_VERSION, CD_SYMBOL, CD_WINDOW, CD_BLOCK, CD_FLAGS, CD_COUNT };
+
+/* H5Z_FLAG_OPTIONAL: HDF5 skips an optional filter that fails instead of failing the write */
+#define H5Z_FLAG_MANDATORY_VALUE 0
+#define H5Z_FLAG_OPTIONAL_VALUE 1
+
+static const char h5repack_help[] =
+    "Usage: gpulz h5repack-args [OPTIONS]\n"
+    "Print the filter argument of h5repack -f for gpulz:\n"
+    "  UD=<filter id>,<flag>,5,<version>,<symbol>,<window>,<block>,<flags>\n"
+    "for example:  h5repack -f \"$(gpulz h5repack-args --level 4)\" in.h5 out.h5\n"
+    "(add -l CHUNK=... where a dataset is not chunked yet).\n"
+    "\n"
+    "  -s, --symbol S   symbol size 1, 2, 4 or 8; 0 = the element size of each\n"
+    "                   dataset's datatype (default 0)\n"
+    "  -l, --level L    1-4: window 32, 64, 128, 255 (default 3)\n"
+    "  -w, --window W   window in symbols, 1..255 (default 128)\n"
+    "  -b, --block C    block size in symbols, a power of two 256..16384\n"
+    "                   (default 2048)\n"
+    "  -a, --adaptive   also try symbol size 1 where the ratio is under 1.5\n"
+    "      --optional   mark the filter optional (flag 1): HDF5 stores a chunk\n"
+    "                   uncompressed where the filter fails (default mandatory, 0)\n"
+    "  -h, --help       this help\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage error.\n";
+
+int cli_h5repack_main(int argc, char **argv)
+{
+    enum { OPT_OPTIONAL = 256 };
+    static const struct option opts[] = {
+        {"symbol", required_argument, NULL, 's'}, {"level", required_argument, NULL, 'l'},
+        {"window", required_argument, NULL, 'w'}, {"block", required_argument, NULL, 'b'},
+        {"adaptive", no_argument, NULL, 'a'},     {"optional", no_argument, NULL, OPT_OPTIONAL},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    const char *cmd = "h5repack-args";
+    unsigned long cd[CD_COUNT] = {GPULZ_FORMAT_VERSION, 0, GPULZ_WINDOW_DEFAULT,
+                                  GPULZ_BLOCK_DEFAULT, 0};
+    unsigned long v, flag = H5Z_FLAG_MANDATORY_VALUE;
+    int level_set = 0, window_set = 0, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":s:l:w:b:ah", opts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (cli_parse_uint(cmd, "--symbol", optarg, 0, 8, &v) ||
+                (v && cli_check_symbol(cmd, "--symbol", v)))
+                return CLI_USAGE;
+            cd[CD_SYMBOL] = v;
+            break;
+        case 'l':
+            if (window_set)
+                return cli_usage_error(cmd, "give --level or --window, not both");
+            if (cli_parse_uint(cmd, "--level", optarg, GPULZ_LEVEL_MIN, GPULZ_LEVEL_MAX, &v))
+                return CLI_USAGE;
+            cd[CD_WINDOW] = gpulz_level_window((int)v);
+            level_set = 1;
+            break;
+        case 'w':
+            if (level_set)
+                return cli_usage_error(cmd, "give --level or --window, not both");
+            if (cli_parse_uint(cmd, "--window", optarg, GPULZ_WINDOW_MIN, GPULZ_WINDOW_MAX, &v))
+                return CLI_USAGE;
+            cd[CD_WINDOW] = v;
+            window_set = 1;
+            break;
+        case 'b':
+            if (cli_parse_uint(cmd, "--block", optarg, 1, GPULZ_BLOCK_MAX, &v) ||
+                cli_check_block(cmd, "--block", v))
+                return CLI_USAGE;
+            cd[CD_BLOCK] = v;
+            break;
+        case 'a':
+            cd[CD_FLAGS] |= GPULZ_FLAG_ADAPTIVE;
+            break;
+        case OPT_OPTIONAL:
+            flag = H5Z_FLAG_OPTIONAL_VALUE;
+            break;
+        case 'h':
+            fputs(h5repack_help, stdout);
+            return CLI_OK;
+        default:
+            return cli_getopt_error(cmd, c, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "takes no arguments ('%s' is extra)", argv[optind]);
+    printf("UD=%d,%lu,%d", GPULZ_FILTER_ID, flag, CD_COUNT);
+    for (int i = 0; i < CD_COUNT; i++)
+        printf(",%lu", cd[i]);
+    putchar('\n');
+    return CLI_OK;
+}

@@ -1,0 +1,163 @@
+/*
+ * gpulz_cli_info.c - `gpulz info`: what a compressed file's header and block
+ * table say, optionally block by block, optionally checked by decoding.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulz_cli.h"
+
+/* FORMAT.md §2-3: a 28-byte header, then one 32-bit little-endian word per
+ * block; bit 31 marks a block stored raw, bits 0-30 hold its size. */
+#define HEADER_SIZE 28
+#define RAW_BIT 0x80000000u
+#define SIZE_MASK 0x7fffffffu
+
+static const char info_help[] =
+    "Usage: gpulz info [OPTIONS] FILE...\n"
+    "Describe gpulz compressed files: format version, symbol size, window,\n"
+    "block size, sizes, ratio and how many blocks are stored raw.\n"
+    "FILE '-' reads stdin.\n"
+    "\n"
+    "  -b, --blocks   also list every block: offset, raw and stored size, kind\n"
+    "      --verify   also decode the file and check every block\n"
+    "  -t, --threads N  CPU threads for --verify, 0 = one per core (default 0)\n"
+    "  -h, --help     this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 a file is not a valid gpulz chunk, 2 usage error,\n"
+    "3 I/O error.\n";
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The listing reads the table that gpulz_chunk_info_get() has already checked. */
+static void list_blocks(const uint8_t *buf, const gpulz_chunk_info *I)
+{
+    uint64_t symbols = I->uncompressed_size / I->symbol_size;
+    uint64_t offset = I->header_size;
+    printf("%10s %14s %10s %10s  %-7s %7s\n", "block", "offset", "raw", "stored", "kind", "ratio");
+    for (uint64_t k = 0; k < I->block_count; k++) {
+        uint32_t e = get_u32(buf + HEADER_SIZE + 4 * k);
+        uint64_t first = k * I->block_symbols;
+        uint64_t count = symbols - first < I->block_symbols ? symbols - first : I->block_symbols;
+        uint64_t raw = count * I->symbol_size, stored = e & SIZE_MASK;
+        printf("%10llu %14llu %10llu %10llu  %-7s %7.3f\n", (unsigned long long)k,
+               (unsigned long long)offset, (unsigned long long)raw, (unsigned long long)stored,
+               (e & RAW_BIT) ? "raw" : "encoded", (double)raw / (double)stored);
+        offset += stored;
+    }
+    uint64_t tail = I->uncompressed_size % I->symbol_size;
+    if (tail)
+        printf("%10s %14llu %10llu %10llu  %-7s\n", "tail", (unsigned long long)offset,
+               (unsigned long long)tail, (unsigned long long)tail, "raw");
+}
+
+static int verify(const char *name, const uint8_t *buf, size_t n, const gpulz_chunk_info *I,
+                  unsigned threads)
+{
+    if (I->uncompressed_size > SIZE_MAX)
+        return cli_error(CLI_IO, name, "%llu bytes do not fit this machine's memory",
+                         (unsigned long long)I->uncompressed_size);
+    size_t cap = (size_t)I->uncompressed_size, len;
+    uint8_t *out = malloc(cap ? cap : 1);
+    if (!out)
+        return cli_error(CLI_IO, name, "cannot allocate %zu bytes", cap);
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.threads = threads;
+    p.backend = GPULZ_BACKEND_CPU; /* the reference decoder */
+    int st = gpulz_decompress(buf, n, out, cap, &len, &p);
+    free(out);
+    if (st != GPULZ_OK)
+        return cli_codec_error(name, st);
+    return 0;
+}
+
+static int describe(const char *path, int blocks, int check, unsigned threads)
+{
+    const char *name = cli_name(path, 0);
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    gpulz_chunk_info I;
+    int rc = cli_read_all(path, &buf, &n);
+    if (rc)
+        return rc;
+    int st = gpulz_chunk_info_get(buf, n, &I);
+    if (st != GPULZ_OK) {
+        rc = cli_codec_error(name, st);
+        goto done;
+    }
+    if (check && (rc = verify(name, buf, n, &I, threads)))
+        goto done;
+    printf("file:              %s\n", name);
+    printf("format version:    %u\n", I.format_version);
+    printf("flags:             0x%02x\n", I.flags);
+    printf("symbol size:       %u\n", I.symbol_size);
+    printf("window:            %u\n", I.window);
+    printf("block size:        %u symbols (%u bytes)\n", I.block_symbols,
+           I.block_symbols * I.symbol_size);
+    printf("uncompressed size: %llu\n", (unsigned long long)I.uncompressed_size);
+    printf("compressed size:   %zu\n", I.compressed_size);
+    printf("header size:       %zu\n", I.header_size);
+    printf("ratio:             %.3f\n", (double)I.uncompressed_size / (double)I.compressed_size);
+    printf("blocks:            %llu\n", (unsigned long long)I.block_count);
+    printf("raw blocks:        %llu\n", (unsigned long long)I.raw_blocks);
+    printf("tail bytes:        %llu\n", (unsigned long long)(I.uncompressed_size % I.symbol_size));
+    if (check)
+        printf("verified:          yes\n");
+    if (blocks)
+        list_blocks(buf, &I);
+done:
+    free(buf);
+    return rc;
+}
+
+int cli_info_main(int argc, char **argv)
+{
+    enum { OPT_VERIFY = 256 };
+    static const struct option opts[] = {{"blocks", no_argument, NULL, 'b'},
+                                         {"verify", no_argument, NULL, OPT_VERIFY},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    int blocks = 0, check = 0, c;
+    unsigned long threads = 0;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":bt:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b':
+            blocks = 1;
+            break;
+        case OPT_VERIFY:
+            check = 1;
+            break;
+        case 't':
+            if (cli_parse_uint("info", "--threads", optarg, 0, 4096, &threads))
+                return CLI_USAGE;
+            break;
+        case 'h':
+            fputs(info_help, stdout);
+            return CLI_OK;
+        default:
+            return cli_getopt_error("info", c, argv);
+        }
+    }
+    if (optind == argc)
+        return cli_usage_error("info", "no FILE given");
+    /* describe every file; the exit code is the first failure's */
+    int rc = CLI_OK;
+    for (int i = optind; i < argc; i++) {
+        if (i > optind)
+            putchar('\n');
+        int r = describe(argv[i], blocks, check, (unsigned)threads);
+        if (r && !rc)
+            rc = r;
+        fflush(stdout);
+    }
+    return rc;
+}

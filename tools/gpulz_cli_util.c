@@ -1,0 +1,223 @@
+/*
+ * gpulz_cli_util.c - error reporting and the parsers of numbers, sizes,
+ * lists and codec options that every subcommand shares.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulz_cli.h"
+
+int cli_error(int code, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "gpulz: %s: ", what);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "gpulz: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'gpulz %s --help'.\n", cmd);
+    return CLI_USAGE;
+}
+
+int cli_status_code(int status)
+{
+    switch (status) {
+    case GPULZ_OK:
+        return CLI_OK;
+    case GPULZ_ERR_CORRUPT:
+    case GPULZ_ERR_TRUNCATED:
+    case GPULZ_ERR_VERSION:
+        return CLI_DATA;
+    case GPULZ_ERR_PARAM:
+        return CLI_USAGE;
+    default: /* no memory, no thread, no GPU, a CUDA failure: the system, not the data */
+        return CLI_IO;
+    }
+}
+
+int cli_codec_error(const char *what, int status)
+{
+    const char *detail = gpulz_last_error();
+    if (detail && *detail)
+        return cli_error(cli_status_code(status), what, "%s (%s)", gpulz_strerror(status), detail);
+    return cli_error(cli_status_code(status), what, "%s", gpulz_strerror(status));
+}
+
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long lo,
+                   unsigned long hi, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    /* strtoul accepts "-1" and wraps it; refuse any sign */
+    unsigned long v = (*s >= '0' && *s <= '9') ? strtoul(s, &end, 10) : 0;
+    if (!(*s >= '0' && *s <= '9') || *end || errno)
+        return cli_usage_error(cmd, "%s: '%s' is not a number", opt, s);
+    if (v < lo || v > hi)
+        return cli_usage_error(cmd, "%s: %lu is out of %lu..%lu", opt, v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 0) : 0;
+    if (!(*s >= '0' && *s <= '9') || *end || errno)
+        return cli_usage_error(cmd, "%s: '%s' is not a number", opt, s);
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *cmd, const char *opt, const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!(*s >= '0' && *s <= '9'))
+        return cli_usage_error(cmd, "%s: '%s' is not a size (bytes, or with K, M, G, T)", opt, s);
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
+    default:
+        break;
+    }
+    if (shift && (*end == 'i' || *end == 'I') && (end[1] == 'B' || end[1] == 'b'))
+        end += 2;
+    else if (shift && (*end == 'B' || *end == 'b'))
+        end++;
+    if (*end || errno)
+        return cli_usage_error(cmd, "%s: '%s' is not a size (bytes, or with K, M, G, T)", opt, s);
+    if (v > (SIZE_MAX >> shift))
+        return cli_usage_error(cmd, "%s: %s is too large for this machine", opt, s);
+    *out = (size_t)(v << shift);
+    return 0;
+}
+
+int cli_parse_list(const char *cmd, const char *opt, const char *s, cli_value_check check,
+                   unsigned *out, unsigned cap, unsigned *count)
+{
+    unsigned k = 0;
+    const char *p = s;
+    char item[32];
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof item)
+            return cli_usage_error(cmd, "%s: '%s' is not a comma list of numbers", opt, s);
+        if (k == cap)
+            return cli_usage_error(cmd, "%s: more than %u values", opt, cap);
+        memcpy(item, p, len);
+        item[len] = 0;
+        unsigned long v;
+        if (cli_parse_uint(cmd, opt, item, 0, 65535, &v) || (check && check(cmd, opt, v)))
+            return CLI_USAGE;
+        out[k++] = (unsigned)v;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    *count = k;
+    return 0;
+}
+
+int cli_check_symbol(const char *cmd, const char *opt, unsigned long v)
+{
+    if (v != 1 && v != 2 && v != 4 && v != 8)
+        return cli_usage_error(cmd, "%s: symbol size %lu is not 1, 2, 4 or 8", opt, v);
+    return 0;
+}
+
+int cli_check_window(const char *cmd, const char *opt, unsigned long v)
+{
+    if (v < GPULZ_WINDOW_MIN || v > GPULZ_WINDOW_MAX)
+        return cli_usage_error(cmd, "%s: window %lu is out of %d..%d", opt, v, GPULZ_WINDOW_MIN,
+                               GPULZ_WINDOW_MAX);
+    return 0;
+}
+
+int cli_check_level(const char *cmd, const char *opt, unsigned long v)
+{
+    if (v < GPULZ_LEVEL_MIN || v > GPULZ_LEVEL_MAX)
+        return cli_usage_error(cmd, "%s: level %lu is out of %d..%d", opt, v, GPULZ_LEVEL_MIN,
+                               GPULZ_LEVEL_MAX);
+    return 0;
+}
+
+int cli_check_block(const char *cmd, const char *opt, unsigned long v)
+{
+    if (v < GPULZ_BLOCK_MIN || v > GPULZ_BLOCK_MAX || (v & (v - 1)))
+        return cli_usage_error(cmd, "%s: block size %lu is not a power of two in %d..%d symbols",
+                               opt, v, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
+    return 0;
+}
+
+int cli_check_threads(const char *cmd, const char *opt, unsigned long v)
+{
+    if (v > 4096)
+        return cli_usage_error(cmd, "%s: %lu threads is out of 0..4096", opt, v);
+    return 0;
+}
+
+int cli_parse_backend(const char *cmd, const char *s, gpulz_backend *out)
+{
+    if (!strcmp(s, "auto"))
+        *out = GPULZ_BACKEND_AUTO;
+    else if (!strcmp(s, "cpu"))
+        *out = GPULZ_BACKEND_CPU;
+    else if (!strcmp(s, "gpu"))
+        *out = GPULZ_BACKEND_GPU;
+    else
+        return cli_usage_error(cmd, "--backend: '%s' is not auto, cpu or gpu", s);
+    return 0;
+}
+
+const char *cli_backend_name(gpulz_backend b)
+{
+    return b == GPULZ_BACKEND_GPU ? "gpu" : b == GPULZ_BACKEND_CPU ? "cpu" : "auto";
+}
+
+int cli_getopt_error(const char *cmd, int c, char *const argv[])
+{
+    /* optstrings start with ':' so a missing value returns ':', not '?' */
+    const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+    int is_long = arg && arg[0] == '-' && arg[1] == '-';
+    if (c == ':')
+        return is_long || !optopt ? cli_usage_error(cmd, "option '%s' needs a value", arg)
+                                  : cli_usage_error(cmd, "option '-%c' needs a value", optopt);
+    if (optopt && !is_long)
+        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    return cli_usage_error(cmd, "unknown option '%s'", arg ? arg : "?");
+}
