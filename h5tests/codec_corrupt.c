@@ -430,6 +430,58 @@ static void hostile_headers(void)
     }
 }
 
+/*
+ * One-block chunks written by hand, each breaking exactly one rule of §5
+ * while everything else (table, sizes, symbol count) stays consistent, so
+ * that only the check of that rule can reject them.  Some of them (a token
+ * cut off at the end of the chunk) show only under valgrind or ASan when
+ * the check is missing: the chunk is the last thing in its buffer.
+ */
+static void crafted(void)
+{
+    static const struct {
+        const char *what;
+        unsigned S, W, n, blen, ok;
+        uint8_t b[16];
+    } cases[] = {
+        {"control: literal + match L 9 D 1", 1, 128, 10, 6, 1, {2, 0, 2, 'a', 9, 1}},
+        {"match L 2 under Lmin 3 (S 1)", 1, 128, 10, 8, 0, {3, 0, 6, 'a', 2, 1, 7, 1}},
+        {"match L 1 under Lmin 2 (S 2)", 2, 128, 20, 9, 0, {3, 0, 6, 'a', 'a', 1, 1, 8, 1}},
+        {"match offset 2 past the 1 decoded symbol", 1, 128, 10, 6, 0, {2, 0, 2, 'a', 9, 2}},
+        {"match offset 0", 1, 128, 10, 6, 0, {2, 0, 2, 'a', 9, 0}},
+        {"match offset 2 beyond W 1", 1, 1, 10, 7, 0, {3, 0, 4, 'a', 'b', 8, 2}},
+        {"a byte after the last token", 1, 128, 10, 7, 0, {2, 0, 2, 'a', 9, 1, 0}},
+        {"match cut off by the chunk's end", 1, 128, 10, 5, 0, {2, 0, 2, 'a', 9}},
+        {"literal cut off by the chunk's end", 8, 128, 16, 13, 0,
+         {2, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2}},
+        {"T 3 but tokens for 2", 1, 128, 10, 6, 0, {3, 0, 2, 'a', 9, 1}},
+        {"flag area cut off", 1, 128, 10, 2, 0, {9, 0}},
+        {"T 0", 1, 128, 10, 3, 0, {0, 0, 0}},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint8_t ch[28 + 4 + 16] = {'G', 'P', 'L', 'Z', 1, 0};
+        ch[6] = (uint8_t)cases[i].S;
+        ch[7] = (uint8_t)cases[i].W;
+        ch[8] = 8;
+        put_le(ch + 12, cases[i].n, 8);
+        put_le(ch + 20, 1, 8);
+        put_le(ch + 28, cases[i].blen, 4);
+        memcpy(ch + 32, cases[i].b, cases[i].blen);
+        size_t len = 32 + cases[i].blen;
+        char what[120];
+        snprintf(what, sizeof what, "crafted: %s", cases[i].what);
+        attempt(ch, len, cases[i].n, cases[i].ok ? MAY_PASS : MUST_FAIL,
+                cases[i].ok ? 0 : GPULZ_ERR_CORRUPT, what);
+        if (cases[i].ok) {
+            uint8_t out[16];
+            size_t got = 0;
+            int rc = gpulz_decompress(ch, len, out, sizeof out, &got, NULL);
+            TU_CHECK(rc == GPULZ_OK && got == 10 && !memcmp(out, "aaaaaaaaaa", 10),
+                     "crafted control chunk does not decode: %s", gpulz_last_error());
+        }
+    }
+}
+
 /* Inputs whose chunks mix stored and encoded blocks, tails and all symbol sizes. */
 static uint8_t *make_input(unsigned which, size_t n)
 {
@@ -463,6 +515,7 @@ int main(int argc, char **argv)
         {9, 1200, 8, 255, 256}, {10, 9000, 1, 200, 256},
     };
     hostile_headers();
+    crafted();
     for (unsigned i = 0; i < sizeof bases / sizeof *bases; i++) {
         uint8_t *in = make_input(bases[i].which, bases[i].n);
         gpulz_params p;
