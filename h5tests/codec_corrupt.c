@@ -12,7 +12,7 @@
  * after it is checked), a failure comes with a non-empty gpulz_last_error(),
  * and gpulz_chunk_info_get agrees with decompress about the header.
  *
- * Usage: codec_corrupt [random-iterations-per-chunk]   (default 3000)
+ * Usage: codec_corrupt [random-iterations-per-chunk]   (default 10000)
  */
 #include "codec_testutil.h"
 #include "datagen.h"
@@ -171,15 +171,16 @@ static void unmap_chunk(chunk_map *M)
     free(M->b);
 }
 
-/* Apply fn to a copy of ch and decompress it. */
-#define MUTATE(ch, len, body, must, want, ...)                                                     \
+/* Decompress a copy of the first newlen bytes of ch (len of them valid),
+ * changed by body. */
+#define MUTATE(ch, newlen, body, must, want, ...)                                                  \
     do {                                                                                           \
-        uint8_t *x = tu_xmalloc((len) + 1);                                                        \
-        memcpy(x, ch, len);                                                                        \
+        uint8_t *x = tu_xmalloc((newlen) + 1);                                                     \
+        memcpy(x, ch, (newlen) < len ? (newlen) : len);                                            \
         body;                                                                                      \
         char what_[200];                                                                           \
         snprintf(what_, sizeof what_, __VA_ARGS__);                                                \
-        attempt(x, len, M.n, must, want, what_);                                                   \
+        attempt(x, newlen, M.n, must, want, what_);                                                \
         free(x);                                                                                   \
     } while (0)
 
@@ -502,7 +503,7 @@ static uint8_t *make_input(unsigned which, size_t n)
 
 int main(int argc, char **argv)
 {
-    unsigned long iters = argc > 1 ? strtoul(argv[1], NULL, 10) : 3000;
+    unsigned long iters = argc > 1 ? strtoul(argv[1], NULL, 10) : 10000;
     struct {
         unsigned which;
         size_t n;

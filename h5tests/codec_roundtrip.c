@@ -212,8 +212,8 @@ static size_t roundtrip(const uint8_t *in, size_t n, unsigned S, unsigned W, uns
 
 static void fill(const char *kind, uint8_t *b, size_t n, uint64_t seed)
 {
-    if (n) /* datagen's float kinds read their first value even for n = 0 */
-        gpulz_gen(kind, b, n, seed);
+    if (gpulz_gen(kind, b, n, seed) != 0)
+        tu_fail("datagen does not know kind %s", kind);
 }
 
 /* 1. The sweep over parameters, lengths and kinds. */
@@ -500,6 +500,8 @@ static void params(void)
     TU_CHECK(gpulz_compress(in, 10, NULL, 0, &len, &p) == GPULZ_ERR_DST_SIZE,
              "compress into NULL dst");
     TU_CHECK(gpulz_compress_bound(SIZE_MAX - 10, &p) == 0, "bound overflow not reported");
+    TU_CHECK(gpulz_compress(NULL, 0, out, sizeof out, &len, &p) == GPULZ_OK && len == 28,
+             "compress of 0 bytes from NULL");
     TU_CHECK(gpulz_compress(in, 0, out, sizeof out, &len, &p) == GPULZ_OK && len == 28,
              "compress of 0 bytes");
     /* a chunk of 0 bytes decodes into no buffer at all */
