@@ -6,6 +6,9 @@
  * maximal matches, raw and encoded blocks), and the test insists each one
  * was met, so that a narrow input mix cannot pass by not asking.
  *
+ * Most inputs are small (blocks of 256 or 512 symbols, up to ~3000 bytes);
+ * one in 64 is up to 40000 bytes in blocks of 1024 to 16384 symbols.
+ *
  * Usage: codec_canonical [iterations [seed]]
  */
 #include "codec_refenc.h"
@@ -53,12 +56,12 @@ static size_t pick_size(uint64_t *s, unsigned S, unsigned C)
 
 int main(int argc, char **argv)
 {
-    unsigned long iters = argc > 1 ? strtoul(argv[1], NULL, 10) : 4000;
+    unsigned long iters = argc > 1 ? strtoul(argv[1], NULL, 10) : 20000;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 20261122;
     static const unsigned sizes[] = {1, 2, 4, 8};
     ref_stats st = {0};
     unsigned long compared = 0, bytes = 0;
-    uint8_t *in = tu_xmalloc(4 * 512 * 8);
+    uint8_t *in = tu_xmalloc(40001);
 
     for (unsigned long it = 0; it < iters && tu_failures < 5; it++) {
         uint64_t s = seed * 1000003u + it;
@@ -66,6 +69,10 @@ int main(int argc, char **argv)
         unsigned C = tu_below(&s, 2) ? 256 : 512;
         unsigned W = pick_window(&s);
         size_t n = pick_size(&s, S, C);
+        if (it % 64 == 63) { /* now and then large blocks, where positions pass 255 and 65535 bytes */
+            C = 1024u << tu_below(&s, 5);
+            n = tu_below(&s, 40001);
+        }
         if (tu_below(&s, 8) == 0) {
             const char *kind = gpulz_gen_kinds[tu_below(&s, 8)];
             if (n)

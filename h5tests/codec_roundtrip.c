@@ -290,6 +290,21 @@ static void random_inputs(void)
     free(in);
 }
 
+/* Many blocks, so that 2 and more workers really share them: every thread
+ * count writes the same bytes and decodes them alike. */
+static void threads_identical(void)
+{
+    static const char *const kinds[] = {"records", "random", "quant", "runs"};
+    uint8_t *in = tu_xmalloc(64 * 256 * 8 + 5);
+    for (unsigned S = 1; S <= 8; S *= 2)
+        for (unsigned k = 0; k < (quick ? 1u : 4u); k++) {
+            size_t n = 64 * 256 * (size_t)S + (S > 1 ? S - 1 : 0);
+            fill(kinds[k], in, n, S + 10 * k);
+            roundtrip(in, n, S, 128, 256, 0, 1, NULL, NULL);
+        }
+    free(in);
+}
+
 /* Levels name windows 32, 64, 128 and 255; nothing else is a level. */
 static void levels(void)
 {
@@ -526,6 +541,7 @@ int main(int argc, char **argv)
     params();
     levels();
     stored_raw();
+    threads_identical();
     adaptive();
     sweep();
     block_sizes();
