@@ -295,7 +295,7 @@ static void random_inputs(void)
 static void threads_identical(void)
 {
     static const char *const kinds[] = {"records", "random", "quant", "runs"};
-    uint8_t *in = tu_xmalloc(64 * 256 * 8 + 5);
+    uint8_t *in = tu_xmalloc(64 * 256 * 8 + 8);
     for (unsigned S = 1; S <= 8; S *= 2)
         for (unsigned k = 0; k < (quick ? 1u : 4u); k++) {
             size_t n = 64 * 256 * (size_t)S + (S > 1 ? S - 1 : 0);
