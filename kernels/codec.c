@@ -119,7 +119,8 @@ static int cpu_compress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst,
         pos += size;
         slot += gpulz_block_raw_size(L, k);
     }
-    memcpy(dst + pos, src + L->symbols * L->symbol_size, L->tail);
+    if (L->tail) /* src may be NULL when n is 0 */
+        memcpy(dst + pos, src + L->symbols * L->symbol_size, L->tail);
     *dst_len = pos + L->tail;
 done:
     for (unsigned w = 0; w < workers; w++)
@@ -321,7 +322,8 @@ static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *ds
     }
     decode_job J = {src, dst, L, start};
     int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), decode_one, &J);
-    if (rc == GPULZ_OK)
+    /* only with a tail: dst may be NULL for an empty chunk, and NULL + 0 is undefined */
+    if (rc == GPULZ_OK && L->tail)
         memcpy(dst + L->symbols * L->symbol_size, src + pos, L->tail);
     free(start);
     return rc;

@@ -45,9 +45,12 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
             if (dist >= len) {
                 memcpy(dst, dst - dist, len);
             } else {
-                /* overlapping: each byte may be one this match just wrote */
+                /* overlapping: each byte may be one this match just wrote.
+                 * Index from the source pointer: dst[j - dist] would wrap
+                 * the unsigned index for j < dist (undefined behaviour). */
+                const uint8_t *from = dst - dist;
                 for (size_t j = 0; j < len; j++)
-                    dst[j] = dst[j - dist];
+                    dst[j] = from[j];
             }
             o += L;
         } else {

@@ -22,7 +22,9 @@ int gpulz_layout_make(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigne
     L->n = n;
     L->symbols = n / symbol_size;
     L->tail = n % symbol_size;
-    L->blocks = (L->symbols + block_symbols - 1) / block_symbols;
+    /* not (m + C - 1) / C: for n near 2^64 that wraps and a lying header
+     * with nb = 0 would pass as consistent */
+    L->blocks = L->symbols / block_symbols + (L->symbols % block_symbols != 0);
     L->table_end = GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * L->blocks;
     return GPULZ_OK;
 }

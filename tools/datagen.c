@@ -127,7 +127,7 @@ static void gen_quant(uint8_t *b, size_t n, uint64_t *s)
     size_t count = (n + 1) / 2;
     float *f = malloc(count * sizeof *f);
     int64_t *q = malloc(count * sizeof *q);
-    if (!f || !q) {
+    if (!f || !q || count == 0) { /* count 0: there is no f[0] to start from */
         memset(b, 0, n);
         goto done;
     }

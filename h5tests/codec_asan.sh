@@ -1,0 +1,46 @@
+#!/bin/sh
+# codec_asan.sh - builds the CPU codec and the codec tests with clang's
+# AddressSanitizer and UndefinedBehaviorSanitizer in a temporary folder and
+# runs them with reduced counts.  Skipped (77) without clang or its
+# sanitizer runtimes.  CLANG may name another clang.
+CLANG=${CLANG:-clang}
+if ! command -v "$CLANG" >/dev/null 2>&1; then
+    echo "$CLANG not found: skipped"
+    exit 77
+fi
+src=${top_srcdir:-.}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpulz-asan.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+flags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+incs="-I$src/kernels -I$src/tools -I$src/h5tests"
+printf 'int main(void) { return 0; }\n' > "$tmp/probe.c"
+if ! "$CLANG" $flags "$tmp/probe.c" -o "$tmp/probe" >/dev/null 2>&1 || ! "$tmp/probe"; then
+    echo "$CLANG cannot build with -fsanitize=address,undefined here: skipped"
+    exit 77
+fi
+
+set -e
+objs=
+for f in kernels/format.c kernels/errors.c kernels/codec.c kernels/parallel.c \
+         kernels/cpu_encode.c kernels/cpu_decode.c kernels/gpu_none.c tools/datagen.c \
+         h5tests/codec_refenc.c h5tests/codec_golden_parse.c h5tests/fuzz/fuzz_decompress.c; do
+    o="$tmp/$(basename "$f" .c).o"
+    "$CLANG" $flags $incs -c "$src/$f" -o "$o"
+    objs="$objs $o"
+done
+for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus; do
+    "$CLANG" $flags $incs "$src/h5tests/$t.c" $objs -o "$tmp/$t" -lm -lpthread
+done
+set +e
+
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export ASAN_OPTIONS UBSAN_OPTIONS top_srcdir
+status=0
+for cmd in "codec_roundtrip quick" "codec_canonical 600" "codec_golden" "codec_corrupt 300" \
+           "codec_corpus"; do
+    echo "== $cmd (ASan, UBSan)"
+    # shellcheck disable=SC2086
+    "$tmp/"$cmd || { echo "FAIL under sanitizers: $cmd"; status=1; }
+done
+exit $status

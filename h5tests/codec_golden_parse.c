@@ -1,0 +1,109 @@
+/* codec_golden_parse.c - see codec_golden.h. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec_golden.h"
+
+static int append(uint8_t **buf, size_t *len, size_t *cap, uint8_t v, size_t count)
+{
+    if (*len + count > *cap) {
+        size_t ncap = (*len + count) * 2 + 64;
+        uint8_t *nb = realloc(*buf, ncap);
+        if (!nb)
+            return -1;
+        *buf = nb;
+        *cap = ncap;
+    }
+    memset(*buf + *len, v, count);
+    *len += count;
+    return 0;
+}
+
+int golden_parse(const char *text, golden *g, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    size_t caps[2] = {0, 0};
+    int section = -1; /* 0 input, 1 output */
+    int line = 1;
+    const char *p = text;
+    for (;;) {
+        while (*p && isspace((unsigned char)*p))
+            line += *p++ == '\n';
+        if (!*p)
+            break;
+        if (*p == '#') {
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        char tok[64];
+        size_t k = 0;
+        while (*p && !isspace((unsigned char)*p) && *p != '#' && k < sizeof tok - 1)
+            tok[k++] = *p++;
+        tok[k] = 0;
+        unsigned *field = !strcmp(tok, "symbol_size")     ? &g->S
+                          : !strcmp(tok, "window")        ? &g->W
+                          : !strcmp(tok, "block_symbols") ? &g->C
+                                                          : NULL;
+        if (field) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 10);
+            if (end == p) {
+                snprintf(err, errlen, "line %d: %s needs a number", line, tok);
+                goto fail;
+            }
+            *field = (unsigned)v;
+            p = end;
+        } else if (!strcmp(tok, "input")) {
+            section = 0;
+        } else if (!strcmp(tok, "output")) {
+            section = 1;
+        } else {
+            char *end;
+            unsigned long v = strtoul(tok, &end, 16), count = 1;
+            if (end != tok + 2 || v > 255 || section < 0) {
+                snprintf(err, errlen, "line %d: unexpected '%s'", line, tok);
+                goto fail;
+            }
+            if (*end == '*') {
+                char *e2;
+                count = strtoul(end + 1, &e2, 10);
+                if (e2 == end + 1 || *e2) {
+                    snprintf(err, errlen, "line %d: bad repeat '%s'", line, tok);
+                    goto fail;
+                }
+            } else if (*end) {
+                snprintf(err, errlen, "line %d: unexpected '%s'", line, tok);
+                goto fail;
+            }
+            int rc = section == 0 ? append(&g->in, &g->in_len, &caps[0], (uint8_t)v, count)
+                                  : append(&g->out, &g->out_len, &caps[1], (uint8_t)v, count);
+            if (rc) {
+                snprintf(err, errlen, "out of memory");
+                goto fail;
+            }
+        }
+    }
+    if (!g->S || !g->W || !g->C || section != 1) {
+        snprintf(err, errlen, "missing symbol_size, window, block_symbols or output");
+        goto fail;
+    }
+    /* never NULL, so callers can pass them to the codec as they are */
+    if (!g->in)
+        g->in = malloc(1);
+    if (!g->out)
+        g->out = malloc(1);
+    return 0;
+fail:
+    golden_free(g);
+    return -1;
+}
+
+void golden_free(golden *g)
+{
+    free(g->in);
+    free(g->out);
+    g->in = g->out = NULL;
+}
