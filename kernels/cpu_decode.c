@@ -6,8 +6,30 @@
 
 #include "cpu_codec.h"
 
-int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
-                           unsigned W, uint64_t k)
+/* Copy len bytes from dist bytes back, where the source may overlap what this
+ * copy writes (dist < len repeats a pattern).  Index from the source pointer:
+ * dst[j - dist] would wrap the unsigned index for j < dist. */
+static inline void copy_match(uint8_t *dst, size_t dist, size_t len)
+{
+    const uint8_t *from = dst - dist;
+    if (dist >= len) {
+        memcpy(dst, from, len);
+        return;
+    }
+    size_t j = 0;
+    /* 8 bytes at a time read only bytes already final when dist >= 8 */
+    if (dist >= 8)
+        for (; j + 8 <= len; j += 8)
+            memcpy(dst + j, from + j, 8);
+    for (; j < len; j++)
+        dst[j] = from[j];
+}
+
+/* The decoder body, inlined once per symbol size so that S is a constant. */
+static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, uint32_t size,
+                                                              uint8_t *out, unsigned c,
+                                                              const unsigned S, unsigned W,
+                                                              uint64_t k)
 {
     const unsigned lmin = gpulz_min_match(S);
     unsigned long long kk = (unsigned long long)k;
@@ -40,18 +62,7 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
                 return gpulz_fail(GPULZ_ERR_CORRUPT,
                                   "block %llu: token %u: match offset %u is out of 1..%u", kk, t, D,
                                   o < W ? o : W);
-            uint8_t *dst = out + (size_t)o * S;
-            size_t len = (size_t)L * S, dist = (size_t)D * S;
-            if (dist >= len) {
-                memcpy(dst, dst - dist, len);
-            } else {
-                /* overlapping: each byte may be one this match just wrote.
-                 * Index from the source pointer: dst[j - dist] would wrap
-                 * the unsigned index for j < dist (undefined behaviour). */
-                const uint8_t *from = dst - dist;
-                for (size_t j = 0; j < len; j++)
-                    dst[j] = from[j];
-            }
+            copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
             o += L;
         } else {
             if (size - p < S)
@@ -69,4 +80,15 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
     if (p != size)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: tokens end at byte %u of %u", kk, p, size);
     return GPULZ_OK;
+}
+
+int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
+                           unsigned W, uint64_t k)
+{
+    switch (S) {
+    case 1: return decode_block(b, size, out, c, 1, W, k);
+    case 2: return decode_block(b, size, out, c, 2, W, k);
+    case 4: return decode_block(b, size, out, c, 4, W, k);
+    default: return decode_block(b, size, out, c, 8, W, k);
+    }
 }

@@ -2,13 +2,17 @@
  * cpu_encode.c - the reference encoder of one block: the canonical greedy
  * parse of docs/FORMAT.md §6.
  *
- * Matches are looked for only where a token starts.  Candidates come from a
- * hash chain that links every earlier position of the block whose symbol
- * hashes alike, nearest first; every candidate within the window whose
- * symbol is equal is measured exactly.  Since every offset d with
- * x[i-d] == x[i] is on the chain and they are visited in increasing d, and a
- * candidate replaces the best only when strictly longer, the result is the
- * longest match with the nearest offset among the longest: the canonical one.
+ * Matches are looked for only where a token starts.  Candidates of length 2
+ * or more come from a hash chain over symbol pairs: it links every earlier
+ * position j of the block whose pair (x[j], x[j+1]) hashes like (x[i],
+ * x[i+1]), nearest first.  Every offset d with len(d) >= 2 has its pair equal,
+ * so it is on that chain; candidates are visited in increasing d and replace
+ * the best only when strictly longer, so the result is the longest match with
+ * the nearest offset among the longest: the canonical one.  Only where that
+ * finds nothing and a one-symbol match pays (S >= 4, Lmin = 1) is a second
+ * chain, over single symbols, walked for the nearest equal symbol.  Hashing
+ * pairs rather than single symbols matters on peaked data such as
+ * quantization codes, where most of the window holds the same few symbols.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +24,10 @@
 
 struct gpulz_cpu_scratch {
     uint64_t sym[GPULZ_BLOCK_MAX];        /* the block's symbols, widened */
-    uint16_t prev[GPULZ_BLOCK_MAX];       /* previous position on the same hash chain */
-    uint16_t head[1u << HASH_BITS];       /* latest position of each hash */
+    uint16_t prev2[GPULZ_BLOCK_MAX];      /* previous position on the same pair chain */
+    uint16_t head2[1u << HASH_BITS];      /* latest position of each pair hash */
+    uint16_t prev1[GPULZ_BLOCK_MAX];      /* the same over single symbols (Lmin = 1 only) */
+    uint16_t head1[1u << HASH_BITS];
     uint8_t flags[GPULZ_BLOCK_MAX / 8];   /* one bit per token */
     uint8_t tokens[GPULZ_BLOCK_MAX * 8 + 16]; /* token bytes; one token past the raw size fits */
 };
@@ -39,6 +45,11 @@ void gpulz_cpu_scratch_free(gpulz_cpu_scratch *s)
 static inline unsigned hash_symbol(uint64_t v)
 {
     return (unsigned)((v * 0x9E3779B97F4A7C15ull) >> (64 - HASH_BITS));
+}
+
+static inline unsigned hash_pair(uint64_t a, uint64_t b)
+{
+    return hash_symbol(a * 0xC2B2AE3D27D4EB4Full + b);
 }
 
 static void widen(const uint8_t *x, unsigned c, unsigned S, uint64_t *sym)
@@ -68,11 +79,19 @@ static void widen(const uint8_t *x, unsigned c, unsigned S, uint64_t *sym)
     }
 }
 
-static inline void chain_insert(gpulz_cpu_scratch *s, unsigned i)
+/* Put position i on its chains; a pair needs i + 1 < c. */
+static inline void chain_insert(gpulz_cpu_scratch *s, unsigned i, unsigned c, int singles)
 {
-    unsigned h = hash_symbol(s->sym[i]);
-    s->prev[i] = s->head[h];
-    s->head[h] = (uint16_t)i;
+    if (i + 1 < c) {
+        unsigned h = hash_pair(s->sym[i], s->sym[i + 1]);
+        s->prev2[i] = s->head2[h];
+        s->head2[h] = (uint16_t)i;
+    }
+    if (singles) {
+        unsigned h = hash_symbol(s->sym[i]);
+        s->prev1[i] = s->head1[h];
+        s->head1[h] = (uint16_t)i;
+    }
 }
 
 uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsigned W, uint8_t *dst,
@@ -82,7 +101,10 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
     const unsigned lmin = gpulz_min_match(S);
     const uint64_t *sym = s->sym;
     widen(x, c, S, s->sym);
-    memset(s->head, 0xFF, sizeof s->head);
+    const int singles = lmin == 1;
+    memset(s->head2, 0xFF, sizeof s->head2);
+    if (singles)
+        memset(s->head1, 0xFF, sizeof s->head1);
     memset(s->flags, 0, (c + 7) / 8);
 
     /* Stop as soon as the encoding cannot beat the raw size (FORMAT.md §6 step 3). */
@@ -91,19 +113,30 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
     while (i < c) {
         unsigned maxlen = c - i < GPULZ_MATCH_MAX ? c - i : GPULZ_MATCH_MAX;
         unsigned best = 0, bestd = 0;
-        for (unsigned j = s->head[hash_symbol(sym[i])]; j != NO_POS && i - j <= W; j = s->prev[j]) {
-            /* a longer match must also agree at index best: test that first */
-            if (sym[j] != sym[i] || (best > 0 && sym[j + best] != sym[i + best]))
-                continue;
-            unsigned len = 1;
-            while (len < maxlen && sym[j + len] == sym[i + len])
-                len++;
-            if (len > best) {
-                best = len;
-                bestd = i - j;
-                if (best == maxlen)
-                    break;
+        if (maxlen >= 2) {
+            for (unsigned j = s->head2[hash_pair(sym[i], sym[i + 1])]; j != NO_POS && i - j <= W;
+                 j = s->prev2[j]) {
+                /* a longer match must also agree at index best: test that first */
+                if (sym[j + best] != sym[i + best] || sym[j] != sym[i] || sym[j + 1] != sym[i + 1])
+                    continue;
+                unsigned len = 2;
+                while (len < maxlen && sym[j + len] == sym[i + len])
+                    len++;
+                if (len > best) {
+                    best = len;
+                    bestd = i - j;
+                    if (best == maxlen)
+                        break;
+                }
             }
+        }
+        if (best == 0 && singles) {
+            for (unsigned j = s->head1[hash_symbol(sym[i])]; j != NO_POS && i - j <= W; j = s->prev1[j])
+                if (sym[j] == sym[i]) {
+                    best = 1;
+                    bestd = i - j;
+                    break;
+                }
         }
         if (best >= lmin) {
             s->flags[T / 8] |= (uint8_t)(1u << (T % 8));
@@ -111,11 +144,11 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
             s->tokens[tbytes + 1] = (uint8_t)bestd;
             tbytes += GPULZ_MATCH_SIZE;
             for (unsigned e = i + best; i < e; i++)
-                chain_insert(s, i);
+                chain_insert(s, i, c, singles);
         } else {
             memcpy(s->tokens + tbytes, x + (size_t)i * S, S);
             tbytes += S;
-            chain_insert(s, i);
+            chain_insert(s, i, c, singles);
             i++;
         }
         T++;
