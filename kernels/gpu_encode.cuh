@@ -1,0 +1,271 @@
+/*
+ * gpu_encode.cuh - the GPU encoder of docs/FORMAT.md §6: one thread block per
+ * data block, writing exactly the bytes of the CPU reference encoder
+ * (cpu_encode.c).  Internal; included by gpu_device.cu only.
+ *
+ * A block's life: its symbols are loaded into shared memory once; the warps
+ * compute the canonical match key of every position (below); one thread walks
+ * the greedy parse over the keys and writes the tokens in shared memory; the
+ * block then copies [T][flags][tokens] into its slot of the scratch area (or
+ * marks itself raw), and gpulz_compact_kernel moves the slots to their final
+ * offsets once a device-wide scan of the sizes has placed them.
+ */
+#ifndef GPULZ_GPU_ENCODE_CUH
+#define GPULZ_GPU_ENCODE_CUH
+
+#include "gpu_common.cuh"
+
+struct gpulz_enc_args {
+    const uint8_t *src; /* the input */
+    uint8_t *slot;      /* block k's encoding goes to slot + k*C*S */
+    uint32_t *entry;    /* block table entry of each block */
+    uint64_t *size;     /* block size in the chunk, scanned into offsets later */
+    uint64_t m;         /* whole symbols of the input */
+    uint64_t k0;        /* first block of this launch */
+    unsigned C, W;
+};
+
+/* Warps the encoder uses for a block of C symbols (see gpulz_find_keys). */
+static inline unsigned gpulz_enc_warps(unsigned C)
+{
+    unsigned w = C / 1024;
+    return w < 1 ? 1 : w > 8 ? 8 : w;
+}
+
+/* Dynamic shared memory of the encoder: symbols, keys, flag bytes. */
+static inline size_t gpulz_enc_smem(unsigned C, unsigned S)
+{
+    return (size_t)C * S + 2u * C + C / 8;
+}
+
+__device__ __forceinline__ unsigned gpulz_warp_max(unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(0xFFFFFFFFu, v);
+#else
+    for (int o = 16; o > 0; o >>= 1)
+        v = max(v, __shfl_xor_sync(0xFFFFFFFFu, v, o));
+    return v;
+#endif
+}
+
+/*
+ * The match key of every position i of the block (c symbols, window W):
+ *
+ *   key[i] = Lbest(i) << 8 | (255 - dbest(i))
+ *
+ * with Lbest, dbest as FORMAT.md §6 step 2 defines them (Lbest may be 0).
+ *
+ * Why this is the canonical match.  For an offset d, len(d) at i is the
+ * number of consecutive positions p = i, i+1, ... with x[p] == x[p-d], capped
+ * at min(255, c-i); for d > i it is 0 (the offset is not allowed).  Call
+ * run_d(i) that count capped at 255: run_d(i) = 0 if x[i] != x[i-d], else
+ * min(run_d(i+1) + 1, 255), and run_d(c) = 0, which also applies the c-i cap
+ * since a run can only count positions below c.  So a backward sweep over i
+ * keeps run_d for every d in registers: lane l of group g owns d = 32g+l+1,
+ * and holds k = run_d << 8 | (255 - d) (0 for d > W, never a match).  The
+ * largest k over all d has the largest run and, among equal runs, the largest
+ * 255-d, i.e. the smallest d: exactly (Lbest, dbest).  A lane keeps the max
+ * of its groups, and a warp reduction gives the max over all lanes.
+ *
+ * Parallelism: the block's positions are split into one segment per warp.
+ * A warp whose segment ends at b < c starts its sweep at p0 = min(c, b+255)
+ * with all runs 0: its count at i < b is then min(true run, p0 - i), and
+ * since p0 - i >= 256 the 255 cap makes it exact.  The 255 extra positions
+ * are the price of independence; segments of >= 1024 positions keep it low.
+ */
+template <typename Sym, int G, bool CHECK>
+__device__ __forceinline__ unsigned gpulz_key_step(const Sym *sym, unsigned i, unsigned (&k)[G],
+                                                   const unsigned (&d)[G], const unsigned (&lo)[G],
+                                                   const bool (&act)[G])
+{
+    const Sym s = sym[i];
+    unsigned best = 0;
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        /* act first: an offset beyond the window may point before the block */
+        bool eq = act[g] && (!CHECK || i >= d[g]) && sym[i - d[g]] == s;
+        k[g] = eq ? min(k[g] + 256u, 0xFF00u | lo[g]) : lo[g];
+        best = max(best, k[g]);
+    }
+    return best;
+}
+
+template <typename Sym, int G>
+__device__ void gpulz_find_keys(const Sym *sym, uint16_t *key, unsigned c, unsigned W)
+{
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    const unsigned seg = (c + nw - 1) / nw;
+    const unsigned a = warp * seg;
+    if (a >= c)
+        return;
+    const unsigned b = min(c, a + seg);
+    const unsigned p0 = min(c, b + 255u);
+    unsigned k[G], d[G], lo[G];
+    bool act[G];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        d[g] = 32u * g + lane + 1;
+        act[g] = d[g] <= W;
+        lo[g] = act[g] ? 255u - d[g] : 0u;
+        k[g] = lo[g];
+    }
+    /* positions i >= W (all offsets allowed) skip the i >= d test */
+    unsigned i = p0;
+    for (; i > b && i > W; i--)
+        (void)gpulz_key_step<Sym, G, false>(sym, i - 1, k, d, lo, act);
+    for (; i > b; i--)
+        (void)gpulz_key_step<Sym, G, true>(sym, i - 1, k, d, lo, act);
+    for (; i > a && i > W; i--) {
+        unsigned best = gpulz_warp_max(gpulz_key_step<Sym, G, false>(sym, i - 1, k, d, lo, act));
+        if (lane == 0)
+            key[i - 1] = (uint16_t)best;
+    }
+    for (; i > a; i--) {
+        unsigned best = gpulz_warp_max(gpulz_key_step<Sym, G, true>(sym, i - 1, k, d, lo, act));
+        if (lane == 0)
+            key[i - 1] = (uint16_t)best;
+    }
+}
+
+/*
+ * The greedy parse of FORMAT.md §6 over the keys, by one thread.  Token bytes
+ * are written over the symbols already consumed: after a token ending at
+ * symbol i the token bytes take tb <= S*i bytes (a literal adds S bytes for
+ * one symbol, a match 2 <= L*S bytes for L symbols), so the symbols at i and
+ * after, still to be read, are never overwritten.  Returns the token count,
+ * or 0 when the block is to be stored raw (the parse stops, like the CPU
+ * encoder, once the encoding cannot beat the raw size).
+ */
+template <typename Sym>
+__device__ unsigned gpulz_walk(Sym *sym, const uint16_t *key, uint8_t *flags, unsigned c,
+                               unsigned *tbytes)
+{
+    const unsigned S = sizeof(Sym), raw = c * S;
+    const unsigned lmin = S >= 3 ? 1u : 2u / S + 1u;
+    uint8_t *tok = (uint8_t *)sym;
+    unsigned i = 0, T = 0, tb = 0, fl = 0;
+    while (i < c) {
+        unsigned kk = key[i], L = kk >> 8;
+        if (L >= lmin) {
+            tok[tb] = (uint8_t)L;
+            tok[tb + 1] = (uint8_t)(255u - (kk & 255u));
+            tb += 2;
+            fl |= 1u << (T & 7);
+            i += L;
+        } else {
+            Sym v = sym[i];
+#pragma unroll
+            for (unsigned j = 0; j < S; j++)
+                tok[tb + j] = (uint8_t)((uint64_t)v >> (8 * j));
+            tb += S;
+            i++;
+        }
+        T++;
+        if ((T & 7) == 0) {
+            flags[(T >> 3) - 1] = (uint8_t)fl;
+            fl = 0;
+        }
+        if (GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + tb >= raw)
+            return 0;
+    }
+    if (T & 7)
+        flags[T >> 3] = (uint8_t)fl;
+    *tbytes = tb;
+    return T;
+}
+
+template <typename Sym, int G>
+__global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
+{
+    extern __shared__ __align__(16) uint8_t gpulz_smem[];
+    __shared__ unsigned s_T, s_tb;
+    const unsigned S = sizeof(Sym), C = a.C;
+    const uint64_t k = a.k0 + blockIdx.x;
+    const unsigned c = gpulz_dev_raw_size(k, a.m, C, S) / S, raw = c * S;
+    Sym *sym = (Sym *)gpulz_smem;
+    uint16_t *key = (uint16_t *)(gpulz_smem + (size_t)C * S);
+    uint8_t *flags = (uint8_t *)(key + C);
+
+    gpulz_block_copy((uint8_t *)sym, a.src + k * C * S, raw);
+    __syncthreads();
+    gpulz_find_keys<Sym, G>(sym, key, c, a.W);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned tb = 0;
+        s_T = gpulz_walk<Sym>(sym, key, flags, c, &tb);
+        s_tb = tb;
+    }
+    __syncthreads();
+    const unsigned T = s_T, tb = s_tb;
+    if (T == 0) { /* stored raw: the compaction copies it from the input */
+        if (threadIdx.x == 0) {
+            a.entry[k] = GPULZ_RAW_BIT | raw;
+            a.size[k] = raw;
+        }
+        return;
+    }
+    const unsigned fb = (T + 7) / 8, E = GPULZ_TOKEN_COUNT_SIZE + fb + tb;
+    uint8_t *out = a.slot + k * C * S;
+    if (threadIdx.x == 0) {
+        out[0] = (uint8_t)T;
+        out[1] = (uint8_t)(T >> 8);
+        a.entry[k] = E;
+        a.size[k] = E;
+    }
+    for (unsigned j = threadIdx.x; j < fb; j += blockDim.x)
+        out[GPULZ_TOKEN_COUNT_SIZE + j] = flags[j];
+    gpulz_block_copy(out + GPULZ_TOKEN_COUNT_SIZE + fb, (const uint8_t *)sym, tb);
+}
+
+/*
+ * Move every block to its place in the chunk (off[k] after the table) and
+ * write its table entry: encoded blocks from their slots, raw ones straight
+ * from the input.  Nothing is written when the chunk would pass dst_cap.
+ */
+__global__ void __launch_bounds__(256) gpulz_compact_kernel(const uint8_t *src, const uint8_t *slot,
+                                                            const uint32_t *entry, const uint64_t *off,
+                                                            uint8_t *dst, uint64_t dst_cap,
+                                                            uint64_t table_end, uint64_t nb,
+                                                            uint64_t tail, unsigned C, unsigned S)
+{
+    if (table_end + off[nb] + tail > dst_cap)
+        return; /* gpulz_finish_kernel reports it */
+    for (uint64_t k = blockIdx.x; k < nb; k += gridDim.x) {
+        uint32_t e = entry[k];
+        if (threadIdx.x == 0)
+            gpulz_dev_put_u32(dst + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k, e);
+        const uint8_t *from = (e & GPULZ_RAW_BIT ? src : slot) + k * C * S;
+        gpulz_block_copy(dst + table_end + off[k], from, e & GPULZ_SIZE_MASK);
+    }
+}
+
+struct gpulz_header_bytes {
+    uint8_t b[GPULZ_HEADER_SIZE];
+};
+
+/*
+ * The header (built on the host by gpulz_header_write), the tail bytes and
+ * the chunk's length; or the capacity error.  One block.
+ */
+__global__ void gpulz_finish_kernel(gpulz_header_bytes h, const uint8_t *src, const uint64_t *off,
+                                    uint8_t *dst, uint64_t dst_cap, uint64_t table_end, uint64_t nb,
+                                    uint64_t m_bytes, uint64_t tail, uint64_t *len, unsigned *err)
+{
+    const uint64_t total = table_end + off[nb] + tail;
+    if (total > dst_cap) {
+        if (threadIdx.x == 0) {
+            gpulz_dev_error(err, GPULZ_DEV_ERR_DST);
+            *len = total;
+        }
+        return;
+    }
+    for (unsigned j = threadIdx.x; j < GPULZ_HEADER_SIZE; j += blockDim.x)
+        dst[j] = h.b[j];
+    for (unsigned j = threadIdx.x; j < tail; j += blockDim.x)
+        dst[table_end + off[nb] + j] = src[m_bytes + j];
+    if (threadIdx.x == 0)
+        *len = total;
+}
+
+#endif
