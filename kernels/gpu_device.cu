@@ -216,6 +216,7 @@ static int plan_make(uint64_t nb, uint64_t slot_bytes, scratch_plan *P)
 {
     int rc = GPULZ_OK;
     size_t temp = 0;
+    memset(P, 0, sizeof *P);
     CK(cub::DeviceScan::ExclusiveSum(NULL, temp, (uint64_t *)NULL, (uint64_t)(nb + 1)));
     P->temp_bytes = temp;
     P->slot = 0;
