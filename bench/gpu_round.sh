@@ -4,6 +4,8 @@
 # and the sanitizer test included), then the device-resident benchmark.
 # Logs go to OUTDIR (default $OUT, else ./gpu_round).
 # Usage: bench/gpu_round.sh TARBALL [ARCH (90)] [BENCH_MB (256)] [BENCH_REPS (5)]
+# Environment: CHECK_TIMEOUT, BENCH_TIMEOUT (seconds), BENCH_QUICK=1 (a few
+# configurations only).
 set -u -o pipefail
 tarball=$(readlink -f "$1")
 arch=${2:-90}
@@ -23,13 +25,13 @@ step configure
 step build
 make -j16 >"$out/build.log" 2>&1 || { grep -n -i -B2 -A8 "error" "$out/build.log" | head -60; exit 1; }
 step check
-make -j16 check >"$out/check.log" 2>&1
+timeout "${CHECK_TIMEOUT:-1800}" make -j16 check >"$out/check.log" 2>&1
 check_rc=$?
 cp test-suite.log "$out/" 2>/dev/null
 cp h5tests/*.log gpu_sanitizer_*.log "$out/" 2>/dev/null
 grep -E "^(PASS|FAIL|SKIP|XFAIL|ERROR|XPASS|#)" "$out/check.log" | tee -a "$out/round.log"
 step bench
-./bench/gpu_bench "$mb" "$reps" >"$out/bench.log" 2>&1
+timeout "${BENCH_TIMEOUT:-1800}" ./bench/gpu_bench "$mb" "$reps" ${BENCH_QUICK:+quick} >"$out/bench.log" 2>&1
 bench_rc=$?
 cat "$out/bench.log"
 step done
