@@ -135,6 +135,36 @@ int main(int argc, char **argv)
                 }
     }
 
+    /* the encoder's warps per block (GPULZ_ENC_SEGMENT symbols per warp) */
+    printf("\nencoder segment (symbols per warp), quant\n%2s %4s %6s %8s %10s\n", "S", "W", "block", "segment",
+           "comp GB/s");
+    gpulz_gen("quant", h, n, 42);
+    CK(cudaMemcpy(d_src, h, n, cudaMemcpyHostToDevice));
+    static const unsigned tune[][3] = {{2, 128, 4096}, {4, 32, 4096}, {2, 32, 4096}, {1, 128, 16384}};
+    for (int ti = 0; ti < 4; ti++)
+        for (unsigned seg = 256; seg <= 4096; seg *= 2) {
+            char v[16];
+            snprintf(v, sizeof v, "%u", seg);
+            setenv("GPULZ_ENC_SEGMENT", v, 1);
+            gpulz_params_init(&p);
+            p.symbol_size = tune[ti][0];
+            p.window = tune[ti][1];
+            p.block_symbols = tune[ti][2] / tune[ti][0];
+            size_t len = 0;
+            for (int r = -1; r < reps; r++) {
+                CK(cudaEventRecord(e0, st));
+                if (gpulz_compress_device(d_src, n, d_cmp, bound, &len, &p, st, d_scr, scr) != GPULZ_OK)
+                    bad++;
+                CK(cudaEventRecord(e1, st));
+                CK(cudaEventSynchronize(e1));
+                if (r >= 0)
+                    CK(cudaEventElapsedTime(&tc[r], e0, e1));
+            }
+            printf("%2u %4u %6u %8u %10.1f\n", tune[ti][0], tune[ti][1], tune[ti][2], seg,
+                   n / (median(tc, reps) * 1e6));
+        }
+    unsetenv("GPULZ_ENC_SEGMENT");
+
     /* host buffers: pageable memory, copies included */
     printf("\nhost buffers (pageable), quant, S=2 W=128 4096-byte blocks\n%12s %10s %10s\n", "bytes",
            "comp GB/s", "decomp GB/s");

@@ -271,17 +271,36 @@ static dec_kernel_t dec_kernel(unsigned S)
     }
 }
 
-/* Allow a kernel the dynamic shared memory it needs beyond the default 48 KB. */
+/*
+ * Allow a kernel the dynamic shared memory it needs (beyond the default 48 KB
+ * counting its static shared memory), and ask for the largest shared memory
+ * carveout: the kernels keep their data in shared memory, not in L1.
+ */
 static int smem_optin(const gpu_ctx *c, const void *kernel, size_t smem)
 {
     int rc = GPULZ_OK;
     if (smem > c->smem_optin)
         return gpulz_fail(GPULZ_ERR_CUDA, "a block needs %zu bytes of shared memory; the device has %zu",
                           smem, c->smem_optin);
-    if (smem > 48 * 1024)
-        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                            cudaSharedmemCarveoutMaxShared));
 done:
     return rc;
+}
+
+/* Symbols per warp in the encoder's match search; GPULZ_ENC_SEGMENT (a
+ * power of two, 256..16384) overrides it for tuning.  It never changes the
+ * output. */
+static unsigned enc_segment(void)
+{
+    const char *env = getenv("GPULZ_ENC_SEGMENT");
+    if (env && *env) {
+        unsigned long v = strtoul(env, NULL, 10);
+        if (v >= 256 && v <= 16384 && !(v & (v - 1)))
+            return (unsigned)v;
+    }
+    return GPULZ_ENC_SEGMENT_DEFAULT;
 }
 
 /* Encode blocks [k0, k1) of the input already on the device. */
@@ -305,7 +324,7 @@ static int enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_
     while (k0 < k1) {
         uint64_t nblk = k1 - k0 < GPULZ_MAX_GRID ? k1 - k0 : GPULZ_MAX_GRID;
         a.k0 = k0;
-        kern<<<(unsigned)nblk, 32 * gpulz_enc_warps(C), smem, st>>>(a);
+        kern<<<(unsigned)nblk, 32 * gpulz_enc_warps(C, enc_segment()), smem, st>>>(a);
         CK(cudaGetLastError());
         k0 += nblk;
     }
@@ -435,6 +454,7 @@ done:
  */
 typedef struct copy_job {
     gpu_ctx *c;
+    uint8_t *pin; /* the pinned buffer at the same offset as host and dev */
     uint8_t *host;
     uint8_t *dev;
     size_t n;
@@ -452,11 +472,11 @@ static int copy_piece(copy_job *J, size_t i)
     gpu_ctx *c = J->c;
     size_t off = i * GPULZ_COPY_PIECE, len = J->n - off < GPULZ_COPY_PIECE ? J->n - off : GPULZ_COPY_PIECE;
     if (J->into_device) {
-        memcpy(c->h_pinned + off, J->host + off, len);
-        CK(cudaMemcpyAsync(J->dev + off, c->h_pinned + off, len, cudaMemcpyHostToDevice, c->stream));
+        memcpy(J->pin + off, J->host + off, len);
+        CK(cudaMemcpyAsync(J->dev + off, J->pin + off, len, cudaMemcpyHostToDevice, c->stream));
     } else {
         CK(cudaEventSynchronize(c->events[i]));
-        memcpy(J->host + off, c->h_pinned + off, len);
+        memcpy(J->host + off, J->pin + off, len);
     }
 done:
     return rc;
@@ -509,15 +529,18 @@ done:
  * into_device: host[0, n) -> pinned -> dev, each piece's transfer queued as
  * soon as it is staged.  Otherwise pinned -> host[0, n) for transfers that
  * d2h_enqueue() queued, each piece as soon as its event fires.  The pinned
- * buffer is addressed like dev, from offset 0.
+ * buffer is used from pin_off, where it mirrors dev.  Output pieces are
+ * numbered from the pinned buffer's start: out of the device only with
+ * pin_off = 0.
  */
-static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t n, int into_device)
+static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, size_t n, int into_device)
 {
     int rc = GPULZ_OK;
     copy_job J;
     memset(&J, 0, sizeof J);
     (void)rc;
     J.c = c;
+    J.pin = c->h_pinned + pin_off;
     J.host = host;
     J.dev = dev;
     J.n = n;
@@ -592,7 +615,7 @@ extern "C" int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L
     for (size_t off = 0; off < n;) {
         size_t piece = 8 * GPULZ_COPY_PIECE; /* a multiple of every block size */
         size_t len_in = n - off < piece ? n - off : piece;
-        if ((rc = copy_pieces(c, (uint8_t *)src + off, c->d_in + off, len_in, 1)) != GPULZ_OK)
+        if ((rc = copy_pieces(c, (uint8_t *)src + off, c->d_in + off, off, len_in, 1)) != GPULZ_OK)
             goto done;
         uint64_t k0 = off / block_bytes;
         uint64_t k1 = off + len_in == n ? L->blocks : (off + len_in) / block_bytes;
@@ -604,7 +627,7 @@ extern "C" int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L
         GPULZ_OK)
         goto done;
     if ((rc = d2h_enqueue(c, c->d_out, 0, len)) != GPULZ_OK ||
-        (rc = copy_pieces(c, dst, c->d_out, len, 0)) != GPULZ_OK)
+        (rc = copy_pieces(c, dst, c->d_out, 0, len, 0)) != GPULZ_OK)
         goto done;
     *dst_len = len;
 done:
@@ -628,7 +651,7 @@ extern "C" int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpu
         (rc = grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
         (rc = grow_pinned(c, n > out_n ? n : out_n)) != GPULZ_OK)
         goto done;
-    if ((rc = copy_pieces(c, (uint8_t *)src, c->d_in, n, 1)) != GPULZ_OK)
+    if ((rc = copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1)) != GPULZ_OK)
         goto done;
     dec_args_make(L, c->d_in, n, c->d_out, c->d_scratch, &P, &a);
     if ((rc = dec_prepare(L, &a, c->d_scratch, &P, c->stream)) != GPULZ_OK)
@@ -644,7 +667,7 @@ extern "C" int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpu
             goto done;
         off += len_out;
     }
-    if ((rc = copy_pieces(c, dst, c->d_out, out_n, 0)) != GPULZ_OK)
+    if ((rc = copy_pieces(c, dst, c->d_out, 0, out_n, 0)) != GPULZ_OK)
         goto done;
     rc = dec_result(c->h_status, a.err, c->stream);
 done:

@@ -25,10 +25,12 @@ struct gpulz_enc_args {
     unsigned C, W;
 };
 
-/* Warps the encoder uses for a block of C symbols (see gpulz_find_keys). */
-static inline unsigned gpulz_enc_warps(unsigned C)
+/* Warps the encoder uses for a block of C symbols: one per segment of seg
+ * symbols (see gpulz_find_keys), 1 to 8. */
+#define GPULZ_ENC_SEGMENT_DEFAULT 1024
+static inline unsigned gpulz_enc_warps(unsigned C, unsigned seg)
 {
-    unsigned w = C / 1024;
+    unsigned w = C / seg;
     return w < 1 ? 1 : w > 8 ? 8 : w;
 }
 
@@ -74,18 +76,39 @@ __device__ __forceinline__ unsigned gpulz_warp_max(unsigned v)
  * since p0 - i >= 256 the 255 cap makes it exact.  The 255 extra positions
  * are the price of independence; segments of >= 1024 positions keep it low.
  */
-template <typename Sym, int G, bool CHECK>
-__device__ __forceinline__ unsigned gpulz_key_step(const Sym *sym, unsigned i, unsigned (&k)[G],
-                                                   const unsigned (&d)[G], const unsigned (&lo)[G],
-                                                   const bool (&act)[G])
+/*
+ * One step of the sweep, at position i, for positions i >= W (every offset
+ * allowed).  pg[g] points at sym[i - d[g]]; a lane beyond the window has
+ * d = 1 (so its load stays inside the block) and cap = lo = 0, so its k stays
+ * 0.  Branch-free: the lanes disagree on every comparison.
+ */
+template <typename Sym, int G>
+__device__ __forceinline__ unsigned gpulz_key_step(Sym s, const Sym *const (&pg)[G], unsigned (&k)[G],
+                                                   const unsigned (&lo)[G], const unsigned (&cap)[G])
+{
+    unsigned best = 0;
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        const unsigned longer = min(k[g] + 256u, cap[g]);
+        k[g] = *pg[g] == s ? longer : lo[g];
+        best = max(best, k[g]);
+    }
+    return best;
+}
+
+/* The same for positions i < W, where an offset d > i is not allowed. */
+template <typename Sym, int G>
+__device__ __forceinline__ unsigned gpulz_key_step_near(const Sym *sym, unsigned i, const unsigned (&d)[G],
+                                                        unsigned (&k)[G], const unsigned (&lo)[G],
+                                                        const unsigned (&cap)[G])
 {
     const Sym s = sym[i];
     unsigned best = 0;
 #pragma unroll
     for (int g = 0; g < G; g++) {
-        /* act first: an offset beyond the window may point before the block */
-        bool eq = act[g] && (!CHECK || i >= d[g]) && sym[i - d[g]] == s;
-        k[g] = eq ? min(k[g] + 256u, 0xFF00u | lo[g]) : lo[g];
+        const bool inside = i >= d[g];
+        const unsigned longer = min(k[g] + 256u, cap[g]);
+        k[g] = inside && sym[inside ? i - d[g] : i] == s ? longer : lo[g];
         best = max(best, k[g]);
     }
     return best;
@@ -101,28 +124,44 @@ __device__ void gpulz_find_keys(const Sym *sym, uint16_t *key, unsigned c, unsig
         return;
     const unsigned b = min(c, a + seg);
     const unsigned p0 = min(c, b + 255u);
-    unsigned k[G], d[G], lo[G];
-    bool act[G];
+    unsigned k[G], d[G], lo[G], cap[G];
 #pragma unroll
     for (int g = 0; g < G; g++) {
-        d[g] = 32u * g + lane + 1;
-        act[g] = d[g] <= W;
-        lo[g] = act[g] ? 255u - d[g] : 0u;
+        unsigned dg = 32u * g + lane + 1;
+        bool act = dg <= W;
+        d[g] = act ? dg : 1u;
+        lo[g] = act ? 255u - dg : 0u;
+        cap[g] = act ? 0xFF00u | lo[g] : 0u;
         k[g] = lo[g];
     }
-    /* positions i >= W (all offsets allowed) skip the i >= d test */
+    /* positions i >= W: the far sweep, with a pointer per offset */
     unsigned i = p0;
-    for (; i > b && i > W; i--)
-        (void)gpulz_key_step<Sym, G, false>(sym, i - 1, k, d, lo, act);
-    for (; i > b; i--)
-        (void)gpulz_key_step<Sym, G, true>(sym, i - 1, k, d, lo, act);
-    for (; i > a && i > W; i--) {
-        unsigned best = gpulz_warp_max(gpulz_key_step<Sym, G, false>(sym, i - 1, k, d, lo, act));
-        if (lane == 0)
-            key[i - 1] = (uint16_t)best;
+    if (i > W && i > a) {
+        const Sym *pg[G];
+#pragma unroll
+        for (int g = 0; g < G; g++)
+            pg[g] = sym + (i - 1) - d[g];
+        const Sym *x = sym + (i - 1);
+        for (; i > b && i > W; i--) {
+            (void)gpulz_key_step<Sym, G>(*x--, pg, k, lo, cap);
+#pragma unroll
+            for (int g = 0; g < G; g++)
+                pg[g]--;
+        }
+#pragma unroll 4
+        for (; i > a && i > W; i--) {
+            unsigned best = gpulz_warp_max(gpulz_key_step<Sym, G>(*x--, pg, k, lo, cap));
+#pragma unroll
+            for (int g = 0; g < G; g++)
+                pg[g]--;
+            if (lane == 0)
+                key[i - 1] = (uint16_t)best;
+        }
     }
+    for (; i > b; i--)
+        (void)gpulz_key_step_near<Sym, G>(sym, i - 1, d, k, lo, cap);
     for (; i > a; i--) {
-        unsigned best = gpulz_warp_max(gpulz_key_step<Sym, G, true>(sym, i - 1, k, d, lo, act));
+        unsigned best = gpulz_warp_max(gpulz_key_step_near<Sym, G>(sym, i - 1, d, k, lo, cap));
         if (lane == 0)
             key[i - 1] = (uint16_t)best;
     }
