@@ -42,6 +42,7 @@ __device__ __forceinline__ void gpulz_block_copy(uint8_t *dst, const uint8_t *sr
     if (vec == 16) {
         uint4 *d = (uint4 *)(dst + head);
         const uint4 *s = (const uint4 *)(src + head);
+#pragma unroll 4
         for (size_t i = tid; i < body; i += nt)
             d[i] = s[i];
     } else {

@@ -184,22 +184,30 @@ __device__ unsigned gpulz_walk(Sym *sym, const uint16_t *key, uint8_t *flags, un
     const unsigned lmin = S >= 3 ? 1u : 2u / S + 1u;
     uint8_t *tok = (uint8_t *)sym;
     unsigned i = 0, T = 0, tb = 0, fl = 0;
+    /* one thread, so the time is the chain i -> key[i] -> i: both loads are
+     * issued together and the token is written without branching.  A match
+     * writes its 2 bytes as the first 2 of S (S >= 2) and advances by 2;
+     * the rest land on bytes of the current symbol, already read, that the
+     * next token overwrites (for S = 1 the second byte is written only for
+     * a match, where tb + 2 <= S * (i + L)). */
     while (i < c) {
-        unsigned kk = key[i], L = kk >> 8;
-        if (L >= lmin) {
-            tok[tb] = (uint8_t)L;
-            tok[tb + 1] = (uint8_t)(255u - (kk & 255u));
-            tb += 2;
-            fl |= 1u << (T & 7);
-            i += L;
+        const unsigned kk = key[i];
+        const Sym v = sym[i];
+        const unsigned L = kk >> 8;
+        const bool m = L >= lmin;
+        tok[tb] = m ? (uint8_t)L : (uint8_t)v;
+        if (S == 1) {
+            if (m)
+                tok[tb + 1] = (uint8_t)(255u - (kk & 255u));
         } else {
-            Sym v = sym[i];
+            tok[tb + 1] = m ? (uint8_t)(255u - (kk & 255u)) : (uint8_t)((uint64_t)v >> 8);
 #pragma unroll
-            for (unsigned j = 0; j < S; j++)
+            for (unsigned j = 2; j < S; j++)
                 tok[tb + j] = (uint8_t)((uint64_t)v >> (8 * j));
-            tb += S;
-            i++;
         }
+        tb += m ? GPULZ_MATCH_SIZE : S;
+        i += m ? L : 1;
+        fl |= (unsigned)m << (T & 7);
         T++;
         if ((T & 7) == 0) {
             flags[(T >> 3) - 1] = (uint8_t)fl;
