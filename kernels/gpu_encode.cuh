@@ -27,7 +27,7 @@ struct gpulz_enc_args {
 
 /* Warps the encoder uses for a block of C symbols: one per segment of seg
  * symbols (see gpulz_find_keys), 1 to 8. */
-#define GPULZ_ENC_SEGMENT_DEFAULT 1024
+#define GPULZ_ENC_SEGMENT_DEFAULT 2048
 static inline unsigned gpulz_enc_warps(unsigned C, unsigned seg)
 {
     unsigned w = C / seg;
