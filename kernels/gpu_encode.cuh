@@ -222,7 +222,9 @@ __device__ unsigned gpulz_walk(Sym *sym, const uint16_t *key, uint8_t *flags, un
     return T;
 }
 
-template <typename Sym, int G>
+/* STOP < 9 ends the kernel after a phase (1 load, 2 match keys, 3 walk):
+ * for timing the phases only (bench/gpu_kernel_bench.cu). */
+template <typename Sym, int G, int STOP = 9>
 __global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
 {
     extern __shared__ __align__(16) uint8_t gpulz_smem[];
@@ -236,14 +238,29 @@ __global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
 
     gpulz_block_copy((uint8_t *)sym, a.src + k * C * S, raw);
     __syncthreads();
+    if (STOP == 1) {
+        if (threadIdx.x == 0)
+            a.size[k] = (uint64_t)sym[0];
+        return;
+    }
     gpulz_find_keys<Sym, G>(sym, key, c, a.W);
     __syncthreads();
+    if (STOP == 2) {
+        if (threadIdx.x == 0)
+            a.size[k] = key[0] + key[c / 2];
+        return;
+    }
     if (threadIdx.x == 0) {
         unsigned tb = 0;
         s_T = gpulz_walk<Sym>(sym, key, flags, c, &tb);
         s_tb = tb;
     }
     __syncthreads();
+    if (STOP == 3) {
+        if (threadIdx.x == 0)
+            a.size[k] = s_T + s_tb;
+        return;
+    }
     const unsigned T = s_T, tb = s_tb;
     if (T == 0) { /* stored raw: the compaction copies it from the input */
         if (threadIdx.x == 0) {
