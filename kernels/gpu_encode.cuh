@@ -5,9 +5,9 @@
  *
  * A block's life: its symbols are loaded into shared memory once; the warps
  * compute the canonical match key of every position (below); one thread walks
- * the greedy parse over the keys and writes the tokens in shared memory; the
- * block then copies [T][flags][tokens] into its slot of the scratch area (or
- * marks itself raw), and gpulz_compact_kernel moves the slots to their final
+ * the greedy parse over the keys, marking where tokens start; one warp writes
+ * [T][flags][tokens] into the block's slot of the scratch area (or the block
+ * is stored raw), and gpulz_compact_kernel moves the slots to their final
  * offsets once a device-wide scan of the sizes has placed them.
  */
 #ifndef GPULZ_GPU_ENCODE_CUH
@@ -34,10 +34,11 @@ static inline unsigned gpulz_enc_warps(unsigned C, unsigned seg)
     return w < 1 ? 1 : w > 8 ? 8 : w;
 }
 
-/* Dynamic shared memory of the encoder: symbols, keys, flag bytes. */
+/* Dynamic shared memory of the encoder: symbols, keys, token starts (a bit
+ * per position), flag bits (a bit per token). */
 static inline size_t gpulz_enc_smem(unsigned C, unsigned S)
 {
-    return (size_t)C * S + 2u * C + C / 8;
+    return (size_t)C * S + 2u * C + C / 4;
 }
 
 __device__ __forceinline__ unsigned gpulz_warp_max(unsigned v)
@@ -168,58 +169,77 @@ __device__ void gpulz_find_keys(const Sym *sym, uint16_t *key, unsigned c, unsig
 }
 
 /*
- * The greedy parse of FORMAT.md §6 over the keys, by one thread.  Token bytes
- * are written over the symbols already consumed: after a token ending at
- * symbol i the token bytes take tb <= S*i bytes (a literal adds S bytes for
- * one symbol, a match 2 <= L*S bytes for L symbols), so the symbols at i and
- * after, still to be read, are never overwritten.  Returns the token count,
- * or 0 when the block is to be stored raw (the parse stops, like the CPU
- * encoder, once the encoding cannot beat the raw size).
+ * The greedy parse of FORMAT.md §6 over the keys, by one thread: it only
+ * marks where tokens start (bit i of starts) and counts tokens and matches;
+ * gpulz_emit writes the tokens with a whole warp.  Every instruction here
+ * runs on one lane while 31 wait, so the loop is kept to the chain
+ * i -> key[i] -> i and a few counters.  Unlike the CPU encoder it does not
+ * stop once the encoding is too long: the caller decides from the counts
+ * (FORMAT.md §6 step 3), with the same result.
+ */
+__device__ __forceinline__ void gpulz_walk(const uint16_t *key, uint32_t *starts, unsigned c,
+                                           unsigned lmin, unsigned *tokens, unsigned *matches)
+{
+    unsigned i = 0, T = 0, M = 0;
+    while (i < c) {
+        const unsigned L = key[i] >> 8;
+        const bool m = L >= lmin;
+        starts[i >> 5] |= 1u << (i & 31);
+        i += m ? L : 1;
+        T++;
+        M += m;
+    }
+    *tokens = T;
+    *matches = M;
+}
+
+/*
+ * Write the T tokens of the block into out (the encoded block: token count,
+ * flag bits, tokens), with one warp, 32 positions at a time.  A position that
+ * starts a token learns its token index t and the matches M before it from
+ * the popcounts of the warp's ballots; the token's bytes start at
+ * 2 + ceil(T/8) + S*(t - M) + 2*M (a literal takes S bytes, a match 2).
+ * Flag bits are gathered in shared memory (flags32, zeroed) by token index.
  */
 template <typename Sym>
-__device__ unsigned gpulz_walk(Sym *sym, const uint16_t *key, uint8_t *flags, unsigned c,
-                               unsigned *tbytes)
+__device__ void gpulz_emit(const Sym *sym, const uint16_t *key, const uint32_t *starts, uint32_t *flags32,
+                           unsigned c, unsigned T, unsigned lmin, uint8_t *out)
 {
-    const unsigned S = sizeof(Sym), raw = c * S;
-    const unsigned lmin = S >= 3 ? 1u : 2u / S + 1u;
-    uint8_t *tok = (uint8_t *)sym;
-    unsigned i = 0, T = 0, tb = 0, fl = 0;
-    /* one thread, so the time is the chain i -> key[i] -> i: both loads are
-     * issued together and the token is written without branching.  A match
-     * writes its 2 bytes as the first 2 of S (S >= 2) and advances by 2;
-     * the rest land on bytes of the current symbol, already read, that the
-     * next token overwrites (for S = 1 the second byte is written only for
-     * a match, where tb + 2 <= S * (i + L)). */
-    while (i < c) {
-        const unsigned kk = key[i];
-        const Sym v = sym[i];
-        const unsigned L = kk >> 8;
-        const bool m = L >= lmin;
-        tok[tb] = m ? (uint8_t)L : (uint8_t)v;
-        if (S == 1) {
-            if (m)
-                tok[tb + 1] = (uint8_t)(255u - (kk & 255u));
-        } else {
-            tok[tb + 1] = m ? (uint8_t)(255u - (kk & 255u)) : (uint8_t)((uint64_t)v >> 8);
+    const unsigned S = sizeof(Sym), lane = threadIdx.x & 31;
+    const unsigned fb = (T + 7) / 8;
+    const unsigned below = (1u << lane) - 1; /* lanes before this one */
+    unsigned t0 = 0, m0 = 0;
+    for (unsigned base = 0; base < c; base += 32) {
+        const unsigned p = base + lane;
+        const bool st = p < c && (starts[base >> 5] >> lane & 1);
+        const unsigned kk = p < c ? key[p] : 0;
+        const bool m = st && (kk >> 8) >= lmin;
+        const unsigned bs = __ballot_sync(0xFFFFFFFFu, st), bm = __ballot_sync(0xFFFFFFFFu, m);
+        if (st) {
+            const unsigned t = t0 + __popc(bs & below), mb = m0 + __popc(bm & below);
+            uint8_t *o = out + GPULZ_TOKEN_COUNT_SIZE + fb + S * (t - mb) + GPULZ_MATCH_SIZE * mb;
+            if (m) {
+                o[0] = (uint8_t)(kk >> 8);
+                o[1] = (uint8_t)(255u - (kk & 255u));
+                atomicOr(&flags32[t >> 5], 1u << (t & 31));
+            } else {
+                const Sym v = sym[p];
 #pragma unroll
-            for (unsigned j = 2; j < S; j++)
-                tok[tb + j] = (uint8_t)((uint64_t)v >> (8 * j));
+                for (unsigned j = 0; j < S; j++)
+                    o[j] = (uint8_t)((uint64_t)v >> (8 * j));
+            }
         }
-        tb += m ? GPULZ_MATCH_SIZE : S;
-        i += m ? L : 1;
-        fl |= (unsigned)m << (T & 7);
-        T++;
-        if ((T & 7) == 0) {
-            flags[(T >> 3) - 1] = (uint8_t)fl;
-            fl = 0;
-        }
-        if (GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + tb >= raw)
-            return 0;
+        t0 += __popc(bs);
+        m0 += __popc(bm);
     }
-    if (T & 7)
-        flags[T >> 3] = (uint8_t)fl;
-    *tbytes = tb;
-    return T;
+    __syncwarp();
+    if (lane == 0) {
+        out[0] = (uint8_t)T;
+        out[1] = (uint8_t)(T >> 8);
+    }
+    /* flag bytes, little-endian from the words: bit i of byte i/8 is token i */
+    for (unsigned j = lane; j < fb; j += 32)
+        out[GPULZ_TOKEN_COUNT_SIZE + j] = (uint8_t)(flags32[j >> 2] >> (8 * (j & 3)));
 }
 
 /* STOP < 9 ends the kernel after a phase (1 load, 2 match keys, 3 walk):
@@ -228,15 +248,19 @@ template <typename Sym, int G, int STOP = 9>
 __global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
 {
     extern __shared__ __align__(16) uint8_t gpulz_smem[];
-    __shared__ unsigned s_T, s_tb;
+    __shared__ unsigned s_T, s_M;
     const unsigned S = sizeof(Sym), C = a.C;
+    const unsigned lmin = S >= 3 ? 1u : 2u / S + 1u;
     const uint64_t k = a.k0 + blockIdx.x;
     const unsigned c = gpulz_dev_raw_size(k, a.m, C, S) / S, raw = c * S;
     Sym *sym = (Sym *)gpulz_smem;
     uint16_t *key = (uint16_t *)(gpulz_smem + (size_t)C * S);
-    uint8_t *flags = (uint8_t *)(key + C);
+    uint32_t *starts = (uint32_t *)(key + C);
+    uint32_t *flags32 = starts + C / 32;
 
     gpulz_block_copy((uint8_t *)sym, a.src + k * C * S, raw);
+    for (unsigned j = threadIdx.x; j < C / 16; j += blockDim.x)
+        starts[j] = 0; /* and flags32 */
     __syncthreads();
     if (STOP == 1) {
         if (threadIdx.x == 0)
@@ -251,35 +275,32 @@ __global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
         return;
     }
     if (threadIdx.x == 0) {
-        unsigned tb = 0;
-        s_T = gpulz_walk<Sym>(sym, key, flags, c, &tb);
-        s_tb = tb;
+        unsigned T, M;
+        gpulz_walk(key, starts, c, lmin, &T, &M);
+        s_T = T;
+        s_M = M;
     }
     __syncthreads();
+    const unsigned T = s_T, M = s_M;
     if (STOP == 3) {
         if (threadIdx.x == 0)
-            a.size[k] = s_T + s_tb;
+            a.size[k] = T + M;
         return;
     }
-    const unsigned T = s_T, tb = s_tb;
-    if (T == 0) { /* stored raw: the compaction copies it from the input */
+    const unsigned E = GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + S * (T - M) + GPULZ_MATCH_SIZE * M;
+    if (E >= raw) { /* stored raw: the compaction copies it from the input */
         if (threadIdx.x == 0) {
             a.entry[k] = GPULZ_RAW_BIT | raw;
             a.size[k] = raw;
         }
         return;
     }
-    const unsigned fb = (T + 7) / 8, E = GPULZ_TOKEN_COUNT_SIZE + fb + tb;
-    uint8_t *out = a.slot + k * C * S;
+    if (threadIdx.x < 32)
+        gpulz_emit<Sym>(sym, key, starts, flags32, c, T, lmin, a.slot + k * C * S);
     if (threadIdx.x == 0) {
-        out[0] = (uint8_t)T;
-        out[1] = (uint8_t)(T >> 8);
         a.entry[k] = E;
         a.size[k] = E;
     }
-    for (unsigned j = threadIdx.x; j < fb; j += blockDim.x)
-        out[GPULZ_TOKEN_COUNT_SIZE + j] = flags[j];
-    gpulz_block_copy(out + GPULZ_TOKEN_COUNT_SIZE + fb, (const uint8_t *)sym, tb);
 }
 
 /*
