@@ -49,6 +49,13 @@ typedef struct gpu_ctx {
     uint64_t *h_status; /* pinned, GPULZ_STATUS_BYTES */
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
+    /* host copy threads, started on first need and kept */
+    pthread_mutex_t pool_lock;
+    pthread_cond_t pool_go, pool_done;
+    struct copy_job *pool_job;
+    unsigned long pool_gen;
+    unsigned pool_threads, pool_finished;
+    int pool_tried;
 } gpu_ctx;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -115,6 +122,9 @@ static int ctx_acquire(gpu_ctx **out, int *prev)
         if (c) {
             c->device = dev;
             pthread_mutex_init(&c->lock, NULL);
+            pthread_mutex_init(&c->pool_lock, NULL);
+            pthread_cond_init(&c->pool_go, NULL);
+            pthread_cond_init(&c->pool_done, NULL);
             ctx_table[dev] = c;
         }
     }
@@ -482,11 +492,9 @@ done:
     return rc;
 }
 
-static void *copy_worker(void *arg)
+/* Take pieces until none is left (or one failed). */
+static void copy_run(copy_job *J)
 {
-    copy_job *J = (copy_job *)arg;
-    if (cudaSetDevice(J->c->device) != cudaSuccess)
-        return NULL; /* the calling thread does the pieces left */
     for (;;) {
         pthread_mutex_lock(&J->lock);
         size_t i = J->rc == GPULZ_OK ? J->next++ : J->pieces;
@@ -503,7 +511,54 @@ static void *copy_worker(void *arg)
             pthread_mutex_unlock(&J->lock);
         }
     }
+}
+
+/*
+ * A copy thread of the context: each generation of pool_gen it helps with
+ * pool_job, then reports in pool_finished.  Threads live as long as the
+ * process; starting them per call would cost more than a small copy.
+ */
+static void *pool_worker(void *arg)
+{
+    gpu_ctx *c = (gpu_ctx *)arg;
+    unsigned long seen = 0;
+    int usable = cudaSetDevice(c->device) == cudaSuccess;
+    pthread_mutex_lock(&c->pool_lock);
+    for (;;) {
+        while (c->pool_gen == seen)
+            pthread_cond_wait(&c->pool_go, &c->pool_lock);
+        seen = c->pool_gen;
+        copy_job *J = c->pool_job;
+        pthread_mutex_unlock(&c->pool_lock);
+        if (usable) /* else the other copiers do the pieces */
+            copy_run(J);
+        pthread_mutex_lock(&c->pool_lock);
+        if (++c->pool_finished == c->pool_threads)
+            pthread_cond_signal(&c->pool_done);
+    }
     return NULL;
+}
+
+static void pool_start(gpu_ctx *c)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned want = GPULZ_COPY_THREADS - 1;
+    c->pool_tried = 1;
+    if (cores > 0 && (long)want > cores - 1)
+        want = cores > 1 ? (unsigned)(cores - 1) : 0;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_mutex_lock(&c->pool_lock);
+    for (unsigned t = 0; t < want; t++) {
+        pthread_t tid;
+        if (pthread_create(&tid, &attr, pool_worker, c) != 0)
+            break;
+        c->pool_threads++;
+    }
+    pthread_mutex_unlock(&c->pool_lock);
+    pthread_attr_destroy(&attr);
 }
 
 /*
@@ -547,20 +602,24 @@ static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, 
     J.pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
     J.into_device = into_device;
     pthread_mutex_init(&J.lock, NULL);
-    {
-        pthread_t tid[GPULZ_COPY_THREADS];
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        size_t want = J.pieces < GPULZ_COPY_THREADS ? J.pieces : GPULZ_COPY_THREADS;
-        if (cores > 0 && want > (size_t)cores)
-            want = (size_t)cores;
-        size_t started = 0;
-        /* the calling thread is one of the copiers */
-        for (; want > 1 && started < want - 1; started++)
-            if (pthread_create(&tid[started], NULL, copy_worker, &J) != 0)
-                break;
-        (void)copy_worker(&J);
-        for (size_t t = 0; t < started; t++)
-            pthread_join(tid[t], NULL);
+    if (J.pieces > 1 && !c->pool_tried)
+        pool_start(c);
+    if (J.pieces > 1 && c->pool_threads > 0) {
+        /* the calling thread is one of the copiers; J must outlive every
+         * thread's look at it, hence the wait for all of them */
+        pthread_mutex_lock(&c->pool_lock);
+        c->pool_job = &J;
+        c->pool_finished = 0;
+        c->pool_gen++;
+        pthread_cond_broadcast(&c->pool_go);
+        pthread_mutex_unlock(&c->pool_lock);
+        copy_run(&J);
+        pthread_mutex_lock(&c->pool_lock);
+        while (c->pool_finished < c->pool_threads)
+            pthread_cond_wait(&c->pool_done, &c->pool_lock);
+        pthread_mutex_unlock(&c->pool_lock);
+    } else {
+        copy_run(&J);
     }
     if (J.rc != GPULZ_OK)
         rc = gpulz_fail(J.rc, "%s", J.detail);
