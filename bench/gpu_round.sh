@@ -1,7 +1,8 @@
 #!/bin/bash
 # The whole GPU round on a GPU machine, from a `make dist` tarball: unpack,
 # configure for the given architecture, build, `make check` (the GPU tests
-# and the sanitizer test included), then the device-resident benchmark.
+# and the sanitizer test included), then the device-resident benchmark and
+# the encoder's phase timing.
 # Logs go to OUTDIR (default $OUT, else ./gpu_round).
 # Usage: bench/gpu_round.sh TARBALL [ARCH (90)] [BENCH_MB (256)] [BENCH_REPS (5)]
 # Environment: CHECK_TIMEOUT, BENCH_TIMEOUT (seconds), BENCH_QUICK=1 (a few
@@ -34,6 +35,12 @@ step bench
 timeout "${BENCH_TIMEOUT:-1800}" ./bench/gpu_bench "$mb" "$reps" ${BENCH_QUICK:+quick} >"$out/bench.log" 2>&1
 bench_rc=$?
 cat "$out/bench.log"
+step kernel-bench
+if nvcc -O3 -arch=sm_"$arch" -std=c++17 -Ikernels -Itools -I. bench/gpu_kernel_bench.cu tools/datagen.c \
+        -o gpu_kernel_bench >"$out/kernel_bench.log" 2>&1; then
+    timeout "${BENCH_TIMEOUT:-1800}" ./gpu_kernel_bench >>"$out/kernel_bench.log" 2>&1
+    cat "$out/kernel_bench.log"
+fi
 step done
 echo "check rc $check_rc, bench rc $bench_rc" | tee -a "$out/round.log"
 rm -rf "$work"
