@@ -41,6 +41,8 @@ typedef struct gpu_ctx {
     int ready;
     pthread_mutex_t lock; /* one call at a time per device */
     cudaStream_t stream;
+    cudaStream_t copy_stream, work[2]; /* host path: transfers in, encoders */
+    cudaEvent_t work_done[2];
     size_t smem_optin; /* largest dynamic shared memory a block may opt in to */
     uint8_t *d_in, *d_out, *d_scratch;
     size_t in_cap, out_cap, scratch_cap;
@@ -140,6 +142,11 @@ static int ctx_acquire(gpu_ctx **out, int *prev)
         CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         c->smem_optin = (size_t)optin;
         CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+        CK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
+        for (int w = 0; w < 2; w++) {
+            CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
+            CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));
+        }
         CK(cudaHostAlloc((void **)&c->h_status, GPULZ_STATUS_BYTES, cudaHostAllocDefault));
         c->ready = 1;
     }
@@ -470,6 +477,7 @@ typedef struct copy_job {
     size_t n;
     size_t pieces;
     int into_device;
+    cudaStream_t st; /* of the transfers in */
     pthread_mutex_t lock;
     size_t next;
     int rc;
@@ -483,7 +491,7 @@ static int copy_piece(copy_job *J, size_t i)
     size_t off = i * GPULZ_COPY_PIECE, len = J->n - off < GPULZ_COPY_PIECE ? J->n - off : GPULZ_COPY_PIECE;
     if (J->into_device) {
         memcpy(J->pin + off, J->host + off, len);
-        CK(cudaMemcpyAsync(J->dev + off, J->pin + off, len, cudaMemcpyHostToDevice, c->stream));
+        CK(cudaMemcpyAsync(J->dev + off, J->pin + off, len, cudaMemcpyHostToDevice, J->st));
     } else {
         CK(cudaEventSynchronize(c->events[i]));
         memcpy(J->host + off, J->pin + off, len);
@@ -588,7 +596,8 @@ done:
  * numbered from the pinned buffer's start: out of the device only with
  * pin_off = 0.
  */
-static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, size_t n, int into_device)
+static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, size_t n, int into_device,
+                       cudaStream_t st)
 {
     int rc = GPULZ_OK;
     copy_job J;
@@ -601,6 +610,7 @@ static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, 
     J.n = n;
     J.pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
     J.into_device = into_device;
+    J.st = st;
     pthread_mutex_init(&J.lock, NULL);
     if (J.pieces > 1 && !c->pool_tried)
         pool_start(c);
@@ -662,6 +672,7 @@ extern "C" int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L
         return rc;
     const size_t n = (size_t)L->n, bound = (size_t)L->table_end + n;
     const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;
+    const size_t piece = 4 * GPULZ_COPY_PIECE; /* a multiple of every block size */
     scratch_plan P;
     size_t len = 0;
     if ((rc = plan_make(L->blocks, L->symbols * L->symbol_size, &P)) != GPULZ_OK ||
@@ -670,23 +681,35 @@ extern "C" int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L
         (rc = grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
         (rc = grow_pinned(c, bound > n ? bound : n)) != GPULZ_OK)
         goto done;
-    /* in, then encode the blocks that arrived, a few megabytes at a time */
-    for (size_t off = 0; off < n;) {
-        size_t piece = 8 * GPULZ_COPY_PIECE; /* a multiple of every block size */
+    /* In, a few megabytes at a time, on the copy stream; each piece's blocks
+     * are encoded as soon as it has arrived, on two streams in turn so that
+     * one piece's encoder fills the GPU beside the previous one's tail and
+     * the next piece's transfer is not held up behind either. */
+    if ((rc = grow_events(c, (n + piece - 1) / piece)) != GPULZ_OK)
+        goto done;
+    for (size_t off = 0, i = 0; off < n; i++) {
         size_t len_in = n - off < piece ? n - off : piece;
-        if ((rc = copy_pieces(c, (uint8_t *)src + off, c->d_in + off, off, len_in, 1)) != GPULZ_OK)
+        cudaStream_t w = c->work[i & 1];
+        if ((rc = copy_pieces(c, (uint8_t *)src + off, c->d_in + off, off, len_in, 1, c->copy_stream)) !=
+            GPULZ_OK)
             goto done;
+        CK(cudaEventRecord(c->events[i], c->copy_stream));
+        CK(cudaStreamWaitEvent(w, c->events[i], 0));
         uint64_t k0 = off / block_bytes;
         uint64_t k1 = off + len_in == n ? L->blocks : (off + len_in) / block_bytes;
-        if ((rc = enc_launch(c, L, c->d_in, c->d_scratch, &P, k0, k1, c->stream)) != GPULZ_OK)
+        if ((rc = enc_launch(c, L, c->d_in, c->d_scratch, &P, k0, k1, w)) != GPULZ_OK)
             goto done;
         off += len_in;
+    }
+    for (int w = 0; w < 2; w++) {
+        CK(cudaEventRecord(c->work_done[w], c->work[w]));
+        CK(cudaStreamWaitEvent(c->stream, c->work_done[w], 0));
     }
     if ((rc = enc_finish(L, c->d_in, c->d_out, bound, c->d_scratch, &P, c->h_status, c->stream, &len)) !=
         GPULZ_OK)
         goto done;
     if ((rc = d2h_enqueue(c, c->d_out, 0, len)) != GPULZ_OK ||
-        (rc = copy_pieces(c, dst, c->d_out, 0, len, 0)) != GPULZ_OK)
+        (rc = copy_pieces(c, dst, c->d_out, 0, len, 0, c->stream)) != GPULZ_OK)
         goto done;
     *dst_len = len;
 done:
@@ -710,7 +733,7 @@ extern "C" int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpu
         (rc = grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
         (rc = grow_pinned(c, n > out_n ? n : out_n)) != GPULZ_OK)
         goto done;
-    if ((rc = copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1)) != GPULZ_OK)
+    if ((rc = copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream)) != GPULZ_OK)
         goto done;
     dec_args_make(L, c->d_in, n, c->d_out, c->d_scratch, &P, &a);
     if ((rc = dec_prepare(L, &a, c->d_scratch, &P, c->stream)) != GPULZ_OK)
@@ -726,7 +749,7 @@ extern "C" int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpu
             goto done;
         off += len_out;
     }
-    if ((rc = copy_pieces(c, dst, c->d_out, 0, out_n, 0)) != GPULZ_OK)
+    if ((rc = copy_pieces(c, dst, c->d_out, 0, out_n, 0, c->stream)) != GPULZ_OK)
         goto done;
     rc = dec_result(c->h_status, a.err, c->stream);
 done:
