@@ -84,11 +84,11 @@ __device__ __forceinline__ unsigned gpulz_warp_max(unsigned v)
  * 0.  Branch-free: the lanes disagree on every comparison.
  */
 template <typename Sym, int G>
-__device__ __forceinline__ unsigned gpulz_key_step(Sym s, const Sym *const (&pg)[G], unsigned (&k)[G],
+__host__ __device__ __forceinline__ unsigned gpulz_key_step(Sym s, const Sym *const (&pg)[G], unsigned (&k)[G],
                                                    const unsigned (&lo)[G], const unsigned (&cap)[G])
 {
     unsigned best = 0;
-#pragma unroll
+GPULZ_UNROLL
     for (int g = 0; g < G; g++) {
         const unsigned longer = min(k[g] + 256u, cap[g]);
         k[g] = *pg[g] == s ? longer : lo[g];
@@ -99,13 +99,13 @@ __device__ __forceinline__ unsigned gpulz_key_step(Sym s, const Sym *const (&pg)
 
 /* The same for positions i < W, where an offset d > i is not allowed. */
 template <typename Sym, int G>
-__device__ __forceinline__ unsigned gpulz_key_step_near(const Sym *sym, unsigned i, const unsigned (&d)[G],
+__host__ __device__ __forceinline__ unsigned gpulz_key_step_near(const Sym *sym, unsigned i, const unsigned (&d)[G],
                                                         unsigned (&k)[G], const unsigned (&lo)[G],
                                                         const unsigned (&cap)[G])
 {
     const Sym s = sym[i];
     unsigned best = 0;
-#pragma unroll
+GPULZ_UNROLL
     for (int g = 0; g < G; g++) {
         const bool inside = i >= d[g];
         const unsigned longer = min(k[g] + 256u, cap[g]);
@@ -177,7 +177,7 @@ __device__ void gpulz_find_keys(const Sym *sym, uint16_t *key, unsigned c, unsig
  * stop once the encoding is too long: the caller decides from the counts
  * (FORMAT.md §6 step 3), with the same result.
  */
-__device__ __forceinline__ void gpulz_walk(const uint16_t *key, uint32_t *starts, unsigned c,
+__host__ __device__ __forceinline__ void gpulz_walk(const uint16_t *key, uint32_t *starts, unsigned c,
                                            unsigned lmin, unsigned *tokens, unsigned *matches)
 {
     unsigned i = 0, T = 0, M = 0;
