@@ -234,6 +234,7 @@ static int plan_make(uint64_t nb, uint64_t slot_bytes, scratch_plan *P)
     int rc = GPULZ_OK;
     size_t temp = 0;
     memset(P, 0, sizeof *P);
+    cuda_touched = 1; /* the size query may start the CUDA runtime */
     CK(cub::DeviceScan::ExclusiveSum(NULL, temp, (uint64_t *)NULL, (uint64_t)(nb + 1)));
     P->temp_bytes = temp;
     P->slot = 0;

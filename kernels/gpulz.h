@@ -142,7 +142,7 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
  * gpulz_compress_device() writes the same bytes as gpulz_compress() (the
  * adaptive flag is refused with GPULZ_ERR_PARAM).  d_scratch must hold
  * gpulz_compress_device_scratch_size(n, p) bytes, or be NULL for the
- * library's cached buffer (calls on one device then run one at a time).
+ * library's cached buffer.  Calls on one device run one at a time.
  * dst_cap below gpulz_compress_bound() works when the result fits, else
  * GPULZ_ERR_DST_SIZE.  A build without CUDA returns GPULZ_ERR_NO_GPU and
  * scratch sizes of 0.
