@@ -22,3 +22,31 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
     (void)src, (void)n, (void)L, (void)dst;
     return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
 }
+
+size_t gpulz_compress_device_scratch_size(size_t n, const gpulz_params *p)
+{
+    (void)n, (void)p;
+    return 0;
+}
+
+int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
+                          const gpulz_params *p, void *cuda_stream, void *d_scratch, size_t scratch_size)
+{
+    (void)d_src, (void)n, (void)d_dst, (void)dst_cap, (void)dst_len, (void)p, (void)cuda_stream,
+        (void)d_scratch, (void)scratch_size;
+    return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
+}
+
+size_t gpulz_decompress_device_scratch_size(size_t n)
+{
+    (void)n;
+    return 0;
+}
+
+int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
+                            void *cuda_stream, void *d_scratch, size_t scratch_size)
+{
+    (void)d_src, (void)n, (void)d_dst, (void)dst_cap, (void)dst_len, (void)cuda_stream, (void)d_scratch,
+        (void)scratch_size;
+    return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
+}

@@ -133,6 +133,38 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
                      const gpulz_params *p);
 
 /*
+ * The device-buffer API: src, dst and scratch are device memory of the
+ * calling thread's current device (or of device GPULZ_DEVICE), the work is
+ * queued on cuda_stream (NULL: the library's own stream), and the call
+ * returns when the result is ready.  No data crosses PCIe, only a few
+ * status words.
+ *
+ * gpulz_compress_device() writes the same bytes as gpulz_compress() (the
+ * adaptive flag is refused with GPULZ_ERR_PARAM).  d_scratch must hold
+ * gpulz_compress_device_scratch_size(n, p) bytes, or be NULL for the
+ * library's cached buffer.  Calls on one device run one at a time.
+ * dst_cap below gpulz_compress_bound() works when the result fits, else
+ * GPULZ_ERR_DST_SIZE.  A build without CUDA returns GPULZ_ERR_NO_GPU and
+ * scratch sizes of 0.
+ */
+size_t gpulz_compress_device_scratch_size(size_t n, const gpulz_params *p);
+int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
+                          const gpulz_params *p, void *cuda_stream, void *d_scratch,
+                          size_t scratch_size);
+
+/*
+ * Decompress the chunk at d_src (n bytes, device memory) into d_dst; every
+ * check of gpulz_decompress() is made, damaged input returns
+ * GPULZ_ERR_CORRUPT (or _TRUNCATED, _VERSION) and nothing is written outside
+ * d_dst[0, dst_cap).  d_scratch holds gpulz_decompress_device_scratch_size(n)
+ * bytes or is NULL.
+ */
+size_t gpulz_decompress_device_scratch_size(size_t n);
+int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
+                            size_t *dst_len, void *cuda_stream, void *d_scratch,
+                            size_t scratch_size);
+
+/*
  * The backend the calling thread's last gpulz_compress() or
  * gpulz_decompress() ran on (GPULZ_BACKEND_CPU or GPULZ_BACKEND_GPU), and in
  * *why (may be NULL) a short reason: "requested", "below the GPU threshold",

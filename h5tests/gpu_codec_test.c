@@ -1,0 +1,334 @@
+/*
+ * gpu_codec_test.c - the GPU codec against the CPU reference: the same bytes
+ * over many random inputs and parameter sets (adversarial ones included),
+ * decoding across backends both ways, damaged chunks judged alike by both
+ * decoders, the device-buffer API, and the fork rule.  Exits 77 where no GPU
+ * is usable.
+ *
+ * GPULZ_TEST_QUICK=1 runs a short version for the sanitizer test.
+ */
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "datagen.h"
+#include "gpulz.h"
+
+static int failures;
+static int quick;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, " [%s]\n", gpulz_last_error());                                        \
+            if (++failures > 20)                                                                   \
+                exit(1);                                                                           \
+        }                                                                                          \
+    } while (0)
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* An input of n bytes: a datagen kind, or a mix that puts long matches,
+ * runs and noise next to each other within one block. */
+static void make_input(uint8_t *b, size_t n, unsigned kind_pick)
+{
+    size_t nk = 0;
+    while (gpulz_gen_kinds[nk])
+        nk++;
+    if (kind_pick < nk) {
+        gpulz_gen(gpulz_gen_kinds[kind_pick], b, n, rnd());
+        return;
+    }
+    unsigned alpha = 1 + (unsigned)(rnd() % 5);
+    for (size_t i = 0; i < n;) {
+        size_t len = 1 + rnd() % 700;
+        if (len > n - i)
+            len = n - i;
+        unsigned mode = (unsigned)(rnd() % 4);
+        size_t d = 1 + rnd() % 300;
+        for (size_t j = 0; j < len; j++, i++) {
+            if (mode == 0 || i < d)
+                b[i] = (uint8_t)(rnd() % alpha);
+            else if (mode == 1)
+                b[i] = b[i - d];
+            else if (mode == 2)
+                b[i] = (uint8_t)rnd();
+            else
+                b[i] = 0;
+        }
+    }
+}
+
+static void params_for(gpulz_params *p, unsigned S, unsigned W, unsigned C, gpulz_backend b)
+{
+    gpulz_params_init(p);
+    p->symbol_size = S;
+    p->window = W;
+    p->block_symbols = C;
+    p->backend = b;
+}
+
+/* CPU and GPU compress src alike; each decoder reads the other's chunk. */
+static void compare_one(const uint8_t *src, size_t n, unsigned S, unsigned W, unsigned C, unsigned flags)
+{
+    gpulz_params pc, pg;
+    params_for(&pc, S, W, C, GPULZ_BACKEND_CPU);
+    params_for(&pg, S, W, C, GPULZ_BACKEND_GPU);
+    pc.flags = pg.flags = flags;
+    size_t bound = gpulz_compress_bound(n, &pc);
+    uint8_t *a = malloc(bound), *b = malloc(bound), *o = malloc(n ? n : 1);
+    size_t la = 0, lb = 0, lo = 0;
+    int rc = gpulz_compress(src, n, a, bound, &la, &pc);
+    CHECK(rc == GPULZ_OK, "cpu compress n=%zu S=%u W=%u C=%u: %d", n, S, W, C, rc);
+    rc = gpulz_compress(src, n, b, bound, &lb, &pg);
+    CHECK(rc == GPULZ_OK, "gpu compress n=%zu S=%u W=%u C=%u: %d", n, S, W, C, rc);
+    CHECK(gpulz_last_backend(NULL) == GPULZ_BACKEND_GPU, "gpu compress did not run on the GPU");
+    CHECK(la == lb && memcmp(a, b, la) == 0, "bytes differ n=%zu S=%u W=%u C=%u flags=%u: %zu vs %zu",
+          n, S, W, C, flags, la, lb);
+    if (rc == GPULZ_OK) {
+        memset(o, 0xA5, n);
+        rc = gpulz_decompress(a, la, o, n, &lo, &pg);
+        CHECK(rc == GPULZ_OK && lo == n && memcmp(o, src, n) == 0,
+              "gpu decode of the cpu chunk n=%zu S=%u W=%u C=%u: %d", n, S, W, C, rc);
+        memset(o, 0x5A, n);
+        rc = gpulz_decompress(b, lb, o, n, &lo, &pc);
+        CHECK(rc == GPULZ_OK && lo == n && memcmp(o, src, n) == 0,
+              "cpu decode of the gpu chunk n=%zu S=%u W=%u C=%u: %d", n, S, W, C, rc);
+    }
+    free(a);
+    free(b);
+    free(o);
+}
+
+static unsigned pick_window(void)
+{
+    static const unsigned common[] = {1, 2, 31, 32, 33, 64, 128, 254, 255};
+    return rnd() % 2 ? common[rnd() % 9] : 1 + (unsigned)(rnd() % 255);
+}
+
+static void random_trials(int trials)
+{
+    static const unsigned sizes[] = {1, 2, 4, 8};
+    uint8_t *buf = malloc(1u << 21);
+    for (int t = 0; t < trials; t++) {
+        unsigned S = sizes[rnd() % 4], W = pick_window(), C = 256u << (rnd() % 7);
+        size_t bb = (size_t)C * S, n;
+        switch (rnd() % 6) {
+        case 0: n = rnd() % 16; break;                                  /* n = 0, n < S, tiny */
+        case 1: n = bb * (1 + rnd() % 3) + (rnd() % 3) - 1; break;      /* around block ends */
+        case 2: n = bb * (1 + rnd() % 2) + rnd() % (2 * S + 1); break;  /* tails */
+        default: n = rnd() % (quick ? 20000 : 300000); break;
+        }
+        if (n > (1u << 21))
+            n = 1u << 21;
+        make_input(buf, n, (unsigned)(rnd() % 10));
+        /* the encoder's split of a block among warps must not show */
+        static const char *segs[] = {"256", "512", "1024", "2048", "16384"};
+        setenv("GPULZ_ENC_SEGMENT", segs[rnd() % 5], 1);
+        compare_one(buf, n, S, W, C, rnd() % 8 == 0 ? GPULZ_FLAG_ADAPTIVE : 0);
+    }
+    unsetenv("GPULZ_ENC_SEGMENT");
+    free(buf);
+}
+
+/* Every S and C, the windows of the levels, on the realistic kinds. */
+static void grid_trials(void)
+{
+    static const unsigned sizes[] = {1, 2, 4, 8}, windows[] = {32, 64, 128, 255};
+    size_t n = quick ? 70000 : 600000;
+    uint8_t *buf = malloc(n);
+    const char *kinds[] = {"quant", "float", "int", "records"};
+    for (unsigned si = 0; si < 4; si++)
+        for (unsigned C = 256; C <= 16384; C *= 2)
+            for (unsigned wi = 0; wi < 4; wi++) {
+                if (quick && (C != 256 && C != 4096) && wi != si)
+                    continue;
+                gpulz_gen(kinds[(si + wi + C / 256) % 4], buf, n, C * 31 + wi);
+                compare_one(buf, n - (C % 7), sizes[si], windows[wi], C, 0);
+            }
+    free(buf);
+}
+
+/* A few inputs of many megabytes: the host path's pieces and copy threads. */
+static void large_trials(void)
+{
+    size_t n = (size_t)40 << 20;
+    uint8_t *buf = malloc(n);
+    gpulz_gen("quant", buf, n, 7);
+    compare_one(buf, n - 3, 2, 128, 2048, 0);
+    gpulz_gen("random", buf, n, 8);
+    compare_one(buf, n, 4, 32, 1024, 0);
+    free(buf);
+}
+
+/* Damaged chunks: the GPU decoder must agree with the CPU one on whether a
+ * chunk is valid, and on its content when it is; and never crash. */
+static void corrupt_trials(int trials)
+{
+    uint8_t *src = malloc(200000), *chunk = malloc(300000), *bad = malloc(300000);
+    uint8_t *o1 = malloc(200000), *o2 = malloc(200000);
+    int rejected = 0;
+    for (int t = 0; t < trials; t++) {
+        unsigned S = 1u << (rnd() % 4), W = pick_window(), C = 256u << (rnd() % 4);
+        size_t n = 1000 + rnd() % 150000, len = 0;
+        gpulz_params pc, pg;
+        params_for(&pc, S, W, C, GPULZ_BACKEND_CPU);
+        params_for(&pg, S, W, C, GPULZ_BACKEND_GPU);
+        make_input(src, n, 5 + (unsigned)(rnd() % 5));
+        if (gpulz_compress(src, n, chunk, 300000, &len, &pc) != GPULZ_OK)
+            continue;
+        memcpy(bad, chunk, len);
+        size_t blen = len;
+        unsigned how = (unsigned)(rnd() % 5);
+        if (how == 0) {
+            blen = rnd() % len; /* truncated */
+        } else if (how == 1) { /* a table entry */
+            uint64_t nb = (len - 28) / 4 ? ((uint64_t)n / S + C - 1) / C : 0;
+            if (nb)
+                bad[28 + 4 * (rnd() % nb) + rnd() % 4] ^= (uint8_t)(1u << (rnd() % 8));
+        } else {
+            int flips = 1 + (int)(rnd() % 4);
+            for (int f = 0; f < flips; f++)
+                bad[28 + rnd() % (len - 28)] ^= (uint8_t)(1 + rnd() % 255);
+        }
+        size_t l1 = 0, l2 = 0;
+        int r1 = gpulz_decompress(bad, blen, o1, 200000, &l1, &pc);
+        int r2 = gpulz_decompress(bad, blen, o2, 200000, &l2, &pg);
+        CHECK((r1 == GPULZ_OK) == (r2 == GPULZ_OK), "damaged chunk (how %u): cpu %d, gpu %d", how, r1, r2);
+        if (r1 == GPULZ_OK && r2 == GPULZ_OK)
+            CHECK(l1 == l2 && memcmp(o1, o2, l1) == 0, "damaged chunk decoded differently");
+        else
+            rejected++;
+    }
+    CHECK(rejected > trials / 4, "only %d of %d damaged chunks were rejected", rejected, trials);
+    free(src);
+    free(chunk);
+    free(bad);
+    free(o1);
+    free(o2);
+}
+
+/* Compress and decompress device buffers, at odd addresses, with and without
+ * the caller's scratch and stream; the bytes must equal the CPU's. */
+static void device_trials(void)
+{
+    size_t n = quick ? 100000 : 3000000;
+    uint8_t *src = malloc(n), *ref = NULL, *got = NULL, *back = malloc(n);
+    uint8_t *d_src = NULL, *d_dst = NULL, *d_out = NULL, *d_scr = NULL;
+    cudaStream_t st;
+    CHECK(cudaStreamCreate(&st) == cudaSuccess, "cudaStreamCreate");
+    for (int t = 0; t < 8; t++) {
+        unsigned S = 1u << (t % 4), W = t < 4 ? 128 : 32, C = t < 4 ? 2048 : 512;
+        size_t m = n - (size_t)(rnd() % 100);
+        gpulz_params pc, pg;
+        params_for(&pc, S, W, C, GPULZ_BACKEND_CPU);
+        params_for(&pg, S, W, C, GPULZ_BACKEND_GPU);
+        gpulz_gen(t % 2 ? "quant" : "records", src, m, t);
+        size_t bound = gpulz_compress_bound(m, &pc), lr = 0, lg = 0, lo = 0;
+        ref = malloc(bound);
+        got = malloc(bound);
+        CHECK(gpulz_compress(src, m, ref, bound, &lr, &pc) == GPULZ_OK, "cpu compress");
+        unsigned mis = (unsigned)(t % 4); /* misalign the device buffers */
+        size_t scr = gpulz_compress_device_scratch_size(m, &pg);
+        size_t dscr = gpulz_decompress_device_scratch_size(bound);
+        CHECK(scr > 0 && dscr > 0, "scratch sizes %zu %zu", scr, dscr);
+        cudaMalloc((void **)&d_src, m + 8);
+        cudaMalloc((void **)&d_dst, bound + 8);
+        cudaMalloc((void **)&d_out, m + 8);
+        cudaMalloc((void **)&d_scr, (scr > dscr ? scr : dscr));
+        cudaMemcpy(d_src + mis, src, m, cudaMemcpyHostToDevice);
+        int rc = gpulz_compress_device(d_src + mis, m, d_dst + mis, bound, &lg, &pg, t % 2 ? st : NULL,
+                                       t % 3 ? d_scr : NULL, scr);
+        CHECK(rc == GPULZ_OK, "compress_device S=%u: %d", S, rc);
+        cudaMemcpy(got, d_dst + mis, lg, cudaMemcpyDeviceToHost);
+        CHECK(lg == lr && memcmp(got, ref, lr) == 0, "device bytes differ S=%u (%zu vs %zu)", S, lg, lr);
+        rc = gpulz_decompress_device(d_dst + mis, lg, d_out + (3 - mis), m, &lo, t % 2 ? st : NULL,
+                                     t % 3 ? NULL : d_scr, dscr);
+        CHECK(rc == GPULZ_OK && lo == m, "decompress_device S=%u: %d", S, rc);
+        cudaMemcpy(back, d_out + (3 - mis), m, cudaMemcpyDeviceToHost);
+        CHECK(memcmp(back, src, m) == 0, "device round trip differs S=%u", S);
+        /* a capacity below the result is refused, not overrun */
+        if (lr > 40) {
+            rc = gpulz_compress_device(d_src + mis, m, d_dst + mis, lr - 1, &lg, &pg, NULL, NULL, 0);
+            CHECK(rc == GPULZ_ERR_DST_SIZE, "small capacity gave %d", rc);
+            rc = gpulz_decompress_device(d_dst + mis, lr, d_out, m - 1, &lo, NULL, NULL, 0);
+            CHECK(rc == GPULZ_ERR_DST_SIZE, "small output gave %d", rc);
+        }
+        /* a damaged table on the device */
+        uint8_t junk = 0x7F;
+        cudaMemcpy(d_dst + mis + 31, &junk, 1, cudaMemcpyHostToDevice);
+        rc = gpulz_decompress_device(d_dst + mis, lr, d_out, m, &lo, NULL, NULL, 0);
+        CHECK(rc == GPULZ_ERR_CORRUPT, "damaged device table gave %d", rc);
+        cudaFree(d_src);
+        cudaFree(d_dst);
+        cudaFree(d_out);
+        cudaFree(d_scr);
+        free(ref);
+        free(got);
+    }
+    cudaStreamDestroy(st);
+    free(src);
+    free(back);
+}
+
+/* A child forked after the GPU was used must not touch CUDA: backend GPU
+ * says so, auto falls back to the CPU with the same bytes. */
+static void fork_trial(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        uint8_t in[5000], out[6000];
+        size_t len = 0;
+        gpulz_params p;
+        params_for(&p, 1, 64, 256, GPULZ_BACKEND_GPU);
+        gpulz_gen("records", in, sizeof in, 3);
+        if (gpulz_compress(in, sizeof in, out, sizeof out, &len, &p) != GPULZ_ERR_NO_GPU)
+            _exit(1);
+        p.backend = GPULZ_BACKEND_AUTO;
+        setenv("GPULZ_GPU_MIN_BYTES", "0", 1);
+        if (gpulz_compress(in, sizeof in, out, sizeof out, &len, &p) != GPULZ_OK ||
+            gpulz_last_backend(NULL) != GPULZ_BACKEND_CPU)
+            _exit(2);
+        _exit(0);
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "forked child: status %d", status);
+}
+
+int main(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        printf("no usable GPU: skipped\n");
+        return 77;
+    }
+    quick = getenv("GPULZ_TEST_QUICK") != NULL;
+    random_trials(quick ? 40 : 3000);
+    printf("random trials done, %d failures\n", failures);
+    grid_trials();
+    printf("grid trials done, %d failures\n", failures);
+    if (!quick)
+        large_trials();
+    corrupt_trials(quick ? 30 : 1500);
+    printf("corruption trials done, %d failures\n", failures);
+    device_trials();
+    printf("device trials done, %d failures\n", failures);
+    if (!quick)
+        fork_trial();
+    printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
+    return failures ? 1 : 0;
+}
