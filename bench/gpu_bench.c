@@ -3,16 +3,26 @@
  *
  * Device-resident: the input lives in device memory; compression and
  * decompression go through the device-buffer API and are timed with CUDA
- * events after a warm-up run, the median of several runs, for the kinds
- * quant, float and int (tools/datagen), S = 1, 2, 4, W = 32, 64, 128, 255 and
- * blocks of 2048, 4096 and 16384 bytes.  Every configuration's round trip is
- * checked.  Host-buffer: gpulz_compress / gpulz_decompress with backend GPU on
- * pageable buffers of 1, 4, 16 MiB and the full size, copies included.
+ * events after a warm-up run, the median of several runs.
+ *
+ * Synthetic mode (positional arguments): the kinds quant, float and int
+ * (tools/datagen), S = 1, 2, 4, W = 32, 64, 128, 255 and blocks of 2048, 4096
+ * and 16384 bytes.  Every configuration's round trip is checked.
+ * Host-buffer: gpulz_compress / gpulz_decompress with backend GPU on pageable
+ * buffers of 1, 4, 16 MiB and the full size, copies included.
+ *
+ * Corpus mode (options): the arrays of the benchmark corpus (the MANIFEST of
+ * bench/data/make_corpus.py, read as bench/nvcomp_bench does), each one
+ * compressed whole as one chunk, for S = the element size and S = 1,
+ * W = 32, 128, 255 and blocks of 4096 and 16384 bytes; CSV on stdout, one row
+ * per array and setting, the round trip checked byte for byte.
  *
  * GB/s are 1e9 uncompressed bytes per second.
  * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick]
+ *        gpu_bench --csv [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
  */
 #include <cuda_runtime_api.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +60,7 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int main(int argc, char **argv)
+static int synthetic_main(int argc, char **argv)
 {
     size_t n = (size_t)(argc > 1 ? atof(argv[1]) : 256) * 1000000;
     int reps = argc > 2 ? atoi(argv[2]) : 5;
@@ -198,4 +208,326 @@ int main(int argc, char **argv)
     }
     printf("\n%s\n", bad ? "SOME ROUND TRIPS FAILED" : "all round trips exact");
     return bad ? 1 : 0;
+}
+
+/* ---- corpus mode ---- */
+
+typedef struct corpus_options {
+    const char *manifest, *datadir, *only;
+    int repeats;
+} corpus_options;
+
+/* Device buffers and timers of one array, sized for its largest setting. */
+typedef struct corpus_run {
+    uint8_t *d_src, *d_cmp, *d_out, *d_scr;
+    size_t cmp_cap, scr_cap;
+    cudaStream_t st;
+    cudaEvent_t e0, e1;
+    float *tc, *td;
+    int reps;
+} corpus_run;
+
+/* Whether name is in the comma-separated list (an empty or absent list holds every name). */
+static int in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    if (!list || !*list)
+        return 1;
+    for (const char *p = list;; p++) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == len && strncmp(p, name, len) == 0)
+            return 1;
+        if (!e)
+            return 0;
+        p = e;
+    }
+}
+
+/* The file extension and element size of a manifest dtype (bench/nvcomp_bench.cu's table). */
+static const char *ext_of(const char *dtype, unsigned *elsize)
+{
+    static const struct {
+        const char *name, *ext;
+        unsigned size;
+    } types[] = {{"float32", "f32", 4}, {"uint16", "u16", 2}, {"int16", "i16", 2},
+                 {"int32", "i32", 4},   {"uint8", "u8", 1},   {"float64", "f64", 8}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dtype, types[i].name) == 0) {
+            *elsize = types[i].size;
+            return types[i].ext;
+        }
+    return NULL;
+}
+
+/* The settings of one array: S = element size and 1, W = 32, 128, 255, 4096- and 16384-byte blocks. */
+static int corpus_settings(unsigned elsize, gpulz_params *out)
+{
+    static const unsigned windows[] = {32, 128, 255}, blocks[] = {4096, 16384};
+    unsigned sizes[2], ns = 0;
+    if (elsize == 2 || elsize == 4 || elsize == 8)
+        sizes[ns++] = elsize;
+    sizes[ns++] = 1;
+    int k = 0;
+    for (unsigned si = 0; si < ns; si++)
+        for (unsigned wi = 0; wi < 3; wi++)
+            for (unsigned bi = 0; bi < 2; bi++) {
+                unsigned c = blocks[bi] / sizes[si];
+                gpulz_params_init(&out[k]);
+                out[k].symbol_size = sizes[si];
+                out[k].window = windows[wi];
+                out[k].block_symbols = c < 256 ? 256 : c > 16384 ? 16384 : c;
+                out[k].backend = GPULZ_BACKEND_GPU;
+                k++;
+            }
+    return k;
+}
+
+/* A status for the CSV: the words of a failure, commas and line breaks replaced. */
+static void set_status(char *status, size_t cap, const char *what, int rc)
+{
+    snprintf(status, cap, "%s: %s (%s)", what, gpulz_strerror(rc), gpulz_last_error());
+    for (char *c = status; *c; c++)
+        if (*c == ',' || *c == '\n' || *c == '\r')
+            *c = ';';
+}
+
+/*
+ * Time one setting on the n bytes at r->d_src (host copy h) and check the
+ * round trip through back.  Returns 1 when it is exact, else 0 with the
+ * reason in status.
+ */
+static int corpus_setting(const corpus_run *r, const uint8_t *h, uint8_t *back, size_t n,
+                          const gpulz_params *p, double *ratio, double *cgbs, double *dgbs,
+                          char *status, size_t cap)
+{
+    size_t len = 0, first = 0, olen = 0, diff = 0;
+    int rc = GPULZ_OK, ok = 0;
+    for (int k = -1; k < r->reps; k++) {
+        CK(cudaEventRecord(r->e0, r->st));
+        rc = gpulz_compress_device(r->d_src, n, r->d_cmp, r->cmp_cap, &len, p, r->st, r->d_scr,
+                                   r->scr_cap);
+        CK(cudaEventRecord(r->e1, r->st));
+        CK(cudaEventSynchronize(r->e1));
+        if (rc != GPULZ_OK) {
+            set_status(status, cap, "compress", rc);
+            goto done;
+        }
+        if (k >= 0 && len != first) {
+            snprintf(status, cap, "compressed size differs between runs (%zu; %zu)", first, len);
+            goto done;
+        }
+        first = len;
+        if (k >= 0)
+            CK(cudaEventElapsedTime(&r->tc[k], r->e0, r->e1));
+    }
+    for (int k = -1; k < r->reps; k++) {
+        /* poisoned before every run, outside the timed span, so that a run
+         * that writes nothing cannot pass the check */
+        CK(cudaMemsetAsync(r->d_out, 0x5a, n, r->st));
+        CK(cudaEventRecord(r->e0, r->st));
+        rc = gpulz_decompress_device(r->d_cmp, len, r->d_out, n, &olen, r->st, r->d_scr,
+                                     r->scr_cap);
+        CK(cudaEventRecord(r->e1, r->st));
+        CK(cudaEventSynchronize(r->e1));
+        if (rc != GPULZ_OK) {
+            set_status(status, cap, "decompress", rc);
+            goto done;
+        }
+        if (olen != n) {
+            snprintf(status, cap, "decompressed %zu bytes of %zu", olen, n);
+            goto done;
+        }
+        if (k >= 0)
+            CK(cudaEventElapsedTime(&r->td[k], r->e0, r->e1));
+    }
+    CK(cudaMemcpy(back, r->d_out, n, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++)
+        diff += back[i] != h[i];
+    if (diff) {
+        snprintf(status, cap, "MISMATCH: %zu bytes differ", diff);
+        goto done;
+    }
+    *ratio = (double)n / (double)len;
+    *cgbs = (double)n / (median(r->tc, r->reps) * 1e6);
+    *dgbs = (double)n / (median(r->td, r->reps) * 1e6);
+    snprintf(status, cap, "ok");
+    ok = 1;
+done:
+    return ok;
+}
+
+/* Every setting on one array already in host memory; returns the number of failed rows. */
+static int corpus_array(corpus_run *r, const char *name, const char *dtype, unsigned elsize,
+                        const uint8_t *h, size_t n)
+{
+    gpulz_params set[12];
+    int ns = corpus_settings(elsize, set), failures = 0;
+    uint8_t *back = malloc(n);
+    r->cmp_cap = r->scr_cap = 0;
+    for (int i = 0; i < ns; i++) {
+        size_t bound = gpulz_compress_bound(n, &set[i]);
+        size_t cs = gpulz_compress_device_scratch_size(n, &set[i]);
+        size_t ds = gpulz_decompress_device_scratch_size(bound);
+        if (bound > r->cmp_cap)
+            r->cmp_cap = bound;
+        if (cs > r->scr_cap)
+            r->scr_cap = cs;
+        if (ds > r->scr_cap)
+            r->scr_cap = ds;
+    }
+    if (!back || r->cmp_cap == 0) {
+        fprintf(stderr, "gpu_bench: %s: no memory or no valid setting\n", name);
+        free(back);
+        return ns;
+    }
+    CK(cudaMalloc((void **)&r->d_src, n));
+    CK(cudaMalloc((void **)&r->d_cmp, r->cmp_cap));
+    CK(cudaMalloc((void **)&r->d_out, n));
+    CK(cudaMalloc((void **)&r->d_scr, r->scr_cap ? r->scr_cap : 1));
+    CK(cudaMemcpy(r->d_src, h, n, cudaMemcpyHostToDevice));
+    for (int i = 0; i < ns; i++) {
+        char status[256];
+        double ratio = 0, cgbs = 0, dgbs = 0;
+        int ok = corpus_setting(r, h, back, n, &set[i], &ratio, &cgbs, &dgbs, status, sizeof status);
+        printf("%s,%s,%zu,gpulz,S%u W%u B%u,", name, dtype, n, set[i].symbol_size, set[i].window,
+               set[i].block_symbols * set[i].symbol_size);
+        if (ok)
+            printf("%.4f,%.3f,%.3f,ok\n", ratio, cgbs, dgbs);
+        else
+            printf(",,,%s\n", status);
+        fflush(stdout);
+        failures += !ok;
+    }
+    CK(cudaFree(r->d_src));
+    CK(cudaFree(r->d_cmp));
+    CK(cudaFree(r->d_out));
+    CK(cudaFree(r->d_scr));
+    free(back);
+    return failures;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick]\n"
+               "       gpu_bench --csv [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
+               "The first form benchmarks generated data (a table); the second the corpus arrays of\n"
+               "FILE (default $GPULZ_BENCH_MANIFEST, else bench/data/cache/MANIFEST; arrays in DIR,\n"
+               "default FILE's folder; --only default $GPULZ_BENCH_ONLY), CSV on stdout.\n"
+               "Exit status: 0 all exact, 1 a failure, 2 bad arguments, 77 no usable GPU.\n");
+}
+
+static int corpus_main(int argc, char **argv)
+{
+    corpus_options o = {getenv("GPULZ_BENCH_MANIFEST"), NULL, getenv("GPULZ_BENCH_ONLY"), 5};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (strcmp(a, "--csv") == 0)
+            continue;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            usage(stderr);
+            return 2;
+        }
+        i++;
+        if (strcmp(a, "--manifest") == 0)
+            o.manifest = v;
+        else if (strcmp(a, "--data") == 0)
+            o.datadir = v;
+        else if (strcmp(a, "--only") == 0)
+            o.only = v;
+        else if (strcmp(a, "--repeats") == 0) {
+            long n = strtol(v, &end, 10);
+            o.repeats = *end || n < 1 || n > 1000 ? 0 : (int)n;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (o.repeats < 1) {
+        fprintf(stderr, "gpu_bench: --repeats must be an integer from 1 to 1000\n");
+        return 2;
+    }
+    if (!o.manifest || !*o.manifest)
+        o.manifest = "bench/data/cache/MANIFEST";
+    char datadir[4096];
+    if (o.datadir)
+        snprintf(datadir, sizeof datadir, "%s", o.datadir);
+    else {
+        const char *slash = strrchr(o.manifest, '/');
+        snprintf(datadir, sizeof datadir, "%.*s", slash ? (int)(slash - o.manifest) : 1,
+                 slash ? o.manifest : ".");
+    }
+    FILE *man = fopen(o.manifest, "r");
+    if (!man) {
+        fprintf(stderr, "gpu_bench: cannot open %s: %s\n", o.manifest, strerror(errno));
+        return 1;
+    }
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        fprintf(stderr, "gpu_bench: no usable GPU\n");
+        fclose(man);
+        return 77;
+    }
+    struct cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    fprintf(stderr, "gpu_bench: %s, %d SMs; median of %d runs after a warm-up\n", prop.name,
+            prop.multiProcessorCount, o.repeats);
+    corpus_run r = {0};
+    r.reps = o.repeats;
+    r.tc = malloc(sizeof(float) * (size_t)r.reps);
+    r.td = malloc(sizeof(float) * (size_t)r.reps);
+    if (!r.tc || !r.td) {
+        fprintf(stderr, "gpu_bench: out of memory\n");
+        fclose(man);
+        return 1;
+    }
+    CK(cudaStreamCreate(&r.st));
+    CK(cudaEventCreate(&r.e0));
+    CK(cudaEventCreate(&r.e1));
+    printf("dataset,dtype,bytes,codec,params,ratio,comp_gbs,decomp_gbs,status\n");
+    fflush(stdout);
+
+    int failures = 0;
+    char line[1024];
+    while (fgets(line, sizeof line, man)) {
+        char name[128], dtype[16], shape[128], path[4400];
+        size_t bytes;
+        unsigned elsize = 1;
+        if (line[0] == '#' || sscanf(line, "%127s %15s %127s %zu", name, dtype, shape, &bytes) != 4)
+            continue;
+        if (!in_list(o.only, name))
+            continue;
+        const char *ext = ext_of(dtype, &elsize);
+        snprintf(path, sizeof path, "%s/%s.%s", datadir, name, ext ? ext : "?");
+        FILE *f = ext ? fopen(path, "rb") : NULL;
+        uint8_t *h = bytes ? malloc(bytes) : NULL;
+        if (!f || !h || fread(h, 1, bytes, f) != bytes) {
+            fprintf(stderr, "gpu_bench: cannot read %zu bytes of %s\n", bytes, path);
+            failures++;
+        } else
+            failures += corpus_array(&r, name, dtype, elsize, h, bytes);
+        if (f)
+            fclose(f);
+        free(h);
+    }
+    fclose(man);
+    CK(cudaEventDestroy(r.e0));
+    CK(cudaEventDestroy(r.e1));
+    CK(cudaStreamDestroy(r.st));
+    free(r.tc);
+    free(r.td);
+    return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* options select the corpus mode; positional arguments (or none) the synthetic one */
+    if (argc > 1 && argv[1][0] == '-')
+        return corpus_main(argc, argv);
+    return synthetic_main(argc, argv);
 }
