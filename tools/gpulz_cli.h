@@ -62,6 +62,21 @@ int cli_check_level(const char *cmd, const char *opt, unsigned long v);
 int cli_check_block(const char *cmd, const char *opt, unsigned long v);
 int cli_check_threads(const char *cmd, const char *opt, unsigned long v);
 
+/*
+ * The options that shape the compressed bytes, as compress and h5repack-args
+ * take them: -s/--symbol, -l/--level (and -1..-4), -w/--window, -b/--block,
+ * -a/--adaptive.  A symbol size of 0 (from the datatype) is allowed only
+ * where symbol_min is 0.
+ */
+typedef struct cli_format_opts {
+    unsigned long symbol, window, block, flags;
+    int level_set, window_set;
+} cli_format_opts;
+void cli_format_opts_init(cli_format_opts *o, unsigned long symbol);
+/* getopt's c with its argument: 0 taken, CLI_USAGE on a bad value, -1 not a format option. */
+int cli_format_option(const char *cmd, int c, const char *arg, unsigned long symbol_min,
+                      cli_format_opts *o);
+
 /* auto, cpu or gpu; 0 on success. */
 int cli_parse_backend(const char *cmd, const char *s, gpulz_backend *out);
 const char *cli_backend_name(gpulz_backend b);

@@ -77,9 +77,11 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *optstring = compress ? ":s:l:w:b:at:o:fvh1234" : ":t:o:fvh";
-    int window_set = 0, level_set = 0, c;
+    int c;
     unsigned long v;
+    cli_format_opts F;
     gpulz_params_init(&A->p);
+    cli_format_opts_init(&F, A->p.symbol_size);
     A->in = A->out = NULL;
     A->force = A->verbose = 0;
     opterr = 0;
@@ -89,45 +91,13 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
             return cli_usage_error(cmd,
                                    "option '%s' is for compress; the chunk holds its parameters",
                                    argv[optind - 1]);
+        int taken = cli_format_option(cmd, c, optarg, 1, &F);
+        if (taken >= 0) {
+            if (taken)
+                return taken;
+            continue;
+        }
         switch (c) {
-        case 's':
-            if (cli_parse_uint(cmd, "--symbol", optarg, 1, 8, &v) ||
-                cli_check_symbol(cmd, "--symbol", v))
-                return CLI_USAGE;
-            A->p.symbol_size = (unsigned)v;
-            break;
-        case 'l':
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-            /* -1 .. -4 carry their level in the option letter */
-            v = (unsigned long)(c - '0');
-            if (c == 'l' &&
-                cli_parse_uint(cmd, "--level", optarg, GPULZ_LEVEL_MIN, GPULZ_LEVEL_MAX, &v))
-                return CLI_USAGE;
-            if (window_set)
-                return cli_usage_error(cmd, "give --level or --window, not both");
-            A->p.window = gpulz_level_window((int)v);
-            level_set = 1;
-            break;
-        case 'w':
-            if (level_set)
-                return cli_usage_error(cmd, "give --level or --window, not both");
-            if (cli_parse_uint(cmd, "--window", optarg, GPULZ_WINDOW_MIN, GPULZ_WINDOW_MAX, &v))
-                return CLI_USAGE;
-            A->p.window = (unsigned)v;
-            window_set = 1;
-            break;
-        case 'b':
-            if (cli_parse_uint(cmd, "--block", optarg, 1, GPULZ_BLOCK_MAX, &v) ||
-                cli_check_block(cmd, "--block", v))
-                return CLI_USAGE;
-            A->p.block_symbols = (unsigned)v;
-            break;
-        case 'a':
-            A->p.flags |= GPULZ_FLAG_ADAPTIVE;
-            break;
         case 't':
             if (cli_parse_uint(cmd, "--threads", optarg, 0, 4096, &v))
                 return CLI_USAGE;
@@ -153,6 +123,10 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
             return cli_getopt_error(cmd, c, argv);
         }
     }
+    A->p.symbol_size = (unsigned)F.symbol;
+    A->p.window = (unsigned)F.window;
+    A->p.block_symbols = (unsigned)F.block;
+    A->p.flags = (unsigned)F.flags;
     if (argc - optind > 1)
         return cli_usage_error(cmd, "one input at a time ('%s' is extra)", argv[optind + 1]);
     if (optind < argc)

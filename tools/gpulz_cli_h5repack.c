@@ -48,45 +48,20 @@ int cli_h5repack_main(int argc, char **argv)
         {"adaptive", no_argument, NULL, 'a'},     {"optional", no_argument, NULL, OPT_OPTIONAL},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *cmd = "h5repack-args";
-    unsigned long cd[CD_COUNT] = {GPULZ_FORMAT_VERSION, 0, GPULZ_WINDOW_DEFAULT,
-                                  GPULZ_BLOCK_DEFAULT, 0};
-    unsigned long v, flag = H5Z_FLAG_MANDATORY_VALUE;
-    int level_set = 0, window_set = 0, c;
+    unsigned long flag = H5Z_FLAG_MANDATORY_VALUE;
+    cli_format_opts F;
+    int c;
+    cli_format_opts_init(&F, 0); /* 0: the filter takes S from the datatype */
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":s:l:w:b:ah", opts, NULL)) != -1) {
+        int taken = cli_format_option(cmd, c, optarg, 0, &F);
+        if (taken >= 0) {
+            if (taken)
+                return taken;
+            continue;
+        }
         switch (c) {
-        case 's':
-            if (cli_parse_uint(cmd, "--symbol", optarg, 0, 8, &v) ||
-                (v && cli_check_symbol(cmd, "--symbol", v)))
-                return CLI_USAGE;
-            cd[CD_SYMBOL] = v;
-            break;
-        case 'l':
-            if (window_set)
-                return cli_usage_error(cmd, "give --level or --window, not both");
-            if (cli_parse_uint(cmd, "--level", optarg, GPULZ_LEVEL_MIN, GPULZ_LEVEL_MAX, &v))
-                return CLI_USAGE;
-            cd[CD_WINDOW] = gpulz_level_window((int)v);
-            level_set = 1;
-            break;
-        case 'w':
-            if (level_set)
-                return cli_usage_error(cmd, "give --level or --window, not both");
-            if (cli_parse_uint(cmd, "--window", optarg, GPULZ_WINDOW_MIN, GPULZ_WINDOW_MAX, &v))
-                return CLI_USAGE;
-            cd[CD_WINDOW] = v;
-            window_set = 1;
-            break;
-        case 'b':
-            if (cli_parse_uint(cmd, "--block", optarg, 1, GPULZ_BLOCK_MAX, &v) ||
-                cli_check_block(cmd, "--block", v))
-                return CLI_USAGE;
-            cd[CD_BLOCK] = v;
-            break;
-        case 'a':
-            cd[CD_FLAGS] |= GPULZ_FLAG_ADAPTIVE;
-            break;
         case OPT_OPTIONAL:
             flag = H5Z_FLAG_OPTIONAL_VALUE;
             break;
@@ -99,6 +74,9 @@ int cli_h5repack_main(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error(cmd, "takes no arguments ('%s' is extra)", argv[optind]);
+    const unsigned long cd[CD_COUNT] = {[CD_VERSION] = GPULZ_FORMAT_VERSION, [CD_SYMBOL] = F.symbol,
+                                        [CD_WINDOW] = F.window, [CD_BLOCK] = F.block,
+                                        [CD_FLAGS] = F.flags};
     printf("UD=%d,%lu,%d", GPULZ_FILTER_ID, flag, CD_COUNT);
     for (int i = 0; i < CD_COUNT; i++)
         printf(",%lu", cd[i]);

@@ -184,6 +184,62 @@ int cli_check_block(const char *cmd, const char *opt, unsigned long v)
     return 0;
 }
 
+void cli_format_opts_init(cli_format_opts *o, unsigned long symbol)
+{
+    o->symbol = symbol;
+    o->window = GPULZ_WINDOW_DEFAULT;
+    o->block = GPULZ_BLOCK_DEFAULT;
+    o->flags = 0;
+    o->level_set = o->window_set = 0;
+}
+
+int cli_format_option(const char *cmd, int c, const char *arg, unsigned long symbol_min,
+                      cli_format_opts *o)
+{
+    unsigned long v;
+    switch (c) {
+    case 's':
+        if (cli_parse_uint(cmd, "--symbol", arg, symbol_min, 8, &v) ||
+            (v && cli_check_symbol(cmd, "--symbol", v)))
+            return CLI_USAGE;
+        o->symbol = v;
+        return 0;
+    case 'l':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+        /* -1 .. -4 carry their level in the option letter */
+        v = (unsigned long)(c - '0');
+        if (c == 'l' && cli_parse_uint(cmd, "--level", arg, GPULZ_LEVEL_MIN, GPULZ_LEVEL_MAX, &v))
+            return CLI_USAGE;
+        if (o->window_set)
+            return cli_usage_error(cmd, "give --level or --window, not both");
+        o->window = gpulz_level_window((int)v);
+        o->level_set = 1;
+        return 0;
+    case 'w':
+        if (o->level_set)
+            return cli_usage_error(cmd, "give --level or --window, not both");
+        if (cli_parse_uint(cmd, "--window", arg, GPULZ_WINDOW_MIN, GPULZ_WINDOW_MAX, &v))
+            return CLI_USAGE;
+        o->window = v;
+        o->window_set = 1;
+        return 0;
+    case 'b':
+        if (cli_parse_uint(cmd, "--block", arg, 1, GPULZ_BLOCK_MAX, &v) ||
+            cli_check_block(cmd, "--block", v))
+            return CLI_USAGE;
+        o->block = v;
+        return 0;
+    case 'a':
+        o->flags |= GPULZ_FLAG_ADAPTIVE;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
 int cli_check_threads(const char *cmd, const char *opt, unsigned long v)
 {
     if (v > 4096)
