@@ -13,9 +13,10 @@ prints, in markdown:
   Table 5  per dataset at one chunk size: gpulz through HDF5 against the CPU
            filter of the best ratio and the fastest one
 Usage: tables.py --results DIR [--block 4096] [--chunk 4]   (markdown on stdout)
-       tables.py --merge OUT DIR1 DIR2 ...   (the CSVs and ENV.txt of several
-           rounds on parts of the corpus concatenated into OUT, one header
-           each, then OUT/TABLES.md written)
+       tables.py --merge OUT DIR1 DIR2 ... [--manifest FILE]   (the CSVs and
+           ENV.txt of several rounds on parts of the corpus concatenated into
+           OUT under one header, rows in FILE's order of arrays, then
+           OUT/TABLES.md written)
 Standard library only.
 """
 import argparse
@@ -284,10 +285,10 @@ def summary(gpu, nvc, h5, chunk):
         s = 4 if ELSIZE.get(dtype, 1) % 4 == 0 else ELSIZE.get(dtype, 1)
         return g.get((d, (s, 32, 4096)))
 
-    def best_cpu(d):
+    def best_cpu(d, what="ratio"):
         cpu = [r for (dd, f), r in hk.items() if dd == d and f not in GPULZ_FILTERS
                and f != "none" and cell(r, "ratio")]
-        return max(cpu, key=lambda r: cell(r, "ratio")) if cpu else None
+        return max(cpu, key=lambda r: cell(r, what) or 0) if cpu else None
 
     cols = [("gpulz S=elem W128 4K", lambda d, t: gp(d, t, 128), "comp_gbs", "decomp_gbs"),
             ("gpulz S=elem W255 4K", lambda d, t: gp(d, t, 255), "comp_gbs", "decomp_gbs"),
@@ -297,7 +298,10 @@ def summary(gpu, nvc, h5, chunk):
             ("nvCOMP ANS", lambda d, t: n.get((d, "ans")), "comp_gbs", "decomp_gbs"),
             ("nvCOMP zstd", lambda d, t: n.get((d, "zstd")), "comp_gbs", "decomp_gbs"),
             (f"HDF5 gpulz-gpu {chunk:g} MiB", lambda d, t: hk.get((d, "gpulz-gpu")), "write_gbs", "read_gbs"),
-            (f"HDF5 best-ratio CPU filter {chunk:g} MiB", lambda d, t: best_cpu(d), "write_gbs", "read_gbs")]
+            (f"HDF5 gpulz-cpu-all {chunk:g} MiB", lambda d, t: hk.get((d, "gpulz-cpu-all")), "write_gbs", "read_gbs"),
+            (f"HDF5 best-ratio CPU filter {chunk:g} MiB", lambda d, t: best_cpu(d), "write_gbs", "read_gbs"),
+            (f"HDF5 fastest-write CPU filter {chunk:g} MiB", lambda d, t: best_cpu(d, "write_gbs"),
+             "write_gbs", "read_gbs")]
     head = ["codec / setting"] + [f"{k} ({len(v)})" for k, v in groups.items()]
     rows = []
     for label, get, c, dcol in cols:
@@ -320,7 +324,7 @@ def summary(gpu, nvc, h5, chunk):
                       "Each cell: ratio; compress (write) / decompress (read) GB/s, geometric "
                       "means over the arrays of the column (their number in brackets). Device "
                       "rows: device buffers; HDF5 rows: H5Dwrite / H5Dread, host memory. The "
-                      "best-ratio CPU filter is chosen per array.", "",
+                      "best-ratio and the fastest-write CPU filters (not gpulz) are chosen per array.", "",
                       table(head, rows), ""])
 
 
@@ -347,9 +351,15 @@ def render(results, block, chunk):
     return "\n".join(out) + "\n"
 
 
-def merge(out, parts):
-    """Concatenate the CSVs (one header) and ENV.txt of several result folders into out."""
+def merge(out, parts, manifest=None):
+    """Concatenate the CSVs (one header) and ENV.txt of several result folders into out,
+    rows in the order of the arrays of manifest where one is given."""
     os.makedirs(out, exist_ok=True)
+    rank = {}
+    if manifest:
+        with open(manifest) as f:
+            names = [l.split()[0] for l in f if l.strip() and not l.startswith("#")]
+        rank = {n: i for i, n in enumerate(names)}
     for name in CSVS:
         header, body = None, []
         for p in parts:
@@ -365,6 +375,8 @@ def merge(out, parts):
             elif lines[0] != header:
                 sys.exit(f"tables.py: {path}: header differs from the first part's")
             body += lines[1:]
+        if rank:
+            body.sort(key=lambda l: rank.get(l.split(",", 1)[0], len(rank)))
         if header:
             with open(os.path.join(out, name), "w") as f:
                 f.write(header)
@@ -382,13 +394,14 @@ def main():
     ap.add_argument("--results", help="folder of the CSVs")
     ap.add_argument("--merge", nargs="+", metavar=("OUT", "DIR"),
                     help="merge the CSVs of DIR... into OUT and write OUT/TABLES.md")
+    ap.add_argument("--manifest", help="with --merge: order the rows as the arrays of this MANIFEST")
     ap.add_argument("--block", type=int, default=4096, help="gpulz block bytes of Tables 1-2")
     ap.add_argument("--chunk", type=float, default=4, help="HDF5 chunk MiB of Tables 5-6")
     a = ap.parse_args()
     if a.merge:
         if len(a.merge) < 2:
             ap.error("--merge OUT DIR1 [DIR2 ...]")
-        merge(a.merge[0], a.merge[1:])
+        merge(a.merge[0], a.merge[1:], a.manifest)
         with open(os.path.join(a.merge[0], "TABLES.md"), "w") as f:
             f.write(render(a.merge[0], a.block, a.chunk))
         return 0
