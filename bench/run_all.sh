@@ -86,7 +86,11 @@ export HDF5_PLUGIN_PATH
   if command -v nvidia-smi >/dev/null 2>&1; then
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
   fi
-  echo "commit: $(git -C "$srcdir" rev-parse --short HEAD 2>/dev/null)$(git -C "$srcdir" diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
+  if git -C "$srcdir" rev-parse --short HEAD >/dev/null 2>&1; then
+    echo "commit: $(git -C "$srcdir" rev-parse --short HEAD)$(git -C "$srcdir" diff --quiet HEAD || echo ' (modified)')"
+  else
+    echo "commit: unknown ($srcdir is no git checkout: a release tarball? see its version)"
+  fi
   echo "hdf5: $(pkg-config --modversion hdf5 2>/dev/null)"
   echo "HDF5_PLUGIN_PATH: $HDF5_PLUGIN_PATH"
   echo "corpus: $corpus/MANIFEST ($(grep -vc '^#' "$corpus/MANIFEST") arrays)"
