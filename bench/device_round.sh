@@ -8,10 +8,13 @@
 #   KIT/debs/*.deb            Debian packages of the CPU HDF5 filters and their libraries
 #
 # It builds with CUDA (and nvCOMP when present), runs `make check` (GPU tests
-# included), then bench/run_all.sh --quick over the corpus, leaving logs, CSVs
-# and plots in OUTDIR (default $OUT, else ./device_round).
+# included), then bench/run_all.sh over the corpus (--quick unless ROUND_FLAGS
+# says otherwise), leaving logs, CSVs and plots in OUTDIR (default $OUT, else
+# ./device_round).
 # Usage: bench/device_round.sh KIT [ARCH (90)]
-# Environment: CHECK_TIMEOUT, BENCH_TIMEOUT (seconds), SKIP_CHECK=1 (benchmarks only)
+# Environment: CHECK_TIMEOUT, BENCH_TIMEOUT (seconds), SKIP_CHECK=1 (benchmarks only),
+#   BENCH_REPEATS (gpu_bench, default 5), ROUND_FLAGS (run_all.sh options, default
+#   --quick; e.g. '--h5-repeats 1 --no-plots' for every array at 1, 4 and 16 MiB)
 set -u -o pipefail
 kit=$(readlink -f "$1")
 arch=${2:-90}
@@ -62,7 +65,7 @@ bench_rc=0
 if [ -n "$corpus" ]; then
   step bench
   GPU_BENCH_ARGS="--repeats ${BENCH_REPEATS:-5}" timeout "${BENCH_TIMEOUT:-300}" \
-    bench/run_all.sh --quick --builddir . --corpus "$corpus" --results "$out/results" \
+    bench/run_all.sh ${ROUND_FLAGS---quick} --builddir . --corpus "$corpus" --results "$out/results" \
     ${plugins:+--plugin-dir "$plugins"} 2>&1 | tee "$out/bench.log" | tail -20
   bench_rc=$?
 fi

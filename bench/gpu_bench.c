@@ -13,9 +13,10 @@
  *
  * Corpus mode (options): the arrays of the benchmark corpus (the MANIFEST of
  * bench/data/make_corpus.py, read as bench/nvcomp_bench does), each one
- * compressed whole as one chunk, for S = the element size and S = 1,
- * W = 32, 128, 255 and blocks of 4096 and 16384 bytes; CSV on stdout, one row
- * per array and setting, the round trip checked byte for byte.
+ * compressed whole as one chunk, over the paper's grid: S = 1, 2, 4 (8) where
+ * S divides the element size, W = 32, 64, 128, 255, blocks of 2048, 4096, 8192
+ * and 16384 bytes; CSV on stdout, one row per array and setting, the round
+ * trip checked byte for byte.
  *
  * GB/s are 1e9 uncompressed bytes per second.
  * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick]
@@ -260,18 +261,22 @@ static const char *ext_of(const char *dtype, unsigned *elsize)
     return NULL;
 }
 
-/* The settings of one array: S = element size and 1, W = 32, 128, 255, 4096- and 16384-byte blocks. */
+/*
+ * The settings of one array, the grid of the paper: S = 1, 2, 4, 8 where S
+ * divides the element size, W = 32, 64, 128, 255, blocks of 2048, 4096, 8192
+ * and 16384 bytes (block_symbols = bytes / S, within 256..16384).
+ */
+#define MAX_SETTINGS 64
 static int corpus_settings(unsigned elsize, gpulz_params *out)
 {
-    static const unsigned windows[] = {32, 128, 255}, blocks[] = {4096, 16384};
-    unsigned sizes[2], ns = 0;
-    if (elsize == 2 || elsize == 4 || elsize == 8)
-        sizes[ns++] = elsize;
-    sizes[ns++] = 1;
+    static const unsigned sizes[] = {1, 2, 4, 8}, windows[] = {32, 64, 128, 255},
+                          blocks[] = {2048, 4096, 8192, 16384};
     int k = 0;
-    for (unsigned si = 0; si < ns; si++)
-        for (unsigned wi = 0; wi < 3; wi++)
-            for (unsigned bi = 0; bi < 2; bi++) {
+    for (unsigned si = 0; si < 4; si++) {
+        if (elsize % sizes[si] != 0)
+            continue;
+        for (unsigned wi = 0; wi < 4; wi++)
+            for (unsigned bi = 0; bi < 4; bi++) {
                 unsigned c = blocks[bi] / sizes[si];
                 gpulz_params_init(&out[k]);
                 out[k].symbol_size = sizes[si];
@@ -280,6 +285,7 @@ static int corpus_settings(unsigned elsize, gpulz_params *out)
                 out[k].backend = GPULZ_BACKEND_GPU;
                 k++;
             }
+    }
     return k;
 }
 
@@ -361,7 +367,7 @@ done:
 static int corpus_array(corpus_run *r, const char *name, const char *dtype, unsigned elsize,
                         const uint8_t *h, size_t n)
 {
-    gpulz_params set[12];
+    gpulz_params set[MAX_SETTINGS];
     int ns = corpus_settings(elsize, set), failures = 0;
     uint8_t *back = malloc(n);
     r->cmp_cap = r->scr_cap = 0;

@@ -2,16 +2,21 @@
 # run_all.sh - regenerate every benchmark result of gpulz on this machine.
 #
 #   1. the corpus (bench/data/make_corpus.py), if its MANIFEST is missing
-#   2. h5bench: HDF5 filters through H5Dwrite/H5Dread      -> h5bench.csv
-#   3. bench/gpu_bench, the GPU codec on device buffers, if built -> gpu_bench.csv
-#   4. bench/nvcomp_bench, nvCOMP's codecs, if built       -> nvcomp.csv
-#   5. bench/plot.py: PNG plots of the CSVs               -> plots/
+#   2. bench/gpu_bench, the GPU codec on device buffers, if built -> gpu_bench.csv
+#   3. bench/nvcomp_bench, nvCOMP's codecs, if built       -> nvcomp.csv
+#   4. h5bench: HDF5 filters through H5Dwrite/H5Dread      -> h5bench.csv
+#   5. bench/tables.py: the paper's tables in markdown    -> TABLES.md
+#   6. bench/plot.py: PNG plots of the CSVs               -> plots/
 # plus ENV.txt (machine, date, commit, versions) in the results folder.
+# The short GPU steps come first, so that a time limit stops the long one.
 #
 # Usage: run_all.sh [--builddir DIR] [--srcdir DIR] [--results DIR] [--corpus DIR]
-#                   [--only A,B,...] [--quick] [--plugin-dir DIR] [--no-plots]
+#                   [--only A,B,...] [--quick] [--chunks 1,4,16] [--h5-repeats N]
+#                   [--plugin-dir DIR] [--no-plots]
 # `make bench` runs it with the build's folders.  A step that fails is
 # reported and the others still run; the exit status is 1 if any failed.
+# --h5-repeats (default 3) bounds the HDF5 step, the long one: on the whole
+# corpus at 1, 4 and 16 MiB each run costs about 2.5 minutes on 16 cores.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +25,8 @@ builddir=$PWD
 results=
 corpus=
 only=
+chunks=
+h5_repeats=3
 quick=no
 plots=yes
 plugin_dir=
@@ -32,10 +39,12 @@ while [ $# -gt 0 ]; do
     --results) results=$2; shift ;;
     --corpus) corpus=$2; shift ;;
     --only) only=$2; shift ;;
+    --chunks) chunks=$2; shift ;;
+    --h5-repeats) h5_repeats=$2; shift ;;
     --plugin-dir) plugin_dir=$2; shift ;;
     --quick) quick=yes ;;
     --no-plots) plots=no ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -48,11 +57,11 @@ builddir=$(cd "$builddir" && pwd)
 mkdir -p "$results" || exit 1
 
 # --quick: a few arrays of each kind, 4 MiB chunks only
-chunks=1,4,16
 if [ $quick = yes ]; then
-  chunks=4
+  : "${chunks:=4}"
   : "${only:=etopo5,etopo5_q1e-3,levitus_temp_q1e-3,navy_uwnd_q1e-3,gshhg_lon,tpch_l_orderkey,tpch_l_partkey,tpch_l_comment}"
 fi
+: "${chunks:=1,4,16}"
 only_opt=
 [ -n "$only" ] && only_opt="--only $only"
 
@@ -77,20 +86,16 @@ export HDF5_PLUGIN_PATH
   if command -v nvidia-smi >/dev/null 2>&1; then
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
   fi
-  echo "commit: $(git -C "$srcdir" rev-parse --short HEAD 2>/dev/null)$(git -C "$srcdir" diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
+  if git -C "$srcdir" rev-parse --short HEAD >/dev/null 2>&1; then
+    echo "commit: $(git -C "$srcdir" rev-parse --short HEAD)$(git -C "$srcdir" diff --quiet HEAD || echo ' (modified)')"
+  else
+    echo "commit: unknown ($srcdir is no git checkout: a release tarball? see its version)"
+  fi
   echo "hdf5: $(pkg-config --modversion hdf5 2>/dev/null)"
   echo "HDF5_PLUGIN_PATH: $HDF5_PLUGIN_PATH"
   echo "corpus: $corpus/MANIFEST ($(grep -vc '^#' "$corpus/MANIFEST") arrays)"
 } > "$results/ENV.txt"
 cat "$results/ENV.txt" >&2
-
-step "h5bench (chunks $chunks MiB)"
-if [ -x "$builddir/bench/h5bench" ]; then
-  nice "$builddir/bench/h5bench" --manifest "$corpus/MANIFEST" --chunks "$chunks" $only_opt \
-    > "$results/h5bench.csv" || fail "h5bench reported failures (see status column)"
-else
-  fail "$builddir/bench/h5bench not built"
-fi
 
 step "gpu_bench"
 if [ -x "$builddir/bench/gpu_bench" ]; then
@@ -113,6 +118,18 @@ if [ -x "$builddir/bench/nvcomp_bench" ]; then
 else
   echo "   not built (configure --with-nvcomp=DIR)" >&2
 fi
+
+step "h5bench (chunks $chunks MiB, median of $h5_repeats)"
+if [ -x "$builddir/bench/h5bench" ]; then
+  nice "$builddir/bench/h5bench" --manifest "$corpus/MANIFEST" --chunks "$chunks" --repeats "$h5_repeats" $only_opt \
+    > "$results/h5bench.csv" || fail "h5bench reported failures (see status column)"
+else
+  fail "$builddir/bench/h5bench not built"
+fi
+
+step "tables in $results/TABLES.md"
+"$python" "$srcdir/bench/tables.py" --results "$results" > "$results/TABLES.md" ||
+  fail "tables.py failed"
 
 if [ $plots = yes ]; then
   step "plots in $results/plots"

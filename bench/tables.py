@@ -1,0 +1,415 @@
+#!/usr/bin/python3
+"""Markdown tables of the benchmark CSVs of bench/run_all.sh, laid out like
+the gpuLZ paper's Tables 1 and 2.
+
+Reads RESULTS/gpu_bench.csv, nvcomp.csv and h5bench.csv (those present) and
+prints, in markdown:
+  Table 1  compression ratio: one row per dataset; columns the gpulz settings
+           S/W at 4 KiB blocks (device buffers), then nvCOMP's codecs
+  Table 2  throughput, compress / decompress GB/s, same layout
+  Table 3  gpulz's block size at S = element size, W = 128: ratio and GB/s
+  Table 4  the HDF5 filters (h5bench): one row per dataset and filter; ratio,
+           write and read GB/s at each chunk size
+  Table 5  per dataset at one chunk size: gpulz through HDF5 against the CPU
+           filter of the best ratio and the fastest one
+Usage: tables.py --results DIR [--block 4096] [--chunk 4]   (markdown on stdout)
+       tables.py --merge OUT DIR1 DIR2 ... [--manifest FILE]   (the CSVs and
+           ENV.txt of several rounds on parts of the corpus concatenated into
+           OUT under one header, rows in FILE's order of arrays, then
+           OUT/TABLES.md written)
+Standard library only.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import sys
+
+CSVS = ("gpu_bench.csv", "nvcomp.csv", "h5bench.csv")
+NVCOMP_ORDER = ("lz4", "snappy", "cascaded", "bitcomp", "ans", "zstd", "deflate", "gdeflate")
+NVCOMP_NAMES = {"lz4": "LZ4", "snappy": "Snappy", "cascaded": "Cascaded", "bitcomp": "Bitcomp",
+                "ans": "ANS", "zstd": "zstd", "deflate": "Deflate", "gdeflate": "GDeflate"}
+ELSIZE = {"float32": 4, "float64": 8, "int32": 4, "uint16": 2, "int16": 2, "uint8": 1}
+# CPU filters of h5bench (every row that is not gpulz and not `none`)
+GPULZ_FILTERS = ("gpulz-gpu", "gpulz-cpu-all", "gpulz-cpu-1t")
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if line.strip() and not line.startswith("#")))
+
+
+def num(v):
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return None
+    return x if x > 0 and math.isfinite(x) else None
+
+
+def fmt(x, digits=None):
+    """A number with about three significant digits."""
+    if x is None:
+        return "-"
+    if digits is not None:
+        return f"{x:.{digits}f}"
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def parse_params(p):
+    """'S2 W128 B4096' -> (2, 128, 4096)."""
+    m = re.match(r"S(\d+) W(\d+) B(\d+)", p or "")
+    return tuple(int(g) for g in m.groups()) if m else None
+
+
+def table(head, rows, align=None):
+    out = ["| " + " | ".join(head) + " |",
+           "|" + "|".join(align or ["---"] + ["---:"] * (len(head) - 1)) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def order_of(*row_lists):
+    """Dataset names in the order they first appear."""
+    seen = {}
+    for rows in row_lists:
+        for r in rows:
+            seen.setdefault(r["dataset"], (r.get("dtype", ""), r.get("bytes", "")))
+    return seen
+
+
+def cell(r, key):
+    if r is None:
+        return None
+    return num(r.get(key)) if r.get("status") == "ok" else None
+
+
+def status_mark(r):
+    """'-' for a missing row, 'fail' for a row that ran and failed, '' when ok."""
+    if r is None:
+        return "-"
+    st = r.get("status", "")
+    if st == "ok":
+        return ""
+    return "skip" if st.startswith("skipped") else "FAIL"
+
+
+def bold_max(values, texts):
+    best = max((v for v in values if v is not None), default=None)
+    return [f"**{t}**" if v is not None and v == best else t for v, t in zip(values, texts)]
+
+
+def device_tables(gpu, nvc, block):
+    """Tables 1 and 2: gpulz S/W at one block size and nvCOMP codecs, one row per dataset."""
+    g = {}
+    for r in gpu:
+        p = parse_params(r.get("params"))
+        if p:
+            g[(r["dataset"], p)] = r
+    sizes = sorted({p[0] for (_, p) in g})
+    windows = sorted({p[1] for (_, p) in g})
+    gcols = [(s, w) for s in sizes for w in windows]
+    n = {(r["dataset"], r["codec"]): r for r in nvc}
+    codecs = [c for c in NVCOMP_ORDER if any(k[1] == c for k in n)]
+    codecs += sorted({k[1] for k in n} - set(codecs))
+    chunk = next((r.get("chunk_bytes") for r in nvc if r.get("chunk_bytes")), "?")
+    datasets = order_of(gpu, nvc)
+    head = ["dataset", "type"] + [f"S{s} W{w}" for s, w in gcols] + \
+        [f"nv {NVCOMP_NAMES.get(c, c)}" for c in codecs]
+
+    def rows_of(metric):
+        rows = []
+        for d, (dtype, _) in datasets.items():
+            rs = [g.get((d, (s, w, block))) for s, w in gcols] + [n.get((d, c)) for c in codecs]
+            if metric == "ratio":
+                vals = [cell(r, "ratio") for r in rs]
+                texts = [fmt(v, 2) if v else status_mark(r) or "-" for v, r in zip(vals, rs)]
+                texts = bold_max(vals, texts)
+            else:
+                vals = [cell(r, "comp_gbs") for r in rs]
+                dec = [cell(r, "decomp_gbs") for r in rs]
+                texts = [f"{fmt(c)} / {fmt(d2)}" if c else status_mark(r) or "-"
+                         for c, d2, r in zip(vals, dec, rs)]
+            rows.append([d, dtype] + texts)
+        return rows
+
+    kib = block // 1024
+    out = [f"### Table 1: compression ratio on the GPU (gpulz at {kib} KiB blocks; nvCOMP batched, "
+           f"{chunk}-byte chunks)", "",
+           "Device buffers, each array compressed whole. `S` symbol bytes, `W` window (symbols); "
+           "`-` where S does not divide the element size. Best of each row in bold.", "",
+           table(head, rows_of("ratio"), ["---", "---"] + ["---:"] * (len(head) - 2)), "",
+           f"### Table 2: throughput on the GPU, compress / decompress GB/s (same settings)", "",
+           "1e9 uncompressed bytes per second, CUDA events around the call, median of the "
+           "repeats after a warm-up; no PCIe copies.", "",
+           table(head, rows_of("speed"), ["---", "---"] + ["---:"] * (len(head) - 2)), ""]
+    return "\n".join(out)
+
+
+def block_table(gpu, window=128):
+    """Table 3: the block size at S = element size (S = 8 capped by the grid) and W = window."""
+    g = {}
+    for r in gpu:
+        p = parse_params(r.get("params"))
+        if p:
+            g[(r["dataset"], p)] = r
+    blocks = sorted({p[2] for (_, p) in g})
+    if not blocks:
+        return ""
+    datasets = order_of(gpu)
+    head = ["dataset", "S"] + [f"{b // 1024} KiB ratio" for b in blocks] + \
+        [f"{b // 1024} KiB GB/s" for b in blocks]
+    rows = []
+    for d, (dtype, _) in datasets.items():
+        s = max((p[0] for (dd, p) in g if dd == d), default=1)
+        rs = [g.get((d, (s, window, b))) for b in blocks]
+        ratios = [fmt(cell(r, "ratio"), 2) if cell(r, "ratio") else status_mark(r) for r in rs]
+        speeds = [f"{fmt(cell(r, 'comp_gbs'))} / {fmt(cell(r, 'decomp_gbs'))}"
+                  if cell(r, "comp_gbs") else status_mark(r) for r in rs]
+        rows.append([d, str(s)] + ratios + speeds)
+    return "\n".join([f"### Table 3: gpulz block size at S = element size, W = {window}", "",
+                      "Ratio, then compress / decompress GB/s on device buffers.", "",
+                      table(head, rows), ""])
+
+
+def h5_tables(h5, chunk):
+    """Table 4 (every filter at every chunk size) and Table 5 (gpulz against the CPU filters)."""
+    if not h5:
+        return ""
+    chunks = sorted({float(r["chunk_mib"]) for r in h5 if num(r.get("chunk_mib"))})
+    ck = lambda c: f"{c:g}"
+    key = {(r["dataset"], r["filter"], float(r["chunk_mib"])): r for r in h5 if num(r.get("chunk_mib"))}
+    filters = []
+    for r in h5:
+        if r["filter"] not in filters:
+            filters.append(r["filter"])
+    datasets = order_of(h5)
+    head = ["dataset", "filter"]
+    for c in chunks:
+        head += [f"{ck(c)} MiB ratio", "write", "read"]
+    rows = []
+    for d in datasets:
+        for f in filters:
+            row = [d, f]
+            present = False
+            for c in chunks:
+                r = key.get((d, f, c))
+                present |= r is not None
+                if cell(r, "ratio"):
+                    row += [fmt(cell(r, "ratio"), 2), fmt(cell(r, "write_gbs")), fmt(cell(r, "read_gbs"))]
+                else:
+                    row += [status_mark(r), "", ""]
+            if present:
+                rows.append(row)
+    reps = ""
+    out = ["### Table 4: HDF5 filters through H5Dwrite / H5Dread (h5bench)", "",
+           "File in memory (core driver); ratio = array bytes / stored bytes; write and read in "
+           "GB/s of the uncompressed array. `skip`: the filter is not installed there.", "",
+           table(head, rows, ["---", "---"] + ["---:"] * (len(head) - 2)), ""]
+
+    # Table 5: per dataset at one chunk size
+    if chunk not in chunks:
+        chunk = chunks[len(chunks) // 2]
+    head5 = ["dataset", "gpulz GPU ratio", "write", "read", "best-ratio CPU filter", "ratio",
+             "write", "read", "fastest CPU filter (write)", "ratio", "write", "read"]
+    rows5 = []
+    for d in datasets:
+        gp = key.get((d, "gpulz-gpu", chunk))
+        cpu = [key[(d, f, chunk)] for f in filters
+               if f not in GPULZ_FILTERS and f != "none" and (d, f, chunk) in key
+               and cell(key[(d, f, chunk)], "ratio")]
+        if not cpu:
+            continue
+        best = max(cpu, key=lambda r: cell(r, "ratio"))
+        fast = max(cpu, key=lambda r: cell(r, "write_gbs") or 0)
+        row = [d]
+        row += ([fmt(cell(gp, "ratio"), 2), fmt(cell(gp, "write_gbs")), fmt(cell(gp, "read_gbs"))]
+                if cell(gp, "ratio") else [status_mark(gp), "", ""])
+        for r in (best, fast):
+            row += [r["filter"], fmt(cell(r, "ratio"), 2), fmt(cell(r, "write_gbs")),
+                    fmt(cell(r, "read_gbs"))]
+        rows5.append(row)
+    out += [f"### Table 5: gpulz through HDF5 on the GPU against the CPU filters, {ck(chunk)} MiB chunks",
+            "", "gpulz-gpu: S = element size, W = 128, 2048-symbol blocks (h5bench's default "
+            "cd_values).", "",
+            table(head5, rows5, ["---", "---:", "---:", "---:", "---", "---:", "---:", "---:",
+                                 "---", "---:", "---:", "---:"]), ""]
+    return "\n".join(out)
+
+
+def geomean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def group_of(name, dtype):
+    if dtype == "uint16":
+        return "quantization codes (uint16)"
+    if dtype == "float32":
+        return "float32 fields"
+    if dtype == "int16":
+        return "GSHHG int16"
+    if dtype == "int32":
+        return "TPC-H int32"
+    return "TPC-H text" if dtype == "uint8" else dtype
+
+
+def summary(gpu, nvc, h5, chunk):
+    """Table 6: geometric means per kind of data for the headline settings."""
+    datasets = order_of(gpu, nvc, h5)
+    groups = {}
+    for d, (dtype, _) in datasets.items():
+        groups.setdefault(group_of(d, dtype), []).append((d, dtype))
+    g = {}
+    for r in gpu:
+        p = parse_params(r.get("params"))
+        if p:
+            g[(r["dataset"], p)] = r
+    n = {(r["dataset"], r["codec"]): r for r in nvc}
+    hk = {(r["dataset"], r["filter"]): r for r in h5 if num(r.get("chunk_mib")) == chunk}
+
+    def gp(d, dtype, w):
+        s = min(ELSIZE.get(dtype, 1), 8)
+        return g.get((d, (s, w, 4096)))
+
+    def fastest(d, dtype):
+        s = 4 if ELSIZE.get(dtype, 1) % 4 == 0 else ELSIZE.get(dtype, 1)
+        return g.get((d, (s, 32, 4096)))
+
+    def best_cpu(d, what="ratio"):
+        cpu = [r for (dd, f), r in hk.items() if dd == d and f not in GPULZ_FILTERS
+               and f != "none" and cell(r, "ratio")]
+        return max(cpu, key=lambda r: cell(r, what) or 0) if cpu else None
+
+    cols = [("gpulz S=elem W128 4K", lambda d, t: gp(d, t, 128), "comp_gbs", "decomp_gbs"),
+            ("gpulz S=elem W255 4K", lambda d, t: gp(d, t, 255), "comp_gbs", "decomp_gbs"),
+            ("gpulz fastest (S4 or elem, W32 4K)", fastest, "comp_gbs", "decomp_gbs"),
+            ("nvCOMP LZ4", lambda d, t: n.get((d, "lz4")), "comp_gbs", "decomp_gbs"),
+            ("nvCOMP Cascaded", lambda d, t: n.get((d, "cascaded")), "comp_gbs", "decomp_gbs"),
+            ("nvCOMP ANS", lambda d, t: n.get((d, "ans")), "comp_gbs", "decomp_gbs"),
+            ("nvCOMP zstd", lambda d, t: n.get((d, "zstd")), "comp_gbs", "decomp_gbs"),
+            (f"HDF5 gpulz-gpu {chunk:g} MiB", lambda d, t: hk.get((d, "gpulz-gpu")), "write_gbs", "read_gbs"),
+            (f"HDF5 gpulz-cpu-all {chunk:g} MiB", lambda d, t: hk.get((d, "gpulz-cpu-all")), "write_gbs", "read_gbs"),
+            (f"HDF5 best-ratio CPU filter {chunk:g} MiB", lambda d, t: best_cpu(d), "write_gbs", "read_gbs"),
+            (f"HDF5 fastest-write CPU filter {chunk:g} MiB", lambda d, t: best_cpu(d, "write_gbs"),
+             "write_gbs", "read_gbs")]
+    head = ["codec / setting"] + [f"{k} ({len(v)})" for k, v in groups.items()]
+    rows = []
+    for label, get, c, dcol in cols:
+        row = [label]
+        any_value = False
+        for k, members in groups.items():
+            rs = [get(d, t) for d, t in members]
+            rs = [r for r in rs if cell(r, "ratio")]
+            if not rs:
+                row.append("-")
+                continue
+            any_value = True
+            row.append(f"{fmt(geomean([cell(r, 'ratio') for r in rs]), 2)}; "
+                       f"{fmt(geomean([cell(r, c) for r in rs]))} / {fmt(geomean([cell(r, dcol) for r in rs]))}")
+        if any_value:
+            rows.append(row)
+    if not rows:
+        return ""
+    return "\n".join(["### Table 6: summary, geometric means per kind of data", "",
+                      "Each cell: ratio; compress (write) / decompress (read) GB/s, geometric "
+                      "means over the arrays of the column (their number in brackets). Device "
+                      "rows: device buffers; HDF5 rows: H5Dwrite / H5Dread, host memory. The "
+                      "best-ratio and the fastest-write CPU filters (not gpulz) are chosen per array.", "",
+                      table(head, rows), ""])
+
+
+def render(results, block, chunk):
+    gpu = read_csv(os.path.join(results, "gpu_bench.csv"))
+    nvc = read_csv(os.path.join(results, "nvcomp.csv"))
+    h5 = read_csv(os.path.join(results, "h5bench.csv"))
+    out = ["# Benchmark tables", ""]
+    env = os.path.join(results, "ENV.txt")
+    if os.path.exists(env):
+        with open(env) as f:
+            out += ["```", f.read().rstrip(), "```", ""]
+    if gpu or nvc:
+        out.append(device_tables(gpu, nvc, block))
+    if gpu:
+        out.append(block_table(gpu))
+    if h5:
+        out.append(h5_tables(h5, chunk))
+    s = summary(gpu, nvc, h5, chunk)
+    if s:
+        out.append(s)
+    if not (gpu or nvc or h5):
+        out.append("(no CSV in " + results + ")")
+    return "\n".join(out) + "\n"
+
+
+def merge(out, parts, manifest=None):
+    """Concatenate the CSVs (one header) and ENV.txt of several result folders into out,
+    rows in the order of the arrays of manifest where one is given."""
+    os.makedirs(out, exist_ok=True)
+    rank = {}
+    if manifest:
+        with open(manifest) as f:
+            names = [l.split()[0] for l in f if l.strip() and not l.startswith("#")]
+        rank = {n: i for i, n in enumerate(names)}
+    for name in CSVS:
+        header, body = None, []
+        for p in parts:
+            path = os.path.join(p, name)
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                lines = [l for l in f if l.strip()]
+            if not lines:
+                continue
+            if header is None:
+                header = lines[0]
+            elif lines[0] != header:
+                sys.exit(f"tables.py: {path}: header differs from the first part's")
+            body += lines[1:]
+        if rank:
+            body.sort(key=lambda l: rank.get(l.split(",", 1)[0], len(rank)))
+        if header:
+            with open(os.path.join(out, name), "w") as f:
+                f.write(header)
+                f.writelines(body)
+    with open(os.path.join(out, "ENV.txt"), "w") as f:
+        for i, p in enumerate(parts, 1):
+            path = os.path.join(p, "ENV.txt")
+            if os.path.exists(path):
+                with open(path) as e:
+                    f.write(f"# part {i} of {len(parts)}\n{e.read().rstrip()}\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--results", help="folder of the CSVs")
+    ap.add_argument("--merge", nargs="+", metavar=("OUT", "DIR"),
+                    help="merge the CSVs of DIR... into OUT and write OUT/TABLES.md")
+    ap.add_argument("--manifest", help="with --merge: order the rows as the arrays of this MANIFEST")
+    ap.add_argument("--block", type=int, default=4096, help="gpulz block bytes of Tables 1-2")
+    ap.add_argument("--chunk", type=float, default=4, help="HDF5 chunk MiB of Tables 5-6")
+    a = ap.parse_args()
+    if a.merge:
+        if len(a.merge) < 2:
+            ap.error("--merge OUT DIR1 [DIR2 ...]")
+        merge(a.merge[0], a.merge[1:], a.manifest)
+        with open(os.path.join(a.merge[0], "TABLES.md"), "w") as f:
+            f.write(render(a.merge[0], a.block, a.chunk))
+        return 0
+    if not a.results:
+        ap.error("--results DIR or --merge OUT DIR...")
+    sys.stdout.write(render(a.results, a.block, a.chunk))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
