@@ -21,6 +21,13 @@
 #define GPULZ_MAX_DEVICES 64
 #define GPULZ_COPY_PIECE ((size_t)1 << 20) /* host copies and transfers go in pieces this big */
 #define GPULZ_COPY_THREADS 8
+/* Encoders of input pieces run side by side, one stream each in turn; more
+ * streams than the device's 8 hardware queues measured faster than 6 on an
+ * H100. */
+#define GPULZ_WORK_STREAMS 14
+/* Symbols per warp at most for the last round of pieces, whose encoders have
+ * no later copies to overlap: more warps per block finish each block sooner. */
+#define GPULZ_ENC_TAIL_SEGMENT 512
 #define GPULZ_MAX_GRID ((uint64_t)1 << 30)
 #define GPULZ_STATUS_BYTES 64 /* pinned: error word, chunk length, a header */
 
@@ -41,8 +48,8 @@ typedef struct gpu_ctx {
     int ready;
     pthread_mutex_t lock; /* one call at a time per device */
     cudaStream_t stream;
-    cudaStream_t copy_stream, work[2]; /* host path: transfers in, encoders */
-    cudaEvent_t work_done[2];
+    cudaStream_t copy_stream, work[GPULZ_WORK_STREAMS]; /* host path: transfers in, encoders */
+    cudaEvent_t work_done[GPULZ_WORK_STREAMS];
     size_t smem_optin; /* largest dynamic shared memory a block may opt in to */
     uint8_t *d_in, *d_out, *d_scratch;
     size_t in_cap, out_cap, scratch_cap;
@@ -143,7 +150,7 @@ static int ctx_acquire(gpu_ctx **out, int *prev)
         c->smem_optin = (size_t)optin;
         CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
         CK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
-        for (int w = 0; w < 2; w++) {
+        for (int w = 0; w < GPULZ_WORK_STREAMS; w++) {
             CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
             CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));
         }
@@ -321,9 +328,10 @@ static unsigned enc_segment(void)
     return GPULZ_ENC_SEGMENT_DEFAULT;
 }
 
-/* Encode blocks [k0, k1) of the input already on the device. */
+/* Encode blocks [k0, k1) of the input already on the device, seg symbols
+ * per warp (enc_segment() or shorter). */
 static int enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *scratch,
-                      const scratch_plan *P, uint64_t k0, uint64_t k1, cudaStream_t st)
+                      const scratch_plan *P, uint64_t k0, uint64_t k1, unsigned seg, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const unsigned S = L->symbol_size, C = L->block_symbols;
@@ -342,7 +350,7 @@ static int enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_
     while (k0 < k1) {
         uint64_t nblk = k1 - k0 < GPULZ_MAX_GRID ? k1 - k0 : GPULZ_MAX_GRID;
         a.k0 = k0;
-        kern<<<(unsigned)nblk, 32 * gpulz_enc_warps(C, enc_segment()), smem, st>>>(a);
+        kern<<<(unsigned)nblk, 32 * gpulz_enc_warps(C, seg), smem, st>>>(a);
         CK(cudaGetLastError());
         k0 += nblk;
     }
@@ -463,6 +471,17 @@ done:
 
 /* ---- host copies in parallel pieces --------------------------------------- */
 
+/* Compression's input: each piece's blocks are encoded as soon as the piece
+ * is on the device, so the encoders start while later pieces are copied. */
+typedef struct enc_feed {
+    const gpulz_layout *L;
+    const scratch_plan *P;
+} enc_feed;
+
+/* No block straddles two pieces. */
+static_assert(GPULZ_COPY_PIECE % ((size_t)8 << GPULZ_LOG2_BLOCK_MAX) == 0,
+              "a copy piece must be a multiple of every block size");
+
 /*
  * Pageable memory moves through the pinned buffer in pieces, copied by a few
  * threads: one core copies pageable memory at about the speed of a pageable
@@ -474,16 +493,43 @@ typedef struct copy_job {
     gpu_ctx *c;
     uint8_t *pin; /* the pinned buffer at the same offset as host and dev */
     uint8_t *host;
-    uint8_t *dev;
+    uint8_t *dev; /* with a feed: the start of the device input */
     size_t n;
     size_t pieces;
+    size_t copiers; /* threads taking pieces */
     int into_device;
     cudaStream_t st; /* of the transfers in */
+    const enc_feed *feed; /* or NULL */
     pthread_mutex_t lock;
     size_t next;
     int rc;
     char detail[256];
 } copy_job;
+
+/*
+ * Encode the blocks of input piece i, [off, off + len), after its transfer,
+ * on the next work stream: a piece's encoder alone fills a fraction of the
+ * GPU, the pieces after it the rest.
+ */
+static int enc_piece(copy_job *J, size_t i, size_t off, size_t len)
+{
+    int rc = GPULZ_OK;
+    gpu_ctx *c = J->c;
+    const gpulz_layout *L = J->feed->L;
+    const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;
+    const uint64_t k0 = off / block_bytes, k1 = off + len == J->n ? L->blocks : (off + len) / block_bytes;
+    cudaStream_t w = c->work[i % GPULZ_WORK_STREAMS];
+    unsigned seg = enc_segment();
+    if (k0 >= k1)
+        return rc;
+    if (i + J->copiers >= J->pieces && seg > GPULZ_ENC_TAIL_SEGMENT)
+        seg = GPULZ_ENC_TAIL_SEGMENT;
+    CK(cudaEventRecord(c->events[i], J->st));
+    CK(cudaStreamWaitEvent(w, c->events[i], 0));
+    rc = enc_launch(c, L, J->dev, c->d_scratch, J->feed->P, k0, k1, seg, w);
+done:
+    return rc;
+}
 
 static int copy_piece(copy_job *J, size_t i)
 {
@@ -493,6 +539,8 @@ static int copy_piece(copy_job *J, size_t i)
     if (J->into_device) {
         memcpy(J->pin + off, J->host + off, len);
         CK(cudaMemcpyAsync(J->dev + off, J->pin + off, len, cudaMemcpyHostToDevice, J->st));
+        if (J->feed)
+            rc = enc_piece(J, i, off, len);
     } else {
         CK(cudaEventSynchronize(c->events[i]));
         memcpy(J->host + off, J->pin + off, len);
@@ -591,14 +639,15 @@ done:
 
 /*
  * into_device: host[0, n) -> pinned -> dev, each piece's transfer queued as
- * soon as it is staged.  Otherwise pinned -> host[0, n) for transfers that
+ * soon as it is staged, and with a feed its encoder after it (the events
+ * must number the pieces).  Otherwise pinned -> host[0, n) for transfers that
  * d2h_enqueue() queued, each piece as soon as its event fires.  The pinned
  * buffer is used from pin_off, where it mirrors dev.  Output pieces are
  * numbered from the pinned buffer's start: out of the device only with
  * pin_off = 0.
  */
 static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, size_t n, int into_device,
-                       cudaStream_t st)
+                       cudaStream_t st, const enc_feed *feed)
 {
     int rc = GPULZ_OK;
     copy_job J;
@@ -612,9 +661,11 @@ static int copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, 
     J.pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
     J.into_device = into_device;
     J.st = st;
+    J.feed = feed;
     pthread_mutex_init(&J.lock, NULL);
     if (J.pieces > 1 && !c->pool_tried)
         pool_start(c);
+    J.copiers = J.pieces > 1 ? c->pool_threads + 1 : 1;
     if (J.pieces > 1 && c->pool_threads > 0) {
         /* the calling thread is one of the copiers; J must outlive every
          * thread's look at it, hence the wait for all of them */
@@ -672,37 +723,20 @@ extern "C" int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L
     if (rc != GPULZ_OK)
         return rc;
     const size_t n = (size_t)L->n, bound = (size_t)L->table_end + n;
-    const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;
-    const size_t piece = 4 * GPULZ_COPY_PIECE; /* a multiple of every block size */
+    const size_t pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
+    const unsigned streams = pieces < GPULZ_WORK_STREAMS ? (unsigned)pieces : GPULZ_WORK_STREAMS;
     scratch_plan P;
+    enc_feed feed = {L, &P};
     size_t len = 0;
     if ((rc = plan_make(L->blocks, L->symbols * L->symbol_size, &P)) != GPULZ_OK ||
         (rc = grow_device(&c->d_in, &c->in_cap, n ? n : 1)) != GPULZ_OK ||
         (rc = grow_device(&c->d_out, &c->out_cap, bound)) != GPULZ_OK ||
         (rc = grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
-        (rc = grow_pinned(c, bound > n ? bound : n)) != GPULZ_OK)
+        (rc = grow_pinned(c, bound > n ? bound : n)) != GPULZ_OK ||
+        (rc = grow_events(c, pieces)) != GPULZ_OK ||
+        (rc = copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->copy_stream, &feed)) != GPULZ_OK)
         goto done;
-    /* In, a few megabytes at a time, on the copy stream; each piece's blocks
-     * are encoded as soon as it has arrived, on two streams in turn so that
-     * one piece's encoder fills the GPU beside the previous one's tail and
-     * the next piece's transfer is not held up behind either. */
-    if ((rc = grow_events(c, (n + piece - 1) / piece)) != GPULZ_OK)
-        goto done;
-    for (size_t off = 0, i = 0; off < n; i++) {
-        size_t len_in = n - off < piece ? n - off : piece;
-        cudaStream_t w = c->work[i & 1];
-        if ((rc = copy_pieces(c, (uint8_t *)src + off, c->d_in + off, off, len_in, 1, c->copy_stream)) !=
-            GPULZ_OK)
-            goto done;
-        CK(cudaEventRecord(c->events[i], c->copy_stream));
-        CK(cudaStreamWaitEvent(w, c->events[i], 0));
-        uint64_t k0 = off / block_bytes;
-        uint64_t k1 = off + len_in == n ? L->blocks : (off + len_in) / block_bytes;
-        if ((rc = enc_launch(c, L, c->d_in, c->d_scratch, &P, k0, k1, w)) != GPULZ_OK)
-            goto done;
-        off += len_in;
-    }
-    for (int w = 0; w < 2; w++) {
+    for (unsigned w = 0; w < streams; w++) {
         CK(cudaEventRecord(c->work_done[w], c->work[w]));
         CK(cudaStreamWaitEvent(c->stream, c->work_done[w], 0));
     }
@@ -710,7 +744,7 @@ extern "C" int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L
         GPULZ_OK)
         goto done;
     if ((rc = d2h_enqueue(c, c->d_out, 0, len)) != GPULZ_OK ||
-        (rc = copy_pieces(c, dst, c->d_out, 0, len, 0, c->stream)) != GPULZ_OK)
+        (rc = copy_pieces(c, dst, c->d_out, 0, len, 0, c->stream, NULL)) != GPULZ_OK)
         goto done;
     *dst_len = len;
 done:
@@ -734,7 +768,7 @@ extern "C" int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpu
         (rc = grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
         (rc = grow_pinned(c, n > out_n ? n : out_n)) != GPULZ_OK)
         goto done;
-    if ((rc = copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream)) != GPULZ_OK)
+    if ((rc = copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK)
         goto done;
     dec_args_make(L, c->d_in, n, c->d_out, c->d_scratch, &P, &a);
     if ((rc = dec_prepare(L, &a, c->d_scratch, &P, c->stream)) != GPULZ_OK)
@@ -750,7 +784,7 @@ extern "C" int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpu
             goto done;
         off += len_out;
     }
-    if ((rc = copy_pieces(c, dst, c->d_out, 0, out_n, 0, c->stream)) != GPULZ_OK)
+    if ((rc = copy_pieces(c, dst, c->d_out, 0, out_n, 0, c->stream, NULL)) != GPULZ_OK)
         goto done;
     rc = dec_result(c->h_status, a.err, c->stream);
 done:
@@ -845,7 +879,8 @@ extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, s
     size_t len = 0;
     if ((rc = plan_make(L.blocks, L.symbols * L.symbol_size, &P)) != GPULZ_OK ||
         (rc = scratch_for(c, d_scratch, scratch_size, P.total, &scratch)) != GPULZ_OK ||
-        (rc = enc_launch(c, &L, (const uint8_t *)d_src, scratch, &P, 0, L.blocks, st)) != GPULZ_OK ||
+        (rc = enc_launch(c, &L, (const uint8_t *)d_src, scratch, &P, 0, L.blocks, enc_segment(), st)) !=
+            GPULZ_OK ||
         (rc = enc_finish(&L, (const uint8_t *)d_src, (uint8_t *)d_dst, dst_cap, scratch, &P, c->h_status, st,
                          &len)) != GPULZ_OK)
         goto done;
