@@ -274,16 +274,11 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size)
 {
     if (!src || !size)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
-    if (n < GPULZ_HEADER_SIZE)
-        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the header", n);
-    const uint8_t *h = src;
-    if (h[0] != GPULZ_MAGIC0 || h[1] != GPULZ_MAGIC1 || h[2] != GPULZ_MAGIC2 || h[3] != GPULZ_MAGIC3)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "bad magic: not a gpulz chunk");
-    if (h[4] != GPULZ_FORMAT_VERSION)
-        return gpulz_fail(GPULZ_ERR_VERSION, "chunk format version %u; this library reads version %d",
-                          h[4], GPULZ_FORMAT_VERSION);
-    *size = gpulz_get_u64(h + 12);
-    return GPULZ_OK;
+    gpulz_layout L;
+    int rc = gpulz_header_read(src, n, &L);
+    if (rc == GPULZ_OK)
+        *size = L.n;
+    return rc;
 }
 
 typedef struct decode_job {

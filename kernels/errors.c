@@ -30,7 +30,6 @@ const char *gpulz_strerror(int status)
     case GPULZ_ERR_TRUNCATED: return "truncated data";
     case GPULZ_ERR_VERSION: return "unsupported format version or flags";
     case GPULZ_ERR_NOMEM: return "out of memory";
-    case GPULZ_ERR_THREAD: return "cannot start a worker thread";
     case GPULZ_ERR_NO_GPU: return "no usable GPU";
     case GPULZ_ERR_CUDA: return "CUDA error";
     default: return "unknown status";

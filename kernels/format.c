@@ -45,7 +45,7 @@ void gpulz_header_write(uint8_t *dst, const gpulz_layout *L)
     gpulz_put_u64(dst + 20, L->blocks);
 }
 
-int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *raw_blocks)
+int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L)
 {
     if (n < GPULZ_HEADER_SIZE)
         return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the %d-byte header",
@@ -81,6 +81,15 @@ int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *
     if (L->table_end > n)
         return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes ends inside its %llu-byte block table",
                           n, (unsigned long long)L->table_end);
+    return GPULZ_OK;
+}
+
+int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *raw_blocks)
+{
+    int rc = gpulz_header_read(src, n, L);
+    if (rc != GPULZ_OK)
+        return rc;
+    const uint64_t nb = L->blocks;
     uint64_t total = L->table_end, raw = 0;
     const uint8_t *table = src + GPULZ_HEADER_SIZE;
     for (uint64_t k = 0; k < nb; k++) {

@@ -55,7 +55,6 @@ typedef enum gpulz_status {
     GPULZ_ERR_TRUNCATED = -4, /* the compressed data ends early */
     GPULZ_ERR_VERSION = -5,   /* a format version or flag this library does not know */
     GPULZ_ERR_NOMEM = -6,     /* out of host memory */
-    GPULZ_ERR_THREAD = -7,    /* a worker thread could not be started */
     GPULZ_ERR_NO_GPU = -8,    /* no usable GPU (none, no driver, not built with CUDA, after fork) */
     GPULZ_ERR_CUDA = -9       /* a CUDA call failed */
 } gpulz_status;
@@ -119,7 +118,8 @@ typedef struct gpulz_chunk_info {
 /* Parse and check the header and block table (not the blocks themselves). */
 int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info);
 
-/* The uncompressed size a chunk declares, from its header alone. */
+/* The uncompressed size a chunk declares, from its checked header (whose
+ * block table must fit in the n bytes). */
 int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
 
 /*

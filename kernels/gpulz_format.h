@@ -103,6 +103,12 @@ static inline uint32_t gpulz_block_raw_size(const gpulz_layout *L, uint64_t k)
 void gpulz_header_write(uint8_t *dst, const gpulz_layout *L);
 
 /*
+ * Parse and check the 28-byte header of a chunk of n bytes (FORMAT.md §2),
+ * and that its block table fits; the table's entries are not read.
+ */
+int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L);
+
+/*
  * Parse and check the header and the block table of a chunk of n bytes.
  * On success L describes it, *raw_blocks counts stored blocks (may be NULL)
  * and every table entry is valid for its block and the sizes add up to n.
