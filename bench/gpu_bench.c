@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "corpus.h"
 #include "datagen.h"
 #include "gpulz.h"
 
@@ -228,39 +229,6 @@ typedef struct corpus_run {
     int reps;
 } corpus_run;
 
-/* Whether name is in the comma-separated list (an empty or absent list holds every name). */
-static int in_list(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-    if (!list || !*list)
-        return 1;
-    for (const char *p = list;; p++) {
-        const char *e = strchr(p, ',');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        if (l == len && strncmp(p, name, len) == 0)
-            return 1;
-        if (!e)
-            return 0;
-        p = e;
-    }
-}
-
-/* The file extension and element size of a manifest dtype (bench/nvcomp_bench.cu's table). */
-static const char *ext_of(const char *dtype, unsigned *elsize)
-{
-    static const struct {
-        const char *name, *ext;
-        unsigned size;
-    } types[] = {{"float32", "f32", 4}, {"uint16", "u16", 2}, {"int16", "i16", 2},
-                 {"int32", "i32", 4},   {"uint8", "u8", 1},   {"float64", "f64", 8}};
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(dtype, types[i].name) == 0) {
-            *elsize = types[i].size;
-            return types[i].ext;
-        }
-    return NULL;
-}
-
 /*
  * The settings of one array, the grid of the paper: S = 1, 2, 4, 8 where S
  * divides the element size, W = 32, 64, 128, 255, blocks of 2048, 4096, 8192
@@ -364,8 +332,8 @@ done:
 }
 
 /* Every setting on one array already in host memory; returns the number of failed rows. */
-static int corpus_array(corpus_run *r, const char *name, const char *dtype, unsigned elsize,
-                        const uint8_t *h, size_t n)
+static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, unsigned elsize,
+                            const uint8_t *h, size_t n)
 {
     gpulz_params set[MAX_SETTINGS];
     int ns = corpus_settings(elsize, set), failures = 0;
@@ -460,23 +428,13 @@ static int corpus_main(int argc, char **argv)
     }
     if (!o.manifest || !*o.manifest)
         o.manifest = "bench/data/cache/MANIFEST";
-    char datadir[4096];
-    if (o.datadir)
-        snprintf(datadir, sizeof datadir, "%s", o.datadir);
-    else {
-        const char *slash = strrchr(o.manifest, '/');
-        snprintf(datadir, sizeof datadir, "%.*s", slash ? (int)(slash - o.manifest) : 1,
-                 slash ? o.manifest : ".");
-    }
-    FILE *man = fopen(o.manifest, "r");
-    if (!man) {
-        fprintf(stderr, "gpu_bench: cannot open %s: %s\n", o.manifest, strerror(errno));
+    corpus cor;
+    if (corpus_open(&cor, "gpu_bench", o.manifest, o.datadir, o.only) < 0)
         return 1;
-    }
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         fprintf(stderr, "gpu_bench: no usable GPU\n");
-        fclose(man);
+        corpus_close(&cor);
         return 77;
     }
     struct cudaDeviceProp prop;
@@ -489,7 +447,7 @@ static int corpus_main(int argc, char **argv)
     r.td = malloc(sizeof(float) * (size_t)r.reps);
     if (!r.tc || !r.td) {
         fprintf(stderr, "gpu_bench: out of memory\n");
-        fclose(man);
+        corpus_close(&cor);
         return 1;
     }
     CK(cudaStreamCreate(&r.st));
@@ -499,29 +457,15 @@ static int corpus_main(int argc, char **argv)
     fflush(stdout);
 
     int failures = 0;
-    char line[1024];
-    while (fgets(line, sizeof line, man)) {
-        char name[128], dtype[16], shape[128], path[4400];
-        size_t bytes;
-        unsigned elsize = 1;
-        if (line[0] == '#' || sscanf(line, "%127s %15s %127s %zu", name, dtype, shape, &bytes) != 4)
-            continue;
-        if (!in_list(o.only, name))
-            continue;
-        const char *ext = ext_of(dtype, &elsize);
-        snprintf(path, sizeof path, "%s/%s.%s", datadir, name, ext ? ext : "?");
-        FILE *f = ext ? fopen(path, "rb") : NULL;
-        uint8_t *h = bytes ? malloc(bytes) : NULL;
-        if (!f || !h || fread(h, 1, bytes, f) != bytes) {
-            fprintf(stderr, "gpu_bench: cannot read %zu bytes of %s\n", bytes, path);
+    corpus_array a;
+    for (int got; (got = corpus_next(&cor, &a)) != 0;) {
+        if (got < 0)
             failures++;
-        } else
-            failures += corpus_array(&r, name, dtype, elsize, h, bytes);
-        if (f)
-            fclose(f);
-        free(h);
+        else
+            failures += corpus_array_run(&r, a.name, a.dtype, a.elsize, a.data, a.bytes);
+        free(a.data);
     }
-    fclose(man);
+    corpus_close(&cor);
     CK(cudaEventDestroy(r.e0));
     CK(cudaEventDestroy(r.e1));
     CK(cudaStreamDestroy(r.st));

@@ -27,9 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "corpus.h"
 #include "gpulz.h"
 
-#define MAX_RANK 8
+#define MAX_RANK CORPUS_MAX_RANK
 #define MAX_REPEATS 25
 #define MIB (1024.0 * 1024.0)
 
@@ -116,24 +117,6 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Is name in the comma-separated list (NULL: everything is)? */
-static int in_list(const char *list, const char *name)
-{
-    if (!list)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && strncmp(p, name, n) == 0)
-            return 1;
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    return 0;
-}
-
 static int dtype_of(array *a)
 {
     static const struct {
@@ -158,55 +141,22 @@ static int dtype_of(array *a)
     return -1;
 }
 
-static const char *dtype_ext(const char *dtype)
+/* The HDF5 view of a corpus array (which keeps its data); -1 with a message if unusable. */
+static int from_corpus(array *a, const corpus_array *c)
 {
-    return !strcmp(dtype, "float32") ? "f32"
-           : !strcmp(dtype, "uint16") ? "u16"
-           : !strcmp(dtype, "int16")  ? "i16"
-           : !strcmp(dtype, "int32")  ? "i32"
-           : !strcmp(dtype, "uint8")  ? "u8"
-                                      : "f64";
-}
-
-/* Read the array's file (DIR/name.ext) whole; -1 with a message on failure. */
-static int load_array(array *a, const char *dir, const char *shape, size_t nbytes)
-{
-    char path[4096];
-    FILE *f = NULL;
-    int rc = -1;
-
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, "%s", c->name);
+    snprintf(a->dtype, sizeof a->dtype, "%s", c->dtype);
     if (dtype_of(a) < 0) {
         fprintf(stderr, "h5bench: %s: unknown dtype %s\n", a->name, a->dtype);
-        goto done;
+        return -1;
     }
-    a->rank = 0;
-    size_t count = 1;
-    for (const char *p = shape; *p && a->rank < MAX_RANK;) {
-        char *end;
-        unsigned long long d = strtoull(p, &end, 10);
-        if (end == p || d == 0)
-            break;
-        a->dims[a->rank++] = (hsize_t)d;
-        count *= (size_t)d;
-        p = *end == 'x' ? end + 1 : end;
-    }
-    a->nbytes = count * a->elsize;
-    if (a->rank == 0 || a->nbytes != nbytes) {
-        fprintf(stderr, "h5bench: %s: shape %s and %zu bytes disagree\n", a->name, shape, nbytes);
-        goto done;
-    }
-    snprintf(path, sizeof path, "%s/%s.%s", dir, a->name, dtype_ext(a->dtype));
-    f = fopen(path, "rb");
-    if (!f || !(a->data = malloc(a->nbytes)) || fread(a->data, 1, a->nbytes, f) != a->nbytes) {
-        fprintf(stderr, "h5bench: cannot read %zu bytes of %s: %s\n", a->nbytes, path,
-                strerror(errno));
-        goto done;
-    }
-    rc = 0;
-done:
-    if (f)
-        fclose(f);
-    return rc;
+    a->rank = c->rank;
+    for (int i = 0; i < c->rank; i++)
+        a->dims[i] = (hsize_t)c->dims[i];
+    a->nbytes = c->bytes;
+    a->data = c->data;
+    return 0;
 }
 
 /* Chunk dims of at most target bytes: whole trailing dims, a slab of the
@@ -544,40 +494,20 @@ int main(int argc, char **argv)
     if (o.filters && unknown_filter(o.filters))
         return 2;
 
-    char dir[4096];
-    if (o.datadir) {
-        snprintf(dir, sizeof dir, "%s", o.datadir);
-    } else {
-        snprintf(dir, sizeof dir, "%s", o.manifest);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0';
-        else
-            strcpy(dir, ".");
-    }
-    FILE *man = fopen(o.manifest, "r");
-    if (!man) {
-        fprintf(stderr, "h5bench: cannot open %s: %s (build the corpus with "
-                        "bench/data/make_corpus.py)\n", o.manifest, strerror(errno));
+    corpus cor;
+    if (corpus_open(&cor, "h5bench", o.manifest, o.datadir, o.only) < 0)
         return 1;
-    }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
     FILE *out = stdout;
     if (o.header)
         fprintf(out, "dataset,dtype,shape,bytes,filter,chunk_mib,chunk_bytes,ratio,write_gbs,"
                      "read_gbs,status\n");
-    char line[1024];
-    while (fgets(line, sizeof line, man)) {
-        array a = {0};
-        char shape[128];
-        size_t nbytes;
-        if (line[0] == '#' ||
-            sscanf(line, "%127s %15s %127s %zu", a.name, a.dtype, shape, &nbytes) != 4)
-            continue;
-        if (!in_list(o.only, a.name))
-            continue;
-        if (load_array(&a, dir, shape, nbytes) < 0) {
+    corpus_array ca;
+    for (int got; (got = corpus_next(&cor, &ca)) != 0;) {
+        array a;
+        if (got < 0 || from_corpus(&a, &ca) < 0) {
+            free(ca.data);
             failures++;
             continue;
         }
@@ -590,7 +520,7 @@ int main(int argc, char **argv)
         }
         for (size_t f = 0; f < NFILTERS; f++) {
             const filter_spec *fs = &filters[f];
-            if (!in_list(o.filters, fs->name))
+            if (!corpus_in_list(o.filters, fs->name))
                 continue;
             if (fs->mode == RUN_HERE)
                 failures += run_filter(out, &a, fs, &o, back);
@@ -600,6 +530,6 @@ int main(int argc, char **argv)
         free(back);
         free(a.data);
     }
-    fclose(man);
+    corpus_close(&cor);
     return failures ? 1 : 0;
 }

@@ -26,6 +26,8 @@
 #include <vector>
 
 #include <nvcomp/version.h>
+
+#include "corpus.h"
 #if NVCOMP_VER_MAJOR < 5
 #error "nvcomp_bench needs nvCOMP 5 or newer (the batched API with options structs)"
 #endif
@@ -96,33 +98,11 @@ template <class C, class D> struct Api {
         nvcompBatched##X##DecompressGetTempSize,                                           \
         nvcompBatched##X##DecompressAsync}
 
-struct Dataset {
-    std::string name, dtype;
-    size_t elsize = 1, bytes = 0;
-    std::vector<unsigned char> host;
-};
-
 struct Options {
     std::string manifest = "bench/data/cache/MANIFEST", datadir, only, codecs;
     size_t chunk = 65536;
     int repeats = 5, warmup = 2;
 };
-
-static bool in_list(const std::string &list, const std::string &name)
-{
-    if (list.empty())
-        return true;
-    size_t p = 0;
-    while (p <= list.size()) {
-        size_t e = list.find(',', p);
-        if (e == std::string::npos)
-            e = list.size();
-        if (list.compare(p, e - p, name) == 0)
-            return true;
-        p = e + 1;
-    }
-    return false;
-}
 
 static size_t round_up(size_t n, size_t a) { return a ? (n + a - 1) / a * a : n; }
 
@@ -299,21 +279,6 @@ static nvcompType_t int_type(size_t elsize)
                                                           : NVCOMP_TYPE_UCHAR;
 }
 
-static const char *ext_of(const std::string &dtype, size_t *elsize)
-{
-    struct T {
-        const char *name, *ext;
-        size_t size;
-    } static const types[] = {{"float32", "f32", 4}, {"uint16", "u16", 2}, {"int16", "i16", 2},
-                              {"int32", "i32", 4},   {"uint8", "u8", 1},   {"float64", "f64", 8}};
-    for (const T &t : types)
-        if (dtype == t.name) {
-            *elsize = t.size;
-            return t.ext;
-        }
-    return nullptr;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: nvcomp_bench [--manifest FILE] [--data DIR] [--only A,B] [--codecs "
@@ -361,15 +326,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "nvcomp_bench: --chunk must be a positive multiple of 8, --repeats >= 1\n");
         return 2;
     }
-    if (o.datadir.empty()) {
-        size_t slash = o.manifest.rfind('/');
-        o.datadir = slash == std::string::npos ? "." : o.manifest.substr(0, slash);
-    }
-    FILE *man = fopen(o.manifest.c_str(), "r");
-    if (!man) {
-        fprintf(stderr, "nvcomp_bench: cannot open %s: %s\n", o.manifest.c_str(), strerror(errno));
+    corpus cor;
+    if (corpus_open(&cor, "nvcomp_bench", o.manifest.c_str(), o.datadir.empty() ? nullptr : o.datadir.c_str(),
+                    o.only.c_str()) < 0)
         return 1;
-    }
     int dev = 0;
     cudaDeviceProp prop;
     if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
@@ -383,36 +343,19 @@ int main(int argc, char **argv)
     printf("dataset,dtype,bytes,codec,chunk_bytes,ratio,comp_gbs,decomp_gbs,status\n");
 
     int failures = 0;
-    char line[1024];
-    while (fgets(line, sizeof line, man)) {
-        char name[128], dtype[16], shape[128];
-        size_t bytes;
-        if (line[0] == '#' || sscanf(line, "%127s %15s %127s %zu", name, dtype, shape, &bytes) != 4)
-            continue;
-        if (!in_list(o.only, name))
-            continue;
-        Dataset ds;
-        ds.name = name;
-        ds.dtype = dtype;
-        ds.bytes = bytes;
-        const char *ext = ext_of(ds.dtype, &ds.elsize);
-        std::string path = o.datadir + "/" + ds.name + "." + (ext ? ext : "?");
-        FILE *f = ext ? fopen(path.c_str(), "rb") : nullptr;
-        ds.host.resize(bytes);
-        if (!f || fread(ds.host.data(), 1, bytes, f) != bytes) {
-            fprintf(stderr, "nvcomp_bench: cannot read %zu bytes of %s\n", bytes, path.c_str());
-            if (f)
-                fclose(f);
+    corpus_array ds;
+    for (int got; (got = corpus_next(&cor, &ds)) != 0; free(ds.data)) {
+        if (got < 0) {
             failures++;
             continue;
         }
-        fclose(f);
+        const size_t bytes = ds.bytes;
         unsigned char *d_in;
         CUDA_OK(cudaMalloc(&d_in, bytes));
-        CUDA_OK(cudaMemcpy(d_in, ds.host.data(), bytes, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(d_in, ds.data, bytes, cudaMemcpyHostToDevice));
 
         auto report = [&](const char *codec, const Result &r) {
-            printf("%s,%s,%zu,%s,%zu,", ds.name.c_str(), ds.dtype.c_str(), bytes, codec, o.chunk);
+            printf("%s,%s,%zu,%s,%zu,", ds.name, ds.dtype, bytes, codec, o.chunk);
             if (r.status == "ok")
                 printf("%.4f,%.3f,%.3f,ok\n", r.ratio, r.comp_gbs, r.decomp_gbs);
             else
@@ -423,18 +366,18 @@ int main(int argc, char **argv)
         nvcompType_t it = int_type(ds.elsize);
         (void)it;
 #ifdef NVB_LZ4
-        if (in_list(o.codecs, "lz4"))
+        if (corpus_in_list(o.codecs.c_str(), "lz4"))
             report("lz4", run_codec(NVB_API(LZ4), nvcompBatchedLZ4CompressDefaultOpts,
                                     nvcompBatchedLZ4DecompressDefaultOpts, d_in, bytes, o, s));
 #endif
 #ifdef NVB_SNAPPY
-        if (in_list(o.codecs, "snappy"))
+        if (corpus_in_list(o.codecs.c_str(), "snappy"))
             report("snappy",
                    run_codec(NVB_API(Snappy), nvcompBatchedSnappyCompressDefaultOpts,
                              nvcompBatchedSnappyDecompressDefaultOpts, d_in, bytes, o, s));
 #endif
 #ifdef NVB_CASCADED
-        if (in_list(o.codecs, "cascaded")) {
+        if (corpus_in_list(o.codecs.c_str(), "cascaded")) {
             nvcompBatchedCascadedCompressOpts_t c = nvcompBatchedCascadedCompressDefaultOpts;
             c.common_opts.data_type = it; /* run-length and delta on whole elements */
             report("cascaded", run_codec(NVB_API(Cascaded), c,
@@ -443,7 +386,7 @@ int main(int argc, char **argv)
         }
 #endif
 #ifdef NVB_BITCOMP
-        if (in_list(o.codecs, "bitcomp")) {
+        if (corpus_in_list(o.codecs.c_str(), "bitcomp")) {
             nvcompBatchedBitcompCompressOpts_t c = nvcompBatchedBitcompCompressDefaultOpts;
             c.data_type = it;
             report("bitcomp", run_codec(NVB_API(Bitcomp), c,
@@ -452,30 +395,30 @@ int main(int argc, char **argv)
         }
 #endif
 #ifdef NVB_ANS
-        if (in_list(o.codecs, "ans"))
+        if (corpus_in_list(o.codecs.c_str(), "ans"))
             report("ans", run_codec(NVB_API(ANS), nvcompBatchedANSCompressDefaultOpts,
                                     nvcompBatchedANSDecompressDefaultOpts, d_in, bytes, o, s));
 #endif
 #ifdef NVB_ZSTD
-        if (in_list(o.codecs, "zstd"))
+        if (corpus_in_list(o.codecs.c_str(), "zstd"))
             report("zstd", run_codec(NVB_API(Zstd), nvcompBatchedZstdCompressDefaultOpts,
                                      nvcompBatchedZstdDecompressDefaultOpts, d_in, bytes, o, s));
 #endif
 #ifdef NVB_DEFLATE
-        if (in_list(o.codecs, "deflate"))
+        if (corpus_in_list(o.codecs.c_str(), "deflate"))
             report("deflate",
                    run_codec(NVB_API(Deflate), nvcompBatchedDeflateCompressDefaultOpts,
                              nvcompBatchedDeflateDecompressDefaultOpts, d_in, bytes, o, s));
 #endif
 #ifdef NVB_GDEFLATE
-        if (in_list(o.codecs, "gdeflate"))
+        if (corpus_in_list(o.codecs.c_str(), "gdeflate"))
             report("gdeflate",
                    run_codec(NVB_API(Gdeflate), nvcompBatchedGdeflateCompressDefaultOpts,
                              nvcompBatchedGdeflateDecompressDefaultOpts, d_in, bytes, o, s));
 #endif
         CUDA_OK(cudaFree(d_in));
     }
-    fclose(man);
+    corpus_close(&cor);
     cudaStreamDestroy(s);
     return failures ? 1 : 0;
 }

@@ -815,31 +815,6 @@ extern "C" size_t gpulz_decompress_device_scratch_size(size_t src_len)
     return P.total;
 }
 
-/*
- * The checks of gpulz_header_parse() that need only the header (the table
- * is checked on the device), with the same status codes.
- */
-static int header_check(const uint8_t *h, size_t n, gpulz_layout *L)
-{
-    if (h[0] != GPULZ_MAGIC0 || h[1] != GPULZ_MAGIC1 || h[2] != GPULZ_MAGIC2 || h[3] != GPULZ_MAGIC3)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "bad magic: not a gpulz chunk");
-    if (h[4] != GPULZ_FORMAT_VERSION)
-        return gpulz_fail(GPULZ_ERR_VERSION, "chunk format version %u; this library reads version %d", h[4],
-                          GPULZ_FORMAT_VERSION);
-    if (h[5] & ~GPULZ_CHUNK_FLAGS_KNOWN)
-        return gpulz_fail(GPULZ_ERR_VERSION, "chunk flags 0x%02x are unknown to this library", h[5]);
-    unsigned S = h[6], W = h[7], lg = h[8];
-    if ((S != 1 && S != 2 && S != 4 && S != 8) || W < GPULZ_WINDOW_MIN || lg < GPULZ_LOG2_BLOCK_MIN ||
-        lg > GPULZ_LOG2_BLOCK_MAX || (h[9] | h[10] | h[11]) ||
-        gpulz_layout_make(L, gpulz_get_u64(h + 12), S, W, 1u << lg) != GPULZ_OK)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "bad chunk header");
-    if (gpulz_get_u64(h + 20) != L->blocks)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "header block count does not match the size");
-    if (L->table_end > n)
-        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes ends inside its block table", n);
-    return GPULZ_OK;
-}
-
 /* Use the caller's scratch, or the context's own when none is given. */
 static int scratch_for(gpu_ctx *c, void *d_scratch, size_t scratch_size, size_t need, uint8_t **out)
 {
@@ -911,7 +886,8 @@ extern "C" int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst,
     CK(cudaMemcpyAsync(c->h_status, d_src, GPULZ_HEADER_SIZE, cudaMemcpyDeviceToHost, st));
     CK(cudaStreamSynchronize(st));
     memcpy(h, c->h_status, GPULZ_HEADER_SIZE);
-    if ((rc = header_check(h, n, &L)) != GPULZ_OK)
+    /* the table itself is checked on the device */
+    if ((rc = gpulz_header_read(h, n, &L)) != GPULZ_OK)
         goto done;
     if (L.n > dst_cap || (!d_dst && L.n)) {
         rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",
