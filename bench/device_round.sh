@@ -6,6 +6,8 @@
 #   KIT/corpus/MANIFEST, *.xz a corpus subset (bench/data/make_corpus.py output, xz-compressed)
 #   KIT/nvcomp.tar.xz         nvidia/libnvcomp/{include,lib64} from the nvidia-libnvcomp-cu13 wheel
 #   KIT/debs/*.deb            Debian packages of the CPU HDF5 filters and their libraries
+#                             (hdf5-filter-plugin, bitshuffle, hdf5-filter-plugin-blosc-serial,
+#                             libblosc1, liblz4-1, liblzf1, libsnappy1v5, libzstd1)
 #
 # It builds with CUDA (and nvCOMP when present), runs `make check` (GPU tests
 # included), then bench/run_all.sh over the corpus (--quick unless ROUND_FLAGS

@@ -86,8 +86,10 @@ export HDF5_PLUGIN_PATH
   if command -v nvidia-smi >/dev/null 2>&1; then
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
   fi
-  if git -C "$srcdir" rev-parse --short HEAD >/dev/null 2>&1; then
+  if [ -e "$srcdir/.git" ] && git -C "$srcdir" rev-parse --short HEAD >/dev/null 2>&1; then
     echo "commit: $(git -C "$srcdir" rev-parse --short HEAD)$(git -C "$srcdir" diff --quiet HEAD || echo ' (modified)')"
+  elif [ -f "$srcdir/COMMIT" ]; then
+    echo "commit: $(tr -d '\n' < "$srcdir/COMMIT") (the release tarball's)"
   else
     echo "commit: unknown ($srcdir is no git checkout: a release tarball? see its version)"
   fi

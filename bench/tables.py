@@ -12,6 +12,10 @@ prints, in markdown:
            write and read GB/s at each chunk size
   Table 5  per dataset at one chunk size: gpulz through HDF5 against the CPU
            filter of the best ratio and the fastest one
+  Table 6  geometric means per kind of data for the headline settings
+  Table 7  gpulz against each rival (nvCOMP LZ4, Cascaded, ANS, zstd; the CPU
+           filters): mean ratios, on how many arrays gpulz's ratio is lower
+           (and which), and speed-ups on the larger arrays
 Usage: tables.py --results DIR [--block 4096] [--chunk 4]   (markdown on stdout)
        tables.py --merge OUT DIR1 DIR2 ... [--manifest FILE]   (the CSVs and
            ENV.txt of several rounds on parts of the corpus concatenated into
@@ -263,12 +267,8 @@ def group_of(name, dtype):
     return "TPC-H text" if dtype == "uint8" else dtype
 
 
-def summary(gpu, nvc, h5, chunk):
-    """Table 6: geometric means per kind of data for the headline settings."""
-    datasets = order_of(gpu, nvc, h5)
-    groups = {}
-    for d, (dtype, _) in datasets.items():
-        groups.setdefault(group_of(d, dtype), []).append((d, dtype))
+def lookups(gpu, nvc, h5, chunk):
+    """Row getters (dataset, dtype) -> CSV row for the headline settings."""
     g = {}
     for r in gpu:
         p = parse_params(r.get("params"))
@@ -277,34 +277,48 @@ def summary(gpu, nvc, h5, chunk):
     n = {(r["dataset"], r["codec"]): r for r in nvc}
     hk = {(r["dataset"], r["filter"]): r for r in h5 if num(r.get("chunk_mib")) == chunk}
 
-    def gp(d, dtype, w):
-        s = min(ELSIZE.get(dtype, 1), 8)
-        return g.get((d, (s, w, 4096)))
+    def gp(w):
+        return lambda d, dtype: g.get((d, (min(ELSIZE.get(dtype, 1), 8), w, 4096)))
 
     def fastest(d, dtype):
         s = 4 if ELSIZE.get(dtype, 1) % 4 == 0 else ELSIZE.get(dtype, 1)
         return g.get((d, (s, 32, 4096)))
 
-    def best_cpu(d, what="ratio"):
-        cpu = [r for (dd, f), r in hk.items() if dd == d and f not in GPULZ_FILTERS
-               and f != "none" and cell(r, "ratio")]
-        return max(cpu, key=lambda r: cell(r, what) or 0) if cpu else None
+    def best_cpu(what):
+        def get(d, dtype):
+            cpu = [r for (dd, f), r in hk.items() if dd == d and f not in GPULZ_FILTERS
+                   and f != "none" and cell(r, "ratio")]
+            return max(cpu, key=lambda r: cell(r, what) or 0) if cpu else None
+        return get
 
-    cols = [("gpulz S=elem W128 4K", lambda d, t: gp(d, t, 128), "comp_gbs", "decomp_gbs"),
-            ("gpulz S=elem W255 4K", lambda d, t: gp(d, t, 255), "comp_gbs", "decomp_gbs"),
-            ("gpulz fastest (S4 or elem, W32 4K)", fastest, "comp_gbs", "decomp_gbs"),
-            ("nvCOMP LZ4", lambda d, t: n.get((d, "lz4")), "comp_gbs", "decomp_gbs"),
-            ("nvCOMP Cascaded", lambda d, t: n.get((d, "cascaded")), "comp_gbs", "decomp_gbs"),
-            ("nvCOMP ANS", lambda d, t: n.get((d, "ans")), "comp_gbs", "decomp_gbs"),
-            ("nvCOMP zstd", lambda d, t: n.get((d, "zstd")), "comp_gbs", "decomp_gbs"),
-            (f"HDF5 gpulz-gpu {chunk:g} MiB", lambda d, t: hk.get((d, "gpulz-gpu")), "write_gbs", "read_gbs"),
-            (f"HDF5 gpulz-cpu-all {chunk:g} MiB", lambda d, t: hk.get((d, "gpulz-cpu-all")), "write_gbs", "read_gbs"),
-            (f"HDF5 best-ratio CPU filter {chunk:g} MiB", lambda d, t: best_cpu(d), "write_gbs", "read_gbs"),
-            (f"HDF5 fastest-write CPU filter {chunk:g} MiB", lambda d, t: best_cpu(d, "write_gbs"),
-             "write_gbs", "read_gbs")]
+    return {"gpulz": gp(128), "gpulz W255": gp(255), "gpulz fastest": fastest,
+            "nvcomp": lambda codec: (lambda d, dtype: n.get((d, codec))),
+            "h5": lambda f: (lambda d, dtype: hk.get((d, f))),
+            "best-ratio CPU": best_cpu("ratio"), "fastest-write CPU": best_cpu("write_gbs")}
+
+
+def summary(gpu, nvc, h5, chunk):
+    """Table 6: geometric means per kind of data for the headline settings."""
+    datasets = order_of(gpu, nvc, h5)
+    groups = {}
+    for d, (dtype, _) in datasets.items():
+        groups.setdefault(group_of(d, dtype), []).append((d, dtype))
+    L = lookups(gpu, nvc, h5, chunk)
+    dev, hdf = ("comp_gbs", "decomp_gbs"), ("write_gbs", "read_gbs")
+    cols = [("gpulz S=elem W128 4K", L["gpulz"], dev),
+            ("gpulz S=elem W255 4K", L["gpulz W255"], dev),
+            ("gpulz fastest (S4 or elem, W32 4K)", L["gpulz fastest"], dev),
+            ("nvCOMP LZ4", L["nvcomp"]("lz4"), dev),
+            ("nvCOMP Cascaded", L["nvcomp"]("cascaded"), dev),
+            ("nvCOMP ANS", L["nvcomp"]("ans"), dev),
+            ("nvCOMP zstd", L["nvcomp"]("zstd"), dev),
+            (f"HDF5 gpulz-gpu {chunk:g} MiB", L["h5"]("gpulz-gpu"), hdf),
+            (f"HDF5 gpulz-cpu-all {chunk:g} MiB", L["h5"]("gpulz-cpu-all"), hdf),
+            (f"HDF5 best-ratio CPU filter {chunk:g} MiB", L["best-ratio CPU"], hdf),
+            (f"HDF5 fastest-write CPU filter {chunk:g} MiB", L["fastest-write CPU"], hdf)]
     head = ["codec / setting"] + [f"{k} ({len(v)})" for k, v in groups.items()]
     rows = []
-    for label, get, c, dcol in cols:
+    for label, get, (c, dcol) in cols:
         row = [label]
         any_value = False
         for k, members in groups.items():
@@ -328,6 +342,69 @@ def summary(gpu, nvc, h5, chunk):
                       table(head, rows), ""])
 
 
+# arrays of at least this many bytes count in the speed comparisons: below it
+# per-call costs, not the codecs, set the throughput
+LARGE_BYTES = 5_000_000
+
+
+def which(subset, every):
+    """A short list of subset: 'none', 'all', the names, or 'all but' the others."""
+    if not subset:
+        return "none"
+    if len(subset) == len(every):
+        return "all"
+    if len(subset) > len(every) / 2:
+        return "all but " + ", ".join(d for d in every if d not in subset)
+    return ", ".join(subset)
+
+
+def head_to_head(gpu, nvc, h5, chunk):
+    """Table 7: gpulz against each rival, array by array."""
+    datasets = order_of(gpu, nvc, h5)
+    L = lookups(gpu, nvc, h5, chunk)
+    dev = ("comp_gbs", "decomp_gbs")
+    hdf = ("write_gbs", "read_gbs")
+    pairs = [("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP LZ4", L["nvcomp"]("lz4"), dev),
+             ("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP Cascaded", L["nvcomp"]("cascaded"), dev),
+             ("gpulz fastest W32 4K", L["gpulz fastest"], "nvCOMP LZ4", L["nvcomp"]("lz4"), dev),
+             ("gpulz fastest W32 4K", L["gpulz fastest"], "nvCOMP Cascaded", L["nvcomp"]("cascaded"), dev),
+             ("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP ANS", L["nvcomp"]("ans"), dev),
+             ("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP zstd", L["nvcomp"]("zstd"), dev),
+             (f"HDF5 gpulz-gpu {chunk:g} MiB", L["h5"]("gpulz-gpu"),
+              "best-ratio CPU filter", L["best-ratio CPU"], hdf),
+             (f"HDF5 gpulz-gpu {chunk:g} MiB", L["h5"]("gpulz-gpu"),
+              "fastest-write CPU filter", L["fastest-write CPU"], hdf),
+             (f"HDF5 gpulz-cpu-all {chunk:g} MiB", L["h5"]("gpulz-cpu-all"),
+              "fastest-write CPU filter", L["fastest-write CPU"], hdf)]
+    rows = []
+    for an, ag, bn, bg, (c, dcol) in pairs:
+        both = [(d, ag(d, t), bg(d, t), num(nb)) for d, (t, nb) in datasets.items()]
+        both = [(d, x, y, nb) for d, x, y, nb in both if cell(x, "ratio") and cell(y, "ratio")]
+        if not both:
+            continue
+        ratio_a = geomean([cell(x, "ratio") for _, x, _, _ in both])
+        ratio_b = geomean([cell(y, "ratio") for _, _, y, _ in both])
+        # a ratio within 0.5% counts as a tie, not a loss
+        lost = [d for d, x, y, _ in both if cell(x, "ratio") < cell(y, "ratio") * 0.995]
+        big = [(x, y) for _, x, y, nb in both if nb and nb >= LARGE_BYTES]
+        sc = geomean([cell(x, c) / cell(y, c) for x, y in big if cell(x, c) and cell(y, c)])
+        sd = geomean([cell(x, dcol) / cell(y, dcol) for x, y in big if cell(x, dcol) and cell(y, dcol)])
+        rows.append([f"{an} vs {bn}", f"{fmt(ratio_a, 2)} vs {fmt(ratio_b, 2)}",
+                     f"{len(lost)} of {len(both)}", f"{fmt(sc)}x", f"{fmt(sd)}x",
+                     which(lost, [d for d, _, _, _ in both])])
+    if not rows:
+        return ""
+    head = ["gpulz vs rival", "ratio, geometric mean", "gpulz's ratio lower on",
+            f"compress (write) speed-up, arrays >= {LARGE_BYTES / 1e6:g} MB",
+            "decompress (read) speed-up", "arrays where gpulz's ratio is lower"]
+    return "\n".join(["### Table 7: gpulz against each rival, array by array", "",
+                      "Ratios over every array both ran on; a ratio within 0.5% is a tie. Speed-ups: "
+                      "geometric means of gpulz's throughput over the rival's, per array, on the "
+                      f"arrays of {LARGE_BYTES / 1e6:g} MB and more (on smaller ones per-call costs "
+                      "dominate). The CPU filters are chosen per array.", "",
+                      table(head, rows, ["---", "---:", "---:", "---:", "---:", "---"]), ""])
+
+
 def render(results, block, chunk):
     gpu = read_csv(os.path.join(results, "gpu_bench.csv"))
     nvc = read_csv(os.path.join(results, "nvcomp.csv"))
@@ -343,9 +420,9 @@ def render(results, block, chunk):
         out.append(block_table(gpu))
     if h5:
         out.append(h5_tables(h5, chunk))
-    s = summary(gpu, nvc, h5, chunk)
-    if s:
-        out.append(s)
+    for part in (summary(gpu, nvc, h5, chunk), head_to_head(gpu, nvc, h5, chunk)):
+        if part:
+            out.append(part)
     if not (gpu or nvc or h5):
         out.append("(no CSV in " + results + ")")
     return "\n".join(out) + "\n"
