@@ -8,7 +8,8 @@
 
 /* Copy len bytes from dist bytes back, where the source may overlap what this
  * copy writes (dist < len repeats a pattern).  Index from the source pointer:
- * dst[j - dist] would wrap the unsigned index for j < dist. */
+ * dst[j - dist] would wrap the unsigned index for j < dist.  Exact: writes
+ * nothing past dst + len (used near the end of a block). */
 static inline void copy_match(uint8_t *dst, size_t dist, size_t len)
 {
     const uint8_t *from = dst - dist;
@@ -23,6 +24,38 @@ static inline void copy_match(uint8_t *dst, size_t dist, size_t len)
             memcpy(dst + j, from + j, 8);
     for (; j < len; j++)
         dst[j] = from[j];
+}
+
+/* Bytes that copy_match_wild may write past dst + len. */
+#define WILD_SLACK 16
+
+/*
+ * The same copy in whole 8- or 16-byte stores, which may write up to
+ * WILD_SLACK - 1 bytes of garbage past dst + len: the caller makes sure they
+ * stay inside the block, where later tokens overwrite them (never into the
+ * next block, which another thread may be writing).
+ */
+static inline void copy_match_wild(uint8_t *dst, size_t dist, size_t len)
+{
+    const uint8_t *from = dst - dist;
+    if (dist >= 16) { /* each 16-byte load reads only bytes already final */
+        for (size_t j = 0; j < len; j += 16)
+            memcpy(dst + j, from + j, 16);
+        return;
+    }
+    if (dist >= 8) {
+        for (size_t j = 0; j < len; j += 8)
+            memcpy(dst + j, from + j, 8);
+        return;
+    }
+    /* A period of dist < 8 bytes: dst[j..j+8) is the same 8 bytes for every
+     * j that is a multiple of step, the largest multiple of dist within 8. */
+    uint8_t pat[8];
+    for (size_t t = 0; t < 8; t++)
+        pat[t] = t < dist ? from[t] : pat[t - dist];
+    const size_t step = 8 / dist * dist;
+    for (size_t j = 0; j < len; j += step)
+        memcpy(dst + j, pat, 8);
 }
 
 /* The decoder body, inlined once per symbol size so that S is a constant. */
@@ -62,7 +95,10 @@ static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, 
                 return gpulz_fail(GPULZ_ERR_CORRUPT,
                                   "block %llu: token %u: match offset %u is out of 1..%u", kk, t, D,
                                   o < W ? o : W);
-            copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
+            if ((size_t)(o + L) * S + WILD_SLACK <= (size_t)c * S)
+                copy_match_wild(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
+            else
+                copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
             o += L;
         } else {
             if (size - p < S)
