@@ -1,0 +1,235 @@
+/*
+ * gpu_multidev_test.c - gpulz on a host with several GPUs, where MPI ranks
+ * and threads each pick their own: the work runs on the calling thread's
+ * current device, or on GPULZ_DEVICE when set; the caller's current device is
+ * the same after the call; threads on different devices at once get the CPU
+ * reference's bytes; the device-buffer API works on buffers of a device other
+ * than 0; a GPULZ_DEVICE that names no device is an error with the GPU
+ * backend and a CPU fallback with the automatic one.
+ *
+ * Which device ran is read from the device memory in use: the library keeps
+ * its buffers for the input size on the device it ran on, so that device's
+ * free memory drops by at least the input size and the other one's does not
+ * move.  Exits 77 with fewer than two usable GPUs.
+ */
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datagen.h"
+#include "gpulz.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, " [%s]\n", gpulz_last_error());                                        \
+            __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);                                    \
+        }                                                                                          \
+    } while (0)
+
+#define BIG ((size_t)48 << 20)      /* input of the device-choice checks */
+#define SLACK ((size_t)4 << 20)     /* free-memory change that counts as untouched */
+
+static size_t free_on(int dev)
+{
+    int cur = 0;
+    size_t f = 0, t = 0;
+    cudaGetDevice(&cur);
+    cudaSetDevice(dev);
+    cudaMemGetInfo(&f, &t);
+    cudaSetDevice(cur);
+    return f;
+}
+
+static void params_for(gpulz_params *p, unsigned S, unsigned W, gpulz_backend b)
+{
+    gpulz_params_init(p);
+    p->symbol_size = S;
+    p->window = W;
+    p->backend = b;
+}
+
+/* Compress src with the CPU and with backend b; 1 if the bytes agree and the
+ * chunk decodes back with backend b. */
+static int round_trip(const uint8_t *src, size_t n, unsigned S, unsigned W, gpulz_backend b,
+                      gpulz_backend *ran)
+{
+    gpulz_params pc, pg;
+    params_for(&pc, S, W, GPULZ_BACKEND_CPU);
+    params_for(&pg, S, W, b);
+    size_t bound = gpulz_compress_bound(n, &pc), la = 0, lb = 0, lo = 0;
+    uint8_t *a = malloc(bound), *c = malloc(bound), *o = malloc(n);
+    int ok = a && c && o && gpulz_compress(src, n, a, bound, &la, &pc) == GPULZ_OK &&
+             gpulz_compress(src, n, c, bound, &lb, &pg) == GPULZ_OK;
+    if (ran)
+        *ran = gpulz_last_backend(NULL);
+    ok = ok && la == lb && memcmp(a, c, la) == 0 &&
+         gpulz_decompress(c, lb, o, n, &lo, &pg) == GPULZ_OK && lo == n && memcmp(o, src, n) == 0;
+    free(a);
+    free(c);
+    free(o);
+    return ok;
+}
+
+/* A host-API call with current device cur and GPULZ_DEVICE env (NULL: unset)
+ * must run on device want, leave the other untouched and cur current. */
+static void device_choice(const uint8_t *src, int cur, const char *env, int want)
+{
+    if (env)
+        setenv("GPULZ_DEVICE", env, 1);
+    else
+        unsetenv("GPULZ_DEVICE");
+    cudaSetDevice(cur);
+    size_t f0 = free_on(0), f1 = free_on(1);
+    gpulz_backend ran = GPULZ_BACKEND_CPU;
+    CHECK(round_trip(src, BIG, 2, 128, GPULZ_BACKEND_GPU, &ran),
+          "current %d, GPULZ_DEVICE %s: round trip", cur, env ? env : "unset");
+    CHECK(ran == GPULZ_BACKEND_GPU, "current %d: not on the GPU", cur);
+    int after = -1;
+    cudaGetDevice(&after);
+    CHECK(after == cur, "current device %d became %d", cur, after);
+    size_t g0 = free_on(0), g1 = free_on(1);
+    size_t used_want = want ? f1 - g1 : f0 - g0;
+    long long moved_other = want ? (long long)f0 - (long long)g0 : (long long)f1 - (long long)g1;
+    CHECK((want ? g1 < f1 : g0 < f0) && used_want >= BIG,
+          "current %d, GPULZ_DEVICE %s: device %d gained no buffers (%zu bytes)", cur,
+          env ? env : "unset", want, used_want);
+    CHECK(moved_other < (long long)SLACK && moved_other > -(long long)SLACK,
+          "current %d, GPULZ_DEVICE %s: device %d's memory moved by %lld bytes", cur,
+          env ? env : "unset", 1 - want, moved_other);
+    unsetenv("GPULZ_DEVICE");
+}
+
+/* The device-buffer API on device dev's buffers and stream. */
+static void device_api(const uint8_t *src, size_t n, int dev, int cur, const char *env)
+{
+    if (env)
+        setenv("GPULZ_DEVICE", env, 1);
+    gpulz_params p;
+    params_for(&p, 4, 64, GPULZ_BACKEND_CPU);
+    size_t bound = gpulz_compress_bound(n, &p), lc = 0, lg = 0, lo = 0;
+    uint8_t *ref = malloc(bound), *got = malloc(bound), *back = malloc(n);
+    CHECK(gpulz_compress(src, n, ref, bound, &lc, &p) == GPULZ_OK, "cpu reference");
+    void *d_src = NULL, *d_cmp = NULL, *d_out = NULL;
+    cudaStream_t st = NULL;
+    cudaSetDevice(dev);
+    int ok = cudaMalloc(&d_src, n) == cudaSuccess && cudaMalloc(&d_cmp, bound) == cudaSuccess &&
+             cudaMalloc(&d_out, n) == cudaSuccess && cudaStreamCreate(&st) == cudaSuccess &&
+             cudaMemcpy(d_src, src, n, cudaMemcpyHostToDevice) == cudaSuccess;
+    CHECK(ok, "device %d: buffers", dev);
+    cudaSetDevice(cur);
+    if (ok) {
+        int rc = gpulz_compress_device(d_src, n, d_cmp, bound, &lg, &p, st, NULL, 0);
+        CHECK(rc == GPULZ_OK, "device %d (current %d): compress_device %d", dev, cur, rc);
+        CHECK(cudaMemcpy(got, d_cmp, lg, cudaMemcpyDeviceToHost) == cudaSuccess && lg == lc &&
+                  memcmp(got, ref, lc) == 0,
+              "device %d: compress_device bytes differ from the CPU's", dev);
+        rc = gpulz_decompress_device(d_cmp, lg, d_out, n, &lo, st, NULL, 0);
+        CHECK(rc == GPULZ_OK && lo == n, "device %d: decompress_device %d", dev, rc);
+        CHECK(cudaMemcpy(back, d_out, n, cudaMemcpyDeviceToHost) == cudaSuccess &&
+                  memcmp(back, src, n) == 0,
+              "device %d: decompress_device output differs", dev);
+        int after = -1;
+        cudaGetDevice(&after);
+        CHECK(after == cur, "device API: current device %d became %d", cur, after);
+    }
+    cudaSetDevice(dev);
+    cudaFree(d_src);
+    cudaFree(d_cmp);
+    cudaFree(d_out);
+    if (st)
+        cudaStreamDestroy(st);
+    cudaSetDevice(cur);
+    free(ref);
+    free(got);
+    free(back);
+    unsetenv("GPULZ_DEVICE");
+}
+
+/* One thread per device, at the same time, each on its own current device. */
+static void *worker(void *arg)
+{
+    int dev = (int)(intptr_t)arg;
+    cudaSetDevice(dev);
+    uint8_t *buf = malloc((size_t)9 << 20);
+    for (int i = 0; i < 12 && buf; i++) {
+        size_t n = ((size_t)1 + (size_t)(i + dev) % 9) << 20;
+        gpulz_gen(i % 2 ? "quant" : "int", buf, n, (uint64_t)(100 * dev + i));
+        static const unsigned windows[] = {32, 128, 255};
+        gpulz_backend ran = GPULZ_BACKEND_CPU;
+        CHECK(round_trip(buf, n, i % 2 ? 2 : 4, windows[i % 3], GPULZ_BACKEND_GPU, &ran),
+              "thread on device %d, round %d", dev, i);
+        CHECK(ran == GPULZ_BACKEND_GPU, "thread on device %d: not on the GPU", dev);
+        int cur = -1;
+        cudaGetDevice(&cur);
+        CHECK(cur == dev, "thread on device %d: current device became %d", dev, cur);
+    }
+    free(buf);
+    return NULL;
+}
+
+int main(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 2) {
+        printf("gpu_multidev_test: needs two usable GPUs, found %d: skipped\n", count);
+        return 77;
+    }
+    unsetenv("GPULZ_DEVICE");
+    for (int d = 0; d < 2; d++) { /* both contexts up front: their own memory is not the library's */
+        cudaSetDevice(d);
+        cudaFree(0);
+    }
+    uint8_t *src = malloc(BIG);
+    if (!src)
+        return 99;
+    gpulz_gen("quant", src, BIG, 7);
+
+    device_choice(src, 1, NULL, 1); /* the caller's current device */
+    device_choice(src, 1, "0", 0);  /* GPULZ_DEVICE over the current one */
+
+    device_api(src, (size_t)5 << 20, 1, 1, NULL);
+    device_api(src, (size_t)5 << 20, 1, 0, "1");
+
+    pthread_t th[2];
+    for (int d = 0; d < 2; d++)
+        pthread_create(&th[d], NULL, worker, (void *)(intptr_t)d);
+    for (int d = 0; d < 2; d++)
+        pthread_join(th[d], NULL);
+
+    char bad[16];
+    snprintf(bad, sizeof bad, "%d", count);
+    setenv("GPULZ_DEVICE", bad, 1);
+    gpulz_params p;
+    params_for(&p, 2, 128, GPULZ_BACKEND_GPU);
+    size_t bound = gpulz_compress_bound((size_t)1 << 20, &p), len = 0;
+    uint8_t *dst = malloc(bound);
+    int rc = gpulz_compress(src, (size_t)1 << 20, dst, bound, &len, &p);
+    CHECK(rc == GPULZ_ERR_NO_GPU, "GPULZ_DEVICE=%s with the GPU backend: %d", bad, rc);
+    setenv("GPULZ_GPU_MIN_BYTES", "0", 1); /* the automatic backend must try the GPU */
+    gpulz_backend ran = GPULZ_BACKEND_GPU;
+    const char *why = "";
+    CHECK(round_trip(src, (size_t)1 << 20, 2, 128, GPULZ_BACKEND_AUTO, &ran), "automatic backend");
+    gpulz_last_backend(&why);
+    CHECK(ran == GPULZ_BACKEND_CPU && strncmp(why, "GPU failed, CPU fallback", 24) == 0,
+          "GPULZ_DEVICE=%s with the automatic backend: ran on %d (%s), not the CPU fallback", bad,
+          (int)ran, why);
+    unsetenv("GPULZ_GPU_MIN_BYTES");
+    unsetenv("GPULZ_DEVICE");
+    free(dst);
+    free(src);
+
+    if (failures) {
+        fprintf(stderr, "gpu_multidev_test: %d failures\n", failures);
+        return 1;
+    }
+    printf("gpu_multidev_test: all checks passed on %d GPUs\n", count);
+    return 0;
+}
