@@ -280,6 +280,27 @@ static void device_trials(void)
         free(got);
     }
     cudaStreamDestroy(st);
+    /* pageable host memory is refused before any kernel could fault on it,
+     * and the device API works on afterwards */
+    {
+        gpulz_params pg;
+        params_for(&pg, 2, 128, 2048, GPULZ_BACKEND_GPU);
+        size_t bound = gpulz_compress_bound(4096, &pg), len = 0;
+        uint8_t *host = malloc(bound);
+        cudaMalloc((void **)&d_src, 4096);
+        cudaMalloc((void **)&d_dst, bound);
+        int rc = gpulz_compress_device(src, 4096, d_dst, bound, &len, &pg, NULL, NULL, 0);
+        CHECK(rc == GPULZ_ERR_PARAM, "host src to compress_device gave %d", rc);
+        rc = gpulz_compress_device(d_src, 4096, host, bound, &len, &pg, NULL, NULL, 0);
+        CHECK(rc == GPULZ_ERR_PARAM, "host dst to compress_device gave %d", rc);
+        rc = gpulz_decompress_device(host, bound, d_src, 4096, &len, NULL, NULL, 0);
+        CHECK(rc == GPULZ_ERR_PARAM, "host src to decompress_device gave %d", rc);
+        rc = gpulz_compress_device(d_src, 4096, d_dst, bound, &len, &pg, NULL, NULL, 0);
+        CHECK(rc == GPULZ_OK, "compress_device after the refusals gave %d", rc);
+        cudaFree(d_src);
+        cudaFree(d_dst);
+        free(host);
+    }
     free(src);
     free(back);
 }

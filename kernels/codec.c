@@ -165,7 +165,10 @@ static int want_gpu(const gpulz_params *p, size_t n)
 static int gpu_result_stands(const gpulz_params *p, int rc)
 {
     if (rc == GPULZ_OK) {
-        note_backend(GPULZ_BACKEND_GPU, p->backend == GPULZ_BACKEND_GPU ? "requested" : "auto", NULL);
+        char why[48];
+        snprintf(why, sizeof why, "%s, device %d", p->backend == GPULZ_BACKEND_GPU ? "requested" : "auto",
+                 gpulz_gpu_last_device());
+        note_backend(GPULZ_BACKEND_GPU, why, NULL);
         return 1;
     }
     if (p->backend == GPULZ_BACKEND_GPU || rc == GPULZ_ERR_CORRUPT)

@@ -72,6 +72,7 @@ static pthread_mutex_t ctx_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ctx *ctx_table[GPULZ_MAX_DEVICES];
 static volatile int forked_child; /* CUDA is unusable in a child forked after init */
 static volatile int cuda_touched;
+static thread_local int last_device = -1; /* the device of this thread's last GPU call */
 
 static void mark_forked(void)
 {
@@ -102,26 +103,66 @@ static int pick_device(int *dev)
     } else {
         CK(cudaGetDevice(dev));
     }
-    if (*dev >= GPULZ_MAX_DEVICES)
-        return gpulz_fail(GPULZ_ERR_NO_GPU, "device %d is beyond the %d this library handles", *dev,
-                          GPULZ_MAX_DEVICES);
 done:
     return rc;
 }
 
 /*
- * The context of the call's device, locked, with that device current; *prev
- * receives the caller's device, which ctx_release() restores.
+ * The device of the device API's buffers: the one that holds them.
+ * GPULZ_DEVICE does not apply here: kernels run on another device than the
+ * buffers' would fault, and a fault spoils the caller's CUDA context for the
+ * rest of the process.  Pageable host memory is refused for the same reason;
+ * pinned host and managed memory are reachable from any device and leave the
+ * choice to the others, or to the caller's current device.
  */
-static int ctx_acquire(gpu_ctx **out, int *prev)
+static int buffers_device(const void *const *bufs, const char *const *names, int count, int *dev)
 {
-    int rc = GPULZ_OK, dev = 0;
+    int rc = GPULZ_OK;
+    *dev = -1;
+    cuda_touched = 1;
+    for (int i = 0; i < count; i++) {
+        if (!bufs[i])
+            continue;
+        cudaPointerAttributes a;
+        cudaError_t e = cudaPointerGetAttributes(&a, bufs[i]);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError(); /* not sticky: clear it for the caller */
+            return gpulz_fail(GPULZ_ERR_PARAM, "%s: %s", names[i], cudaGetErrorString(e));
+        }
+        if (a.type == cudaMemoryTypeUnregistered)
+            return gpulz_fail(GPULZ_ERR_PARAM, "%s is host memory, not device memory", names[i]);
+        if (a.type != cudaMemoryTypeDevice)
+            continue;
+        if (*dev >= 0 && a.device != *dev)
+            return gpulz_fail(GPULZ_ERR_PARAM, "%s is on device %d, the other buffers on device %d",
+                              names[i], a.device, *dev);
+        *dev = a.device;
+    }
+    if (*dev < 0)
+        CK(cudaGetDevice(dev));
+done:
+    return rc;
+}
+
+/*
+ * The context of device want (-1: the one pick_device() chooses), locked,
+ * with that device current; *prev receives the caller's device, which
+ * ctx_release() restores.
+ */
+static int ctx_acquire(gpu_ctx **out, int *prev, int want)
+{
+    int rc = GPULZ_OK, dev = want;
     gpu_ctx *c = NULL;
     pthread_once(&once, init_once);
     if (forked_child)
         return gpulz_fail(GPULZ_ERR_NO_GPU, "CUDA cannot be used in a process forked after its initialisation");
-    if ((rc = pick_device(&dev)) != GPULZ_OK)
+    cuda_touched = 1;
+    if (want < 0 && (rc = pick_device(&dev)) != GPULZ_OK)
         return rc;
+    if (dev >= GPULZ_MAX_DEVICES)
+        return gpulz_fail(GPULZ_ERR_NO_GPU, "device %d is beyond the %d this library handles", dev,
+                          GPULZ_MAX_DEVICES);
+    last_device = dev;
     cudaError_t e = cudaGetDevice(prev);
     if (e != cudaSuccess)
         return gpulz_fail(GPULZ_ERR_CUDA, "cudaGetDevice: %s", cudaGetErrorString(e));
@@ -701,6 +742,11 @@ extern "C" int gpulz_gpu_usable(void)
     return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
+extern "C" int gpulz_gpu_last_device(void)
+{
+    return last_device;
+}
+
 extern "C" size_t gpulz_gpu_min_bytes(void)
 {
     /* Below about a megabyte the transfers and launches cost more than the
@@ -719,7 +765,7 @@ extern "C" int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L
                                        size_t *dst_len)
 {
     gpu_ctx *c = NULL;
-    int prev = 0, rc = ctx_acquire(&c, &prev);
+    int prev = 0, rc = ctx_acquire(&c, &prev, -1);
     if (rc != GPULZ_OK)
         return rc;
     const size_t n = (size_t)L->n, bound = (size_t)L->table_end + n;
@@ -755,7 +801,7 @@ done:
 extern "C" int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst)
 {
     gpu_ctx *c = NULL;
-    int prev = 0, rc = ctx_acquire(&c, &prev);
+    int prev = 0, rc = ctx_acquire(&c, &prev, -1);
     if (rc != GPULZ_OK)
         return rc;
     const size_t out_n = (size_t)L->n;
@@ -844,9 +890,12 @@ extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, s
     gpulz_layout L;
     if ((rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK)
         return rc;
+    const void *bufs[] = {n ? d_src : NULL, d_dst, d_scratch};
+    static const char *const names[] = {"src", "dst", "scratch"};
     gpu_ctx *c = NULL;
-    int prev = 0;
-    if ((rc = ctx_acquire(&c, &prev)) != GPULZ_OK)
+    int prev = 0, dev = 0;
+    if ((rc = buffers_device(bufs, names, 3, &dev)) != GPULZ_OK ||
+        (rc = ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
     cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
     scratch_plan P;
@@ -873,9 +922,11 @@ extern "C" int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst,
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     if (n < GPULZ_HEADER_SIZE)
         return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the header", n);
+    const void *bufs[] = {d_src, d_dst, d_scratch};
+    static const char *const names[] = {"src", "dst", "scratch"};
     gpu_ctx *c = NULL;
-    int prev = 0, rc = ctx_acquire(&c, &prev);
-    if (rc != GPULZ_OK)
+    int prev = 0, dev = 0, rc = buffers_device(bufs, names, 3, &dev);
+    if (rc != GPULZ_OK || (rc = ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
     cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
     uint8_t h[GPULZ_HEADER_SIZE];

@@ -6,6 +6,11 @@ int gpulz_gpu_usable(void)
     return 0;
 }
 
+int gpulz_gpu_last_device(void)
+{
+    return -1;
+}
+
 size_t gpulz_gpu_min_bytes(void)
 {
     return SIZE_MAX;

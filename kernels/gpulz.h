@@ -133,11 +133,14 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
                      const gpulz_params *p);
 
 /*
- * The device-buffer API: src, dst and scratch are device memory of the
- * calling thread's current device (or of device GPULZ_DEVICE), the work is
- * queued on cuda_stream (NULL: the library's own stream), and the call
- * returns when the result is ready.  No data crosses PCIe, only a few
- * status words.
+ * The device-buffer API: src, dst and scratch are device memory of one
+ * device, and the work runs on that device (the calling thread's current
+ * device and GPULZ_DEVICE do not matter; managed and pinned host memory
+ * count for no device, and alone they mean the current one).  Pageable host
+ * memory, or buffers of two devices, are refused with GPULZ_ERR_PARAM before
+ * anything runs.  The work is queued on cuda_stream (NULL: the library's own
+ * stream), which must belong to that device, and the call returns when the
+ * result is ready.  No data crosses PCIe, only a few status words.
  *
  * gpulz_compress_device() writes the same bytes as gpulz_compress() (the
  * adaptive flag is refused with GPULZ_ERR_PARAM).  d_scratch must hold
@@ -167,8 +170,10 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
 /*
  * The backend the calling thread's last gpulz_compress() or
  * gpulz_decompress() ran on (GPULZ_BACKEND_CPU or GPULZ_BACKEND_GPU), and in
- * *why (may be NULL) a short reason: "requested", "below the GPU threshold",
- * "no usable GPU: ...", "GPU failed, CPU fallback: ...".
+ * *why (may be NULL) a short reason: on the GPU "requested, device N" or
+ * "auto, device N"; on the CPU "requested", "below the GPU threshold",
+ * "no usable GPU", "GPU failed, CPU fallback: ...".  The host API runs on
+ * device GPULZ_DEVICE when set, else on the calling thread's current device.
  */
 gpulz_backend gpulz_last_backend(const char **why);
 

@@ -17,6 +17,9 @@ extern "C" {
 /* 1 when this build has a GPU backend and a device is usable now, else 0. */
 int gpulz_gpu_usable(void);
 
+/* The device of the calling thread's last GPU call, -1 before any. */
+int gpulz_gpu_last_device(void);
+
 /* Smallest input (bytes) for which the auto backend tries the GPU. */
 size_t gpulz_gpu_min_bytes(void);
 
