@@ -33,8 +33,10 @@ fi
 GPULZ_THREADS=${GPULZ_THREADS:-2}
 export GPULZ_THREADS
 
+# a run takes a second or two; a rank left waiting in a collective call
+# would wait for ever (H5_MPI_TIME_LIMIT seconds changes the limit)
 limit=
-command -v timeout >/dev/null 2>&1 && limit="timeout -k 10 ${H5_MPI_TIME_LIMIT:-240}"
+command -v timeout >/dev/null 2>&1 && limit="timeout -k 10 ${H5_MPI_TIME_LIMIT:-120}"
 
 status=0
 for n in 1 3; do
