@@ -1,0 +1,413 @@
+/*
+ * h5_mpi.c - the plugin in an MPI program, through parallel HDF5.
+ *
+ * Every rank writes its own band of rows of two 2-D chunked datasets through
+ * gpulz with one collective H5Dwrite each (parallel HDF5 >= 1.10.2 filters
+ * only collectively: it gathers each chunk's pieces on one rank, which runs
+ * the filter).  The bands do not line up with the chunks, so chunks are
+ * shared by two ranks, and both extents leave partial edge chunks.  The file
+ * is then read back in parallel, collectively and independently, each rank
+ * checking every value of its own band and of another rank's; rank 0 alone
+ * reopens it with the sec2 driver and checks every value, the filter stored
+ * in the dataset, each chunk's filter mask and the storage size.  Finally a
+ * dataset with an invalid window and a write whose filter cannot run must
+ * fail on every rank with gpulz's reason on the HDF5 error stack.
+ *
+ * The filter ID comes from GPULZ_FILTER_ID (the test harness exports it) and
+ * the plugin from HDF5_PLUGIN_PATH.  Usage: mpiexec -n N h5_mpi FILE
+ * An unexpected HDF5 failure aborts the job; a wrong value fails the rank
+ * that read it (exit 1).
+ */
+#include "h5_util.h"
+
+#include <mpi.h>
+
+static int rank, nranks;
+
+/* h5_util.h's checks exit(); under MPI a failing rank must take the others
+ * down with it rather than leave them waiting in a collective call. */
+#undef CHECK
+#undef CHECKF
+#define CHECKF(cond, ...)                                                                    \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__,  \
+                    #cond);                                                                  \
+            fprintf(stderr, __VA_ARGS__);                                                    \
+            fputc('\n', stderr);                                                             \
+            H5Eprint2(H5E_DEFAULT, stderr);                                                  \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
+        }                                                                                    \
+    } while (0)
+#define CHECK(cond) CHECKF(cond, "%s", "")
+
+static H5Z_filter_t filter_id;
+
+/*
+ * One dataset of the test: an integer type, rows_per_rank rows per rank (so
+ * nranks bands), cols columns, chunks of chunk[0] x chunk[1].  Values are a
+ * function of the global index, so any rank can check any element.
+ */
+typedef struct {
+    const char *name;
+    hid_t type;      /* file and memory type (native) */
+    size_t size;     /* bytes per element */
+    hsize_t rows_per_rank, cols, chunk[2];
+} dataset_spec;
+
+/* Quantization-like codes: mostly the centre 512, sparse small deviations
+ * and a slow drift, as an error-bounded quantizer leaves a smooth field. */
+static uint16_t quant_value(uint64_t r, uint64_t c)
+{
+    uint64_t h = (r * 1000003u + c) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    int d = (h & 15) == 0 ? (int)((h >> 8) % 9) - 4 : 0;
+    return (uint16_t)(512 + d + (int)((r / 8 + c / 32) % 3) - 1);
+}
+
+/* Records: a few large, negative and positive, 8-byte keys per row, repeated
+ * along the row in runs of 16. */
+static int64_t record_value(uint64_t r, uint64_t c)
+{
+    return ((int64_t)(r % 7) - 3) * 1000000007ll * 4096 + (int64_t)(c / 16) * 12345;
+}
+
+static void expected(const dataset_spec *d, uint64_t r, uint64_t c, void *out)
+{
+    if (d->size == 2) {
+        uint16_t v = quant_value(r, c);
+        memcpy(out, &v, 2);
+    } else {
+        int64_t v = record_value(r, c);
+        memcpy(out, &v, 8);
+    }
+}
+
+/* The band of rank b: rows [b * rows_per_rank, (b + 1) * rows_per_rank). */
+static void *band_values(const dataset_spec *d, int b)
+{
+    size_t n = (size_t)(d->rows_per_rank * d->cols);
+    unsigned char *buf = malloc(n * d->size);
+    CHECK(buf);
+    for (hsize_t i = 0; i < d->rows_per_rank; i++)
+        for (hsize_t c = 0; c < d->cols; c++)
+            expected(d, (uint64_t)b * d->rows_per_rank + i, c,
+                     buf + (size_t)(i * d->cols + c) * d->size);
+    return buf;
+}
+
+/* Count (and report the first of) the elements of got, rows [row0, row0 +
+ * nrows), that differ from the expected values. */
+static size_t mismatches(const dataset_spec *d, const void *got, hsize_t row0, hsize_t nrows,
+                         const char *what)
+{
+    size_t bad = 0;
+    const unsigned char *p = got;
+    unsigned char want[8];
+    for (hsize_t i = 0; i < nrows; i++)
+        for (hsize_t c = 0; c < d->cols; c++, p += d->size) {
+            expected(d, row0 + i, c, want);
+            if (memcmp(p, want, d->size) != 0 && bad++ == 0)
+                fprintf(stderr, "rank %d: %s %s: element (%llu, %llu) differs\n", rank, d->name,
+                        what, (unsigned long long)(row0 + i), (unsigned long long)c);
+        }
+    if (bad)
+        fprintf(stderr, "rank %d: %s %s: %zu of %llu elements differ\n", rank, d->name, what, bad,
+                (unsigned long long)(nrows * d->cols));
+    return bad;
+}
+
+static hid_t parallel_fapl(void)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    CHECK(fapl >= 0);
+    CHECK(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL) >= 0);
+    return fapl;
+}
+
+static hid_t transfer(H5FD_mpio_xfer_t mode)
+{
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    CHECK(dxpl >= 0);
+    CHECK(H5Pset_dxpl_mpio(dxpl, mode) >= 0);
+    return dxpl;
+}
+
+/* HDF5 may quietly turn a collective transfer into independent ones (and
+ * says why in the dxpl): a collective test must have been collective. */
+static void check_was_collective(hid_t dxpl, const char *name, const char *what)
+{
+    H5D_mpio_actual_io_mode_t io_mode;
+    uint32_t local = 0, global = 0;
+    CHECK(H5Pget_mpio_actual_io_mode(dxpl, &io_mode) >= 0);
+    CHECK(H5Pget_mpio_no_collective_cause(dxpl, &local, &global) >= 0);
+    CHECKF(io_mode != H5D_MPIO_NO_COLLECTIVE && local == 0 && global == 0,
+           "%s: %s was not collective (mode %d, causes 0x%x 0x%x)", name, what, (int)io_mode,
+           local, global);
+}
+
+/* The file and memory dataspaces of band b. */
+static void band_spaces(const dataset_spec *d, hid_t dset, int b, hid_t *file_space,
+                        hid_t *mem_space)
+{
+    hsize_t start[2] = {(hsize_t)b * d->rows_per_rank, 0}, count[2] = {d->rows_per_rank, d->cols};
+    *file_space = H5Dget_space(dset);
+    CHECK(*file_space >= 0);
+    CHECK(H5Sselect_hyperslab(*file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+    *mem_space = H5Screate_simple(2, count, NULL);
+    CHECK(*mem_space >= 0);
+}
+
+static hid_t create_dcpl(const dataset_spec *d, const unsigned cd[5])
+{
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(dcpl >= 0);
+    CHECK(H5Pset_chunk(dcpl, 2, d->chunk) >= 0);
+    CHECK(H5Pset_filter(dcpl, filter_id, H5Z_FLAG_MANDATORY, 5, cd) >= 0);
+    return dcpl;
+}
+
+/* Every rank writes its band, collectively. */
+static void write_dataset(hid_t file, const dataset_spec *d)
+{
+    const unsigned defaults[5] = {0, 0, 0, 0, 0};
+    hsize_t dims[2] = {d->rows_per_rank * (hsize_t)nranks, d->cols};
+    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(d, defaults);
+    hid_t dset = H5Dcreate2(file, d->name, d->type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECKF(dset >= 0, "%s: create", d->name);
+    hid_t fs, ms, dxpl = transfer(H5FD_MPIO_COLLECTIVE);
+    band_spaces(d, dset, rank, &fs, &ms);
+    void *buf = band_values(d, rank);
+    CHECKF(H5Dwrite(dset, d->type, ms, fs, dxpl, buf) >= 0, "%s: collective write", d->name);
+    check_was_collective(dxpl, d->name, "the write");
+    free(buf);
+    H5Sclose(fs);
+    H5Sclose(ms);
+    H5Pclose(dxpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    CHECK(H5Dclose(dset) >= 0);
+}
+
+/* Read band b of an open dataset with the given transfer mode and check it. */
+static size_t read_band(hid_t dset, const dataset_spec *d, int b, H5FD_mpio_xfer_t mode)
+{
+    char what[64];
+    snprintf(what, sizeof what, "band %d, %s read", b,
+             mode == H5FD_MPIO_COLLECTIVE ? "collective" : "independent");
+    hid_t fs, ms, dxpl = transfer(mode);
+    band_spaces(d, dset, b, &fs, &ms);
+    size_t n = (size_t)(d->rows_per_rank * d->cols);
+    void *buf = calloc(n, d->size);
+    CHECK(buf);
+    CHECKF(H5Dread(dset, d->type, ms, fs, dxpl, buf) >= 0, "%s: %s", d->name, what);
+    if (mode == H5FD_MPIO_COLLECTIVE)
+        check_was_collective(dxpl, d->name, what);
+    size_t bad = mismatches(d, buf, (hsize_t)b * d->rows_per_rank, d->rows_per_rank, what);
+    free(buf);
+    H5Sclose(fs);
+    H5Sclose(ms);
+    H5Pclose(dxpl);
+    return bad;
+}
+
+/* Every rank reads its own band and the next rank's, both ways. */
+static size_t read_parallel(hid_t file, const dataset_spec *d)
+{
+    hid_t dset = H5Dopen2(file, d->name, H5P_DEFAULT);
+    CHECKF(dset >= 0, "%s: open", d->name);
+    int other = (rank + 1) % nranks;
+    size_t bad = read_band(dset, d, rank, H5FD_MPIO_COLLECTIVE);
+    bad += read_band(dset, d, other, H5FD_MPIO_COLLECTIVE);
+    bad += read_band(dset, d, rank, H5FD_MPIO_INDEPENDENT);
+    bad += read_band(dset, d, other, H5FD_MPIO_INDEPENDENT);
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
+/*
+ * Rank 0, sec2 driver: every value; the stored filter is ours with the
+ * documented defaults resolved (S = the element size for these types, W 128,
+ * C 2048); every chunk went through it (filter mask 0) and shrank.
+ */
+static size_t check_serial(hid_t file, const dataset_spec *d)
+{
+    size_t bad = 0;
+    hsize_t rows = d->rows_per_rank * (hsize_t)nranks;
+    hid_t dset = H5Dopen2(file, d->name, H5P_DEFAULT);
+    CHECKF(dset >= 0, "%s: open", d->name);
+    void *buf = calloc((size_t)(rows * d->cols), d->size);
+    CHECK(buf);
+    CHECKF(H5Dread(dset, d->type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0, "%s: read", d->name);
+    bad += mismatches(d, buf, 0, rows, "whole dataset, sec2 read");
+    free(buf);
+
+    hid_t dcpl = H5Dget_create_plist(dset);
+    CHECK(dcpl >= 0);
+    unsigned cd[8] = {0}, flags = 0, config = 0;
+    size_t ncd = 8;
+    char name[128] = "";
+    CHECKF(H5Pget_filter_by_id2(dcpl, filter_id, &flags, &ncd, cd, sizeof name, name, &config) >= 0,
+           "%s: filter %d not in the dataset's pipeline", d->name, (int)filter_id);
+    CHECKF(ncd == 5 && cd[0] == 1 && cd[1] == d->size && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0,
+           "%s: stored cd_values %zu: {%u, %u, %u, %u, %u}", d->name, ncd, cd[0], cd[1], cd[2],
+           cd[3], cd[4]);
+    CHECKF(strstr(name, "gpulz") != NULL, "%s: stored filter name '%s'", d->name, name);
+    H5Pclose(dcpl);
+
+    hsize_t raw = rows * d->cols * d->size, stored = H5Dget_storage_size(dset);
+    CHECKF(stored > 0 && stored < raw / 2, "%s: %llu bytes stored for %llu raw", d->name,
+           (unsigned long long)stored, (unsigned long long)raw);
+
+    hid_t space = H5Dget_space(dset);
+    hsize_t nchunks = 0, want_chunks = ((rows + d->chunk[0] - 1) / d->chunk[0]) *
+                                       ((d->cols + d->chunk[1] - 1) / d->chunk[1]);
+    CHECK(H5Dget_num_chunks(dset, space, &nchunks) >= 0);
+    CHECKF(nchunks == want_chunks, "%s: %llu chunks, not %llu", d->name,
+           (unsigned long long)nchunks, (unsigned long long)want_chunks);
+    hsize_t chunk_raw = d->chunk[0] * d->chunk[1] * d->size;
+    for (hsize_t i = 0; i < nchunks; i++) {
+        hsize_t offset[2], size = 0;
+        unsigned mask = ~0u;
+        haddr_t addr;
+        CHECK(H5Dget_chunk_info(dset, space, i, offset, &mask, &addr, &size) >= 0);
+        CHECKF(mask == 0 && size > 0 && size < chunk_raw, "%s: chunk (%llu, %llu): mask %u, %llu bytes of %llu",
+               d->name, (unsigned long long)offset[0], (unsigned long long)offset[1], mask,
+               (unsigned long long)size, (unsigned long long)chunk_raw);
+    }
+    H5Sclose(space);
+    printf("%s: %llu x %llu in %llu chunks, %llu bytes stored for %llu raw (ratio %.2f)\n", d->name,
+           (unsigned long long)rows, (unsigned long long)d->cols, (unsigned long long)nchunks,
+           (unsigned long long)stored, (unsigned long long)raw, (double)raw / (double)stored);
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
+/* An HDF5 call that must fail: its return value, with HDF5's printing off. */
+#define EXPECT_FAIL(expr, call)                                                              \
+    do {                                                                                     \
+        H5E_auto2_t fn_;                                                                     \
+        void *data_;                                                                         \
+        H5Eget_auto2(H5E_DEFAULT, &fn_, &data_);                                             \
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);                                               \
+        (call) = (expr);                                                                     \
+        H5Eset_auto2(H5E_DEFAULT, fn_, data_);                                               \
+    } while (0)
+
+/*
+ * Failures: all ranks must see them, with the reason, and come back (a rank
+ * left waiting in a collective call would hang the job: the runner's time
+ * limit catches that).
+ */
+static void check_failures(const char *path, const dataset_spec *d)
+{
+    hid_t fapl = parallel_fapl();
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CHECK(file >= 0);
+    hsize_t dims[2] = {d->rows_per_rank * (hsize_t)nranks, d->cols};
+    hid_t space = H5Screate_simple(2, dims, NULL);
+
+    /* window 300 (cd_values[2], 1..255): refused when the dataset is created */
+    const unsigned bad_window[5] = {0, 0, 300, 0, 0};
+    hid_t dcpl = create_dcpl(d, bad_window), dset;
+    EXPECT_FAIL(H5Dcreate2(file, "bad_window", d->type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                dset);
+    CHECKF(dset < 0, "a dataset with window 300 was created");
+    CHECKF(strstr(h5u_error_text(), "window") != NULL, "no gpulz reason on the stack:\n%s",
+           h5u_error_text());
+    H5Pclose(dcpl);
+
+    /* a filter that cannot run: a collective write must fail on every rank */
+    const unsigned defaults[5] = {0, 0, 0, 0, 0};
+    dcpl = create_dcpl(d, defaults);
+    dset = H5Dcreate2(file, "bad_backend", d->type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(dset >= 0);
+    const char *saved = getenv("GPULZ_BACKEND");
+    char *keep = saved ? strdup(saved) : NULL;
+    CHECK(setenv("GPULZ_BACKEND", "bogus", 1) == 0);
+    hid_t fs, ms, dxpl = transfer(H5FD_MPIO_COLLECTIVE);
+    band_spaces(d, dset, rank, &fs, &ms);
+    void *buf = band_values(d, rank);
+    herr_t st;
+    EXPECT_FAIL(H5Dwrite(dset, d->type, ms, fs, dxpl, buf), st);
+    CHECKF(st < 0, "a collective write through a failing filter succeeded");
+    CHECKF(strstr(h5u_error_text(), "GPULZ_BACKEND=bogus") != NULL,
+           "no gpulz reason on the stack:\n%s", h5u_error_text());
+    if (keep)
+        setenv("GPULZ_BACKEND", keep, 1);
+    else
+        unsetenv("GPULZ_BACKEND");
+    free(keep);
+    free(buf);
+    H5Sclose(fs);
+    H5Sclose(ms);
+    H5Pclose(dxpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    /* after a failed write the dataset and file may not close cleanly; they
+     * must still come back on every rank */
+    EXPECT_FAIL(H5Dclose(dset), st);
+    EXPECT_FAIL(H5Fclose(file), st);
+    H5Pclose(fapl);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK(MPI_Init(&argc, &argv) == MPI_SUCCESS);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    CHECKF(argc == 2, "usage: mpiexec -n N %s FILE", argv[0]);
+    const char *id = getenv("GPULZ_FILTER_ID");
+    filter_id = id && *id ? (H5Z_filter_t)atoi(id) : H5Z_FILTER_GPULZ;
+    CHECKF(filter_id >= 256 && filter_id <= 65535, "GPULZ_FILTER_ID=%s", id);
+
+    /* band heights that are not multiples of the chunk height: chunks span
+     * two ranks, and the last chunk row and column are partial */
+    const dataset_spec specs[2] = {
+        {"quant", H5T_NATIVE_UINT16, 2, 50, 600, {16, 256}},
+        {"records", H5T_NATIVE_INT64, 8, 23, 150, {10, 64}},
+    };
+    const char *path = argv[1];
+    size_t bad = 0;
+
+    hid_t fapl = parallel_fapl();
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CHECKF(file >= 0, "create %s", path);
+    for (int i = 0; i < 2; i++)
+        write_dataset(file, &specs[i]);
+    CHECK(H5Fclose(file) >= 0);
+    CHECKF(H5Zfilter_avail(filter_id) > 0, "filter %d is not available after writing",
+           (int)filter_id);
+
+    file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    CHECKF(file >= 0, "reopen %s", path);
+    for (int i = 0; i < 2; i++)
+        bad += read_parallel(file, &specs[i]);
+    CHECK(H5Fclose(file) >= 0);
+    H5Pclose(fapl);
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        CHECKF(file >= 0, "reopen %s with sec2", path);
+        for (int i = 0; i < 2; i++)
+            bad += check_serial(file, &specs[i]);
+        CHECK(H5Fclose(file) >= 0);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    char fail_path[4096];
+    snprintf(fail_path, sizeof fail_path, "%s.fail.h5", path);
+    check_failures(fail_path, &specs[0]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        remove(fail_path);
+
+    unsigned long mine = bad, total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%d rank(s): %s (%lu wrong values in all)\n", nranks, total ? "FAILED" : "all values match",
+               total);
+    MPI_Finalize();
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# h5_mpi.sh - h5tests/h5_mpi under mpiexec, with 1 and with 3 ranks: parallel
+# HDF5 writes and reads through the plugin (see h5_mpi.c).  Built only for a
+# parallel HDF5 (configure --with-hdf5-pkg=hdf5-openmpi); fails if any rank
+# fails, or if the job hangs past a time limit.
+prog="$top_builddir/h5tests/h5_mpi"
+test -x "$prog" || { echo "$prog not built (the configured HDF5 is serial): skipped"; exit 77; }
+test -n "$MPIEXEC" || MPIEXEC=$(command -v mpiexec) ||
+    { echo "no mpiexec (MPIEXEC): skipped"; exit 77; }
+
+set -- -n
+if "$MPIEXEC" --version 2>/dev/null | grep -qi -E 'open ?mpi|openrte|open-mpi'; then
+    # more ranks than cores is fine for a test; Open MPI refuses root unless
+    # told (CI runs as root)
+    set -- --oversubscribe -n
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+fi
+
+# The CPU unless the caller chose, or a GPU is there: then the default (auto)
+# backend, with every chunk large enough for the GPU.  Files and results are
+# the same either way.
+if [ -z "${GPULZ_BACKEND:-}" ]; then
+    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+        GPULZ_GPU_MIN_BYTES=${GPULZ_GPU_MIN_BYTES:-0}
+        export GPULZ_GPU_MIN_BYTES
+    else
+        GPULZ_BACKEND=cpu
+        export GPULZ_BACKEND
+    fi
+fi
+# two threads per rank at most: the ranks share the machine's cores
+GPULZ_THREADS=${GPULZ_THREADS:-2}
+export GPULZ_THREADS
+
+# a run takes a second or two; a rank left waiting in a collective call
+# would wait for ever (H5_MPI_TIME_LIMIT seconds changes the limit)
+limit=
+command -v timeout >/dev/null 2>&1 && limit="timeout -k 10 ${H5_MPI_TIME_LIMIT:-120}"
+
+status=0
+for n in 1 3; do
+    f=h5_mpi_$n.h5
+    echo "== $MPIEXEC $* $n h5_mpi $f (GPULZ_BACKEND=${GPULZ_BACKEND:-auto})"
+    $limit "$MPIEXEC" "$@" $n "$prog" $f
+    rc=$?
+    case $rc in
+        0) ;;
+        124|137) echo "FAIL: $n rank(s) did not finish within the time limit (a hang?)"; status=1 ;;
+        *) echo "FAIL: $n rank(s): mpiexec exited $rc"; status=1 ;;
+    esac
+    rm -f $f $f.fail.h5
+done
+exit $status
