@@ -51,4 +51,30 @@ for n in 1 3; do
     esac
     rm -f $f $f.fail.h5
 done
+
+# Several GPUs and Open MPI: one GPU per local rank through GPULZ_DEVICE, as
+# docs/usage.md section 9 shows; every chunk on the GPU, and every GPU used.
+ngpu=0
+command -v nvidia-smi >/dev/null 2>&1 && ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "$ngpu" -ge 2 ] && [ "$1" = --oversubscribe ]; then
+    f=h5_mpi_gpus.h5
+    n=$((2 * ngpu))
+    echo "== $n ranks on $ngpu GPUs, GPULZ_DEVICE = local rank % $ngpu"
+    GPULZ_BACKEND=gpu GPULZ_GPU_MIN_BYTES=0 GPULZ_VERBOSE=1 $limit "$MPIEXEC" "$@" $n \
+        sh -c "GPULZ_DEVICE=\$((OMPI_COMM_WORLD_LOCAL_RANK % $ngpu)) exec $prog $f" 2> h5_mpi_gpus.err
+    rc=$?
+    grep -v '^gpulz:' h5_mpi_gpus.err
+    [ $rc -eq 0 ] || { echo "FAIL: $n ranks on $ngpu GPUs: mpiexec exited $rc"; status=1; }
+    d=0
+    while [ $d -lt "$ngpu" ]; do
+        c=$(grep -c "on the GPU (requested, device $d)" h5_mpi_gpus.err)
+        echo "   device $d: $c chunks"
+        [ "$c" -gt 0 ] || { echo "FAIL: no chunk ran on device $d"; status=1; }
+        d=$((d + 1))
+    done
+    if grep '^gpulz:' h5_mpi_gpus.err | grep -q 'on the CPU'; then
+        echo "FAIL: chunks ran on the CPU with GPULZ_BACKEND=gpu"; status=1
+    fi
+    rm -f $f $f.fail.h5 h5_mpi_gpus.err
+fi
 exit $status
