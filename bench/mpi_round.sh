@@ -34,8 +34,8 @@ grep -E "flavour|CUDA backend" "$out/configure.log"
 make -j"$(nproc)" > "$out/build.log" 2>&1 || { grep -i -m5 -A5 error "$out/build.log"; exit 1; }
 make check TESTS=h5tests/h5_mpi.sh > "$out/check.log" 2>&1
 rc=$?
-cp h5tests/h5_mpi.sh.log "$out/" 2>/dev/null
+cp h5tests/h5_mpi.log "$out/" 2>/dev/null
 grep -E "^(PASS|FAIL|SKIP|ERROR)" "$out/check.log"
-grep -E "^==|device [0-9]+:|FAIL" "$out/h5_mpi.sh.log"
+grep -E "^==|device [0-9]+:|FAIL" "$out/h5_mpi.log"
 rm -rf "$work"
 exit $rc
