@@ -16,6 +16,9 @@
 
 #include "H5Zgpulz.h"
 #include "gpulz.h"
+#ifdef GPULZ_H5_DYNAMIC
+#include "h5_dynamic.h" /* the plugin module: HDF5 calls through the loader's table */
+#endif
 
 /* Push a message onto HDF5's error stack, set the return value, go to done. */
 #define PUSH_AND_GOTO(MAJ, MIN, RET, ...)                                                    \

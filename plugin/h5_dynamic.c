@@ -1,0 +1,80 @@
+/*
+ * h5_dynamic.c - binds the plugin to the HDF5 library that loaded it (see
+ * h5_dynamic.h): the library is found from an address inside it (dladdr),
+ * reopened without loading anything (RTLD_NOLOAD) and asked for each symbol.
+ */
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#include "h5_dynamic.h"
+
+gpulz_h5_api gpulz_h5;
+
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static int load_state; /* 0 not tried, 1 loaded, -1 failed */
+
+/* The handle of the library holding caller, else of the program's globals. */
+static void *library_of(const void *caller)
+{
+    Dl_info info;
+    void *lib = NULL;
+    if (caller && dladdr(caller, &info) && info.dli_fname && *info.dli_fname)
+        lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!lib || !dlsym(lib, "H5open")) /* HDF5 linked into the program itself */
+        lib = dlopen(NULL, RTLD_LAZY);
+    return lib;
+}
+
+static int bind_all(void *lib)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+    } table[] = {
+        {"H5open", offsetof(gpulz_h5_api, open)},
+        {"H5Epush2", offsetof(gpulz_h5_api, Epush2)},
+        {"H5Pget_filter_by_id2", offsetof(gpulz_h5_api, Pget_filter_by_id2)},
+        {"H5Pmodify_filter", offsetof(gpulz_h5_api, Pmodify_filter)},
+        {"H5Tclose", offsetof(gpulz_h5_api, Tclose)},
+        {"H5Tcopy", offsetof(gpulz_h5_api, Tcopy)},
+        {"H5Tget_class", offsetof(gpulz_h5_api, Tget_class)},
+        {"H5Tget_size", offsetof(gpulz_h5_api, Tget_size)},
+        {"H5Tget_super", offsetof(gpulz_h5_api, Tget_super)},
+        {"H5Tis_variable_str", offsetof(gpulz_h5_api, Tis_variable_str)},
+        {"H5allocate_memory", offsetof(gpulz_h5_api, allocate_memory)},
+        {"H5free_memory", offsetof(gpulz_h5_api, free_memory)},
+        {"H5E_ERR_CLS_g", offsetof(gpulz_h5_api, ERR_CLS)},
+        {"H5E_PLINE_g", offsetof(gpulz_h5_api, PLINE)},
+        {"H5E_RESOURCE_g", offsetof(gpulz_h5_api, RESOURCE)},
+        {"H5E_BADTYPE_g", offsetof(gpulz_h5_api, BADTYPE)},
+        {"H5E_BADVALUE_g", offsetof(gpulz_h5_api, BADVALUE)},
+        {"H5E_CANTFILTER_g", offsetof(gpulz_h5_api, CANTFILTER)},
+        {"H5E_CANTGET_g", offsetof(gpulz_h5_api, CANTGET)},
+        {"H5E_NOSPACE_g", offsetof(gpulz_h5_api, NOSPACE)},
+        {"H5E_SETLOCAL_g", offsetof(gpulz_h5_api, SETLOCAL)},
+    };
+    gpulz_h5_api api;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        void *sym = dlsym(lib, table[i].name);
+        if (!sym)
+            return -1;
+        /* every field is a pointer (to a function or a global) */
+        *(void **)((char *)&api + table[i].offset) = sym;
+    }
+    gpulz_h5 = api;
+    return 0;
+}
+
+int gpulz_h5_api_load(const void *caller)
+{
+    pthread_mutex_lock(&load_lock);
+    if (load_state == 0) {
+        void *lib = library_of(caller);
+        load_state = lib && bind_all(lib) == 0 ? 1 : -1;
+    }
+    int rc = load_state == 1 ? 0 : -1;
+    pthread_mutex_unlock(&load_lock);
+    return rc;
+}
