@@ -6,6 +6,7 @@ per-chunk filter mask says the filter ran, set_local stored the 5-slot
 vector, and variable-length strings (filter run with no cd_values) work.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -123,6 +124,14 @@ def main():
         except ValueError:
             pass
     os.remove(PATH)
+
+    # the plugin used h5py's own libhdf5 and loaded no second one (a plugin
+    # linked to the system's would map it beside a wheel's)
+    if os.path.exists("/proc/self/maps"):
+        with open("/proc/self/maps") as maps:
+            libs = {line.split()[-1] for line in maps
+                    if re.search(r"/libhdf5(_serial|_openmpi)?(-[0-9a-f]+)?\.so", line)}
+        check(len(libs) == 1, "one libhdf5 in the process, not %r" % sorted(libs))
     print("h5py %s, HDF5 %s: all checks passed" % (h5py.__version__, h5py.version.hdf5_version))
 
 
