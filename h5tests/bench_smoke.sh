@@ -63,6 +63,9 @@ if [ -x "$GPU_BENCH" ]; then
         tail -n +2 gpu.csv | awk -F, '$9 != "ok" { bad = 1 } END { exit bad || NR == 0 }' ||
             fail "gpu_bench: a row not ok: $(cat gpu.csv)"
         cp gpu.csv gpu_bench.csv
+        echo "gpu_bench: $(tail -n +2 gpu.csv | wc -l | tr -d ' ') rows ok"
+    else
+        echo "gpu_bench: no usable GPU, skipped"
     fi
 fi
 
