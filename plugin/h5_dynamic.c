@@ -55,6 +55,11 @@ static int bind_all(void *lib)
         {"H5E_NOSPACE_g", offsetof(gpulz_h5_api, NOSPACE)},
         {"H5E_SETLOCAL_g", offsetof(gpulz_h5_api, SETLOCAL)},
     };
+    /* 1.8 and older pass 32-bit hid_t to the callbacks: not this filter's ABI */
+    __typeof__(H5get_libversion) *libversion = (__typeof__(H5get_libversion) *)dlsym(lib, "H5get_libversion");
+    unsigned major = 0, minor = 0, release = 0;
+    if (!libversion || libversion(&major, &minor, &release) < 0 || (major == 1 && minor < 10) || major < 1)
+        return -1;
     gpulz_h5_api api;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         void *sym = dlsym(lib, table[i].name);

@@ -40,7 +40,8 @@ extern gpulz_h5_api gpulz_h5;
  * Fill gpulz_h5 from the HDF5 library that contains the code at caller (the
  * return address of H5PLget_plugin_info), else from the program's global
  * symbols.  Once per process; later calls return the first result.
- * 0 on success, -1 if a function or error class is missing.
+ * 0 on success, -1 if the library is older than 1.10 or lacks a function or
+ * error class (H5PLget_plugin_info then gives HDF5 no filter).
  */
 int gpulz_h5_api_load(const void *caller);
 
