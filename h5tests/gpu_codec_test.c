@@ -323,6 +323,10 @@ static void fork_trial(void)
         if (gpulz_compress(in, sizeof in, out, sizeof out, &len, &p) != GPULZ_OK ||
             gpulz_last_backend(NULL) != GPULZ_BACKEND_CPU)
             _exit(2);
+        /* the device API says so too, before any CUDA call (the pointers are never looked at) */
+        if (gpulz_compress_device(in, sizeof in, out, sizeof out, &len, &p, NULL, NULL, 0) != GPULZ_ERR_NO_GPU ||
+            gpulz_decompress_device(out, sizeof out, in, sizeof in, &len, NULL, NULL, 0) != GPULZ_ERR_NO_GPU)
+            _exit(3);
         _exit(0);
     }
     int status = 0;

@@ -85,6 +85,15 @@ static void init_once(void)
     pthread_atfork(NULL, NULL, mark_forked);
 }
 
+/* GPULZ_ERR_NO_GPU in a child forked after CUDA started, before any CUDA call. */
+static int not_forked(void)
+{
+    pthread_once(&once, init_once);
+    if (forked_child)
+        return gpulz_fail(GPULZ_ERR_NO_GPU, "CUDA cannot be used in a process forked after its initialisation");
+    return GPULZ_OK;
+}
+
 /* The device this call runs on: GPULZ_DEVICE, else the caller's current one. */
 static int pick_device(int *dev)
 {
@@ -117,8 +126,10 @@ done:
  */
 static int buffers_device(const void *const *bufs, const char *const *names, int count, int *dev)
 {
-    int rc = GPULZ_OK;
+    int rc = not_forked();
     *dev = -1;
+    if (rc != GPULZ_OK)
+        return rc;
     cuda_touched = 1;
     for (int i = 0; i < count; i++) {
         if (!bufs[i])
@@ -151,11 +162,10 @@ done:
  */
 static int ctx_acquire(gpu_ctx **out, int *prev, int want)
 {
-    int rc = GPULZ_OK, dev = want;
+    int rc = not_forked(), dev = want;
     gpu_ctx *c = NULL;
-    pthread_once(&once, init_once);
-    if (forked_child)
-        return gpulz_fail(GPULZ_ERR_NO_GPU, "CUDA cannot be used in a process forked after its initialisation");
+    if (rc != GPULZ_OK)
+        return rc;
     cuda_touched = 1;
     if (want < 0 && (rc = pick_device(&dev)) != GPULZ_OK)
         return rc;
