@@ -305,6 +305,54 @@ static void device_trials(void)
     free(back);
 }
 
+/* The adaptive flag on device buffers: the bytes of gpulz_compress() on the
+ * CPU, whether S or S = 1 wins, with the caller's scratch of the queried
+ * size, and a capacity of exactly the result (one byte less is refused). */
+static void device_adaptive(void)
+{
+    static const unsigned sizes[] = {2, 4, 8};
+    uint8_t *src = malloc(1u << 20), *ref = malloc((1u << 20) + 65536), *got = malloc((1u << 20) + 65536);
+    uint8_t *d_src = NULL, *d_dst = NULL, *d_scr = NULL;
+    int kept = 0, switched = 0;
+    for (int t = 0; t < 24; t++) {
+        unsigned S = sizes[t % 3];
+        size_t n = (size_t)(100000 + rnd() % 900000) / S * S + (t % 4 == 3 ? 1 : 0);
+        make_input(src, n, (unsigned)(t / 3) % 10); /* datagen kinds and mixes: some favour S = 1 */
+        gpulz_params pc, pg;
+        params_for(&pc, S, 1 + (unsigned)(rnd() % 255), 512u << (t % 3), GPULZ_BACKEND_CPU);
+        pc.flags = GPULZ_FLAG_ADAPTIVE;
+        pg = pc;
+        pg.backend = GPULZ_BACKEND_GPU;
+        size_t bound = gpulz_compress_bound(n, &pc), lr = 0, lg = 0;
+        CHECK(gpulz_compress(src, n, ref, bound, &lr, &pc) == GPULZ_OK, "cpu adaptive compress");
+        size_t scr = gpulz_compress_device_scratch_size(n, &pg);
+        cudaMalloc((void **)&d_src, n);
+        cudaMalloc((void **)&d_dst, bound);
+        cudaMalloc((void **)&d_scr, scr);
+        cudaMemcpy(d_src, src, n, cudaMemcpyHostToDevice);
+        int rc = gpulz_compress_device(d_src, n, d_dst, lr, &lg, &pg, NULL, t % 2 ? d_scr : NULL, scr);
+        CHECK(rc == GPULZ_OK, "adaptive compress_device S=%u n=%zu: %d", S, n, rc);
+        cudaMemcpy(got, d_dst, lg, cudaMemcpyDeviceToHost);
+        CHECK(lg == lr && memcmp(got, ref, lr) == 0, "adaptive device bytes differ S=%u n=%zu (%zu vs %zu)",
+              S, n, lg, lr);
+        rc = gpulz_compress_device(d_src, n, d_dst, lr - 1, &lg, &pg, NULL, NULL, 0);
+        CHECK(rc == GPULZ_ERR_DST_SIZE, "adaptive, one byte short: %d", rc);
+        if (ref[6] == 1)
+            switched++;
+        else
+            kept++;
+        cudaFree(d_src);
+        cudaFree(d_dst);
+        cudaFree(d_scr);
+    }
+    CHECK(kept > 0 && switched > 0, "adaptive trials never chose S = 1 (%d) or never kept S (%d)", switched,
+          kept);
+    printf("adaptive device trials: S kept %d times, S = 1 chosen %d times\n", kept, switched);
+    free(src);
+    free(ref);
+    free(got);
+}
+
 /* A child forked after the GPU was used must not touch CUDA: backend GPU
  * says so, auto falls back to the CPU with the same bytes. */
 static void fork_trial(void)
@@ -351,6 +399,7 @@ int main(void)
     corrupt_trials(quick ? 30 : 1500);
     printf("corruption trials done, %d failures\n", failures);
     device_trials();
+    device_adaptive();
     printf("device trials done, %d failures\n", failures);
     if (!quick)
         fork_trial();

@@ -411,7 +411,9 @@ done:
 
 /*
  * After every block is encoded: scan the sizes, move the blocks into d_dst,
- * write header and tail, and read back the error word and the length.
+ * write header and tail, and read back the error word and the length
+ * (*dst_len is the chunk's length even when GPULZ_ERR_DST_SIZE says it did
+ * not fit in dst_cap).
  */
 static int enc_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, size_t dst_cap,
                       uint8_t *scratch, const scratch_plan *P, uint64_t *h_status, cudaStream_t st,
@@ -440,10 +442,10 @@ static int enc_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_ds
     CK(cudaGetLastError());
     CK(cudaMemcpyAsync(h_status, err, 16, cudaMemcpyDeviceToHost, st));
     CK(cudaStreamSynchronize(st));
+    *dst_len = (size_t)h_status[1]; /* also when it does not fit: adaptive compares lengths */
     if ((unsigned)h_status[0] == GPULZ_DEV_ERR_DST)
         return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %llu exceeds the output capacity %zu",
                           (unsigned long long)h_status[1], dst_cap);
-    *dst_len = (size_t)h_status[1];
 done:
     return rc;
 }
@@ -853,12 +855,18 @@ done:
 extern "C" size_t gpulz_compress_device_scratch_size(size_t n, const gpulz_params *p)
 {
     gpulz_layout L;
-    scratch_plan P;
+    scratch_plan P, P1;
     if (gpulz_params_check(p) != GPULZ_OK ||
         gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols) != GPULZ_OK ||
         plan_make(L.blocks, L.symbols * L.symbol_size, &P) != GPULZ_OK)
         return 0;
-    return P.total;
+    if (!(p->flags & GPULZ_FLAG_ADAPTIVE) || p->symbol_size == 1)
+        return P.total;
+    /* adaptive may also encode with S = 1, whose plan has the most blocks */
+    if (gpulz_layout_make(&L, n, 1, p->window, p->block_symbols) != GPULZ_OK ||
+        plan_make(L.blocks, L.symbols, &P1) != GPULZ_OK)
+        return 0;
+    return P.total > P1.total ? P.total : P1.total;
 }
 
 extern "C" size_t gpulz_decompress_device_scratch_size(size_t src_len)
@@ -886,6 +894,19 @@ static int scratch_for(gpu_ctx *c, void *d_scratch, size_t scratch_size, size_t 
     return rc;
 }
 
+/* One encoding of d_src with layout L into d_dst, scratch planned for at least L. */
+static int enc_all(gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, size_t dst_cap,
+                   uint8_t *scratch, cudaStream_t st, size_t *len)
+{
+    scratch_plan P;
+    int rc = plan_make(L->blocks, L->symbols * L->symbol_size, &P);
+    if (rc == GPULZ_OK)
+        rc = enc_launch(c, L, d_src, scratch, &P, 0, L->blocks, enc_segment(), st);
+    if (rc == GPULZ_OK)
+        rc = enc_finish(L, d_src, d_dst, dst_cap, scratch, &P, c->h_status, st, len);
+    return rc;
+}
+
 extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
                                      size_t *dst_len, const gpulz_params *p, void *cuda_stream,
                                      void *d_scratch, size_t scratch_size)
@@ -895,10 +916,10 @@ extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, s
         return rc;
     if ((!d_src && n) || !d_dst || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
-    if (p->flags & GPULZ_FLAG_ADAPTIVE)
-        return gpulz_fail(GPULZ_ERR_PARAM, "the device API does not do adaptive symbol size");
-    gpulz_layout L;
-    if ((rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK)
+    gpulz_layout L, L1;
+    const int adaptive = (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1;
+    if ((rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK ||
+        (adaptive && (rc = gpulz_layout_make(&L1, n, 1, p->window, p->block_symbols)) != GPULZ_OK))
         return rc;
     const void *bufs[] = {n ? d_src : NULL, d_dst, d_scratch};
     static const char *const names[] = {"src", "dst", "scratch"};
@@ -908,17 +929,38 @@ extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, s
         (rc = ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
     cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
-    scratch_plan P;
+    const uint8_t *src = (const uint8_t *)d_src;
     uint8_t *scratch = NULL;
-    size_t len = 0;
-    if ((rc = plan_make(L.blocks, L.symbols * L.symbol_size, &P)) != GPULZ_OK ||
-        (rc = scratch_for(c, d_scratch, scratch_size, P.total, &scratch)) != GPULZ_OK ||
-        (rc = enc_launch(c, &L, (const uint8_t *)d_src, scratch, &P, 0, L.blocks, enc_segment(), st)) !=
-            GPULZ_OK ||
-        (rc = enc_finish(&L, (const uint8_t *)d_src, (uint8_t *)d_dst, dst_cap, scratch, &P, c->h_status, st,
-                         &len)) != GPULZ_OK)
+    size_t need = gpulz_compress_device_scratch_size(n, p), len = 0, len1 = 0;
+    if ((rc = scratch_for(c, d_scratch, scratch_size, need, &scratch)) != GPULZ_OK)
         goto done;
-    *dst_len = len;
+    rc = enc_all(c, &L, src, (uint8_t *)d_dst, dst_cap, scratch, st, &len);
+    /* FORMAT.md §8, as gpulz_compress(): where the ratio n / len is under 1.5,
+     * S = 1 too, kept only if strictly shorter; the first result may not have
+     * fitted in dst_cap, its length is known all the same */
+    if (adaptive && (rc == GPULZ_OK || rc == GPULZ_ERR_DST_SIZE) &&
+        (unsigned __int128)2 * n < (unsigned __int128)3 * len) {
+        int rc1 = grow_device(&c->d_out, &c->out_cap, (size_t)L1.table_end + n);
+        if (rc1 == GPULZ_OK)
+            rc1 = enc_all(c, &L1, src, c->d_out, (size_t)L1.table_end + n, scratch, st, &len1);
+        if (rc1 != GPULZ_OK) {
+            rc = rc1;
+            goto done;
+        }
+        if (len1 < len) {
+            len = len1;
+            if (len1 > dst_cap) {
+                rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu",
+                                len1, dst_cap);
+                goto done;
+            }
+            CK(cudaMemcpyAsync(d_dst, c->d_out, len1, cudaMemcpyDeviceToDevice, st));
+            CK(cudaStreamSynchronize(st));
+            rc = GPULZ_OK;
+        }
+    }
+    if (rc == GPULZ_OK)
+        *dst_len = len;
 done:
     ctx_release(c, prev);
     return rc;

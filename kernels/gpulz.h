@@ -142,8 +142,9 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
  * stream), which must belong to that device, and the call returns when the
  * result is ready.  No data crosses PCIe, only a few status words.
  *
- * gpulz_compress_device() writes the same bytes as gpulz_compress() (the
- * adaptive flag is refused with GPULZ_ERR_PARAM).  d_scratch must hold
+ * gpulz_compress_device() writes the same bytes as gpulz_compress(), the
+ * adaptive flag included (its second encoding uses a buffer of the
+ * library's on that device).  d_scratch must hold
  * gpulz_compress_device_scratch_size(n, p) bytes, or be NULL for the
  * library's cached buffer.  Calls on one device run one at a time.
  * dst_cap below gpulz_compress_bound() works when the result fits, else
