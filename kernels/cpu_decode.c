@@ -38,6 +38,12 @@ static inline void copy_match(uint8_t *dst, size_t dist, size_t len)
 static inline void copy_match_wild(uint8_t *dst, size_t dist, size_t len)
 {
     const uint8_t *from = dst - dist;
+    if (len <= 16 && len <= dist) { /* the common short match: one load, one store */
+        uint8_t t[16];
+        memcpy(t, from, 16);
+        memcpy(dst, t, 16);
+        return;
+    }
     if (dist >= 16) { /* each 16-byte load reads only bytes already final */
         for (size_t j = 0; j < len; j += 16)
             memcpy(dst + j, from + j, 16);
