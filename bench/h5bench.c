@@ -76,15 +76,11 @@ static filter_spec filters[] = {
 };
 #define NFILTERS (sizeof filters / sizeof filters[0])
 
+/* A corpus array as HDF5 sees it. */
 typedef struct array {
-    char name[128];
-    char dtype[16];
-    hid_t type; /* file and memory type, little-endian */
-    size_t elsize;
-    int rank;
-    hsize_t dims[MAX_RANK];
-    size_t nbytes;
-    void *data;
+    const corpus_array *c;
+    hid_t type;              /* file and memory type, little-endian */
+    hsize_t dims[MAX_RANK];  /* c->dims as HDF5 takes them */
 } array;
 
 typedef struct options {
@@ -117,45 +113,25 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static int dtype_of(array *a)
-{
-    static const struct {
-        const char *name, *ext;
-        size_t size;
-    } types[] = {{"float32", "f32", 4}, {"uint16", "u16", 2}, {"int16", "i16", 2},
-                 {"int32", "i32", 4},   {"uint8", "u8", 1},   {"float64", "f64", 8}};
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        if (strcmp(a->dtype, types[i].name) != 0)
-            continue;
-        a->elsize = types[i].size;
-        switch (i) {
-        case 0: a->type = H5T_IEEE_F32LE; break;
-        case 1: a->type = H5T_STD_U16LE; break;
-        case 2: a->type = H5T_STD_I16LE; break;
-        case 3: a->type = H5T_STD_I32LE; break;
-        case 4: a->type = H5T_STD_U8LE; break;
-        default: a->type = H5T_IEEE_F64LE; break;
-        }
-        return (int)i;
-    }
-    return -1;
-}
-
 /* The HDF5 view of a corpus array (which keeps its data); -1 with a message if unusable. */
 static int from_corpus(array *a, const corpus_array *c)
 {
-    memset(a, 0, sizeof *a);
-    snprintf(a->name, sizeof a->name, "%s", c->name);
-    snprintf(a->dtype, sizeof a->dtype, "%s", c->dtype);
-    if (dtype_of(a) < 0) {
-        fprintf(stderr, "h5bench: %s: unknown dtype %s\n", a->name, a->dtype);
+    static const struct {
+        const char *dtype;
+        hid_t *type; /* HDF5's predefined types are globals set at H5open */
+    } types[] = {{"float32", &H5T_IEEE_F32LE_g}, {"uint16", &H5T_STD_U16LE_g}, {"int16", &H5T_STD_I16LE_g},
+                 {"int32", &H5T_STD_I32LE_g},   {"uint8", &H5T_STD_U8LE_g},   {"float64", &H5T_IEEE_F64LE_g}};
+    a->c = c;
+    a->type = -1;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(c->dtype, types[i].dtype) == 0)
+            a->type = *types[i].type;
+    if (a->type < 0) {
+        fprintf(stderr, "h5bench: %s: unknown dtype %s\n", c->name, c->dtype);
         return -1;
     }
-    a->rank = c->rank;
     for (int i = 0; i < c->rank; i++)
         a->dims[i] = (hsize_t)c->dims[i];
-    a->nbytes = c->bytes;
-    a->data = c->data;
     return 0;
 }
 
@@ -163,13 +139,13 @@ static int from_corpus(array *a, const corpus_array *c)
  * leading ones, so each chunk is one contiguous run of the array. */
 static size_t chunk_dims(const array *a, double target_bytes, hsize_t *cd)
 {
-    size_t inner = a->elsize;
-    for (int i = a->rank - 1; i >= 0; i--) {
+    size_t inner = a->c->elsize;
+    for (int i = a->c->rank - 1; i >= 0; i--) {
         cd[i] = a->dims[i];
         inner *= (size_t)a->dims[i];
     }
     size_t bytes = inner;
-    for (int i = 0; i < a->rank; i++) {
+    for (int i = 0; i < a->c->rank; i++) {
         inner /= (size_t)a->dims[i]; /* bytes of one index of dim i */
         if ((double)inner * (double)a->dims[i] <= target_bytes)
             break;
@@ -185,7 +161,7 @@ static size_t chunk_dims(const array *a, double target_bytes, hsize_t *cd)
 static hid_t make_dcpl(const array *a, const filter_spec *fs, const hsize_t *cd)
 {
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (dcpl < 0 || H5Pset_chunk(dcpl, a->rank, cd) < 0)
+    if (dcpl < 0 || H5Pset_chunk(dcpl, a->c->rank, cd) < 0)
         goto fail;
     if (fs->shuffle && H5Pset_shuffle(dcpl) < 0)
         goto fail;
@@ -219,13 +195,13 @@ static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, 
      * and the GPU context, and is not timed */
     for (int k = -1; k < repeats; k++) {
         hid_t fapl = -1, fid = -1, space = -1, dcpl = -1, dset = -1;
-        memset(back, 0xA5, a->nbytes); /* also maps the pages before timing */
+        memset(back, 0xA5, a->c->bytes); /* also maps the pages before timing */
         r.status = "file";
         fapl = H5Pcreate(H5P_FILE_ACCESS);
-        if (fapl < 0 || H5Pset_fapl_core(fapl, a->nbytes + (1u << 20), 0) < 0)
+        if (fapl < 0 || H5Pset_fapl_core(fapl, a->c->bytes + (1u << 20), 0) < 0)
             goto fail;
         fid = H5Fcreate("h5bench-in-memory.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-        space = H5Screate_simple(a->rank, a->dims, NULL);
+        space = H5Screate_simple(a->c->rank, a->dims, NULL);
         r.status = "filter setup";
         if (fid < 0 || space < 0 || (dcpl = make_dcpl(a, fs, cd)) < 0)
             goto fail;
@@ -233,7 +209,7 @@ static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, 
         r.status = "write";
         double t0 = now();
         dset = H5Dcreate2(fid, "data", a->type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-        if (dset < 0 || H5Dwrite(dset, a->type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a->data) < 0)
+        if (dset < 0 || H5Dwrite(dset, a->type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a->c->data) < 0)
             goto fail;
         if (H5Dclose(dset) < 0) {
             dset = -1;
@@ -255,7 +231,7 @@ static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, 
         H5Sclose(space);
         H5Fclose(fid);
         H5Pclose(fapl);
-        if (memcmp(back, a->data, a->nbytes) != 0) {
+        if (memcmp(back, a->c->data, a->c->bytes) != 0) {
             r.status = "mismatch";
             return r;
         }
@@ -275,19 +251,19 @@ static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, 
             H5Pclose(fapl);
         return r;
     }
-    r.ratio = stored ? (double)a->nbytes / (double)stored : 0;
-    r.write_gbs = (double)a->nbytes / median(tw, repeats) / 1e9;
-    r.read_gbs = (double)a->nbytes / median(tr, repeats) / 1e9;
+    r.ratio = stored ? (double)a->c->bytes / (double)stored : 0;
+    r.write_gbs = (double)a->c->bytes / median(tw, repeats) / 1e9;
+    r.read_gbs = (double)a->c->bytes / median(tr, repeats) / 1e9;
     return r;
 }
 
 static void print_row(FILE *out, const array *a, const char *filter, double mib, size_t cbytes,
                       const result *r, const char *status)
 {
-    fprintf(out, "%s,%s,", a->name, a->dtype);
-    for (int i = 0; i < a->rank; i++)
+    fprintf(out, "%s,%s,", a->c->name, a->c->dtype);
+    for (int i = 0; i < a->c->rank; i++)
         fprintf(out, "%s%llu", i ? "x" : "", (unsigned long long)a->dims[i]);
-    fprintf(out, ",%zu,%s,%g,%zu,", a->nbytes, filter, mib, cbytes);
+    fprintf(out, ",%zu,%s,%g,%zu,", a->c->bytes, filter, mib, cbytes);
     if (r)
         fprintf(out, "%.4f,%.4f,%.4f,%s\n", r->ratio, r->write_gbs, r->read_gbs, r->status);
     else
@@ -382,7 +358,7 @@ static int run_gpulz(FILE *out, const array *a, const filter_spec *fs, const opt
     }
     int st;
     if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "h5bench: %s on %s: failed\n", fs->name, a->name);
+        fprintf(stderr, "h5bench: %s on %s: failed\n", fs->name, a->c->name);
         return -1;
     }
     return 0;
@@ -511,10 +487,10 @@ int main(int argc, char **argv)
             failures++;
             continue;
         }
-        void *back = malloc(a.nbytes);
+        void *back = malloc(a.c->bytes);
         if (!back) {
-            fprintf(stderr, "h5bench: out of memory for %s\n", a.name);
-            free(a.data);
+            fprintf(stderr, "h5bench: out of memory for %s\n", a.c->name);
+            free(a.c->data);
             failures++;
             continue;
         }
@@ -528,7 +504,7 @@ int main(int argc, char **argv)
                 failures++;
         }
         free(back);
-        free(a.data);
+        free(a.c->data);
     }
     corpus_close(&cor);
     return failures ? 1 : 0;

@@ -16,21 +16,9 @@
 #include <unistd.h>
 
 #include "datagen.h"
-#include "gpulz.h"
+#include "gpu_testutil.h"
 
-static int failures;
 static int quick;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, " [%s]\n", gpulz_last_error());                                        \
-            if (++failures > 20)                                                                   \
-                exit(1);                                                                           \
-        }                                                                                          \
-    } while (0)
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
 static uint64_t rnd(void)

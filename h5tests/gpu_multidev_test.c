@@ -20,19 +20,8 @@
 #include <string.h>
 
 #include "datagen.h"
-#include "gpulz.h"
+#include "gpu_testutil.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, " [%s]\n", gpulz_last_error());                                        \
-            __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);                                    \
-        }                                                                                          \
-    } while (0)
 
 #define BIG ((size_t)24 << 20) /* input of the device-choice checks */
 
