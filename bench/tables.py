@@ -152,7 +152,7 @@ def device_tables(gpu, nvc, block):
            "Device buffers, each array compressed whole. `S` symbol bytes, `W` window (symbols); "
            "`-` where S does not divide the element size. Best of each row in bold.", "",
            table(head, rows_of("ratio"), ["---", "---"] + ["---:"] * (len(head) - 2)), "",
-           f"### Table 2: throughput on the GPU, compress / decompress GB/s (same settings)", "",
+           "### Table 2: throughput on the GPU, compress / decompress GB/s (same settings)", "",
            "1e9 uncompressed bytes per second, CUDA events around the call, median of the "
            "repeats after a warm-up; no PCIe copies.", "",
            table(head, rows_of("speed"), ["---", "---"] + ["---:"] * (len(head) - 2)), ""]
@@ -214,7 +214,6 @@ def h5_tables(h5, chunk):
                     row += [status_mark(r), "", ""]
             if present:
                 rows.append(row)
-    reps = ""
     out = ["### Table 4: HDF5 filters through H5Dwrite / H5Dread (h5bench)", "",
            "File in memory (core driver); ratio = array bytes / stored bytes; write and read in "
            "GB/s of the uncompressed array. `skip`: the filter is not installed there.", "",
