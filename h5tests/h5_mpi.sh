@@ -20,8 +20,10 @@ fi
 # The CPU unless the caller chose, or a GPU is there: then the default (auto)
 # backend, with every chunk large enough for the GPU.  Files and results are
 # the same either way.
+ngpu=0
+command -v nvidia-smi >/dev/null 2>&1 && ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ -z "${GPULZ_BACKEND:-}" ]; then
-    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+    if [ "$ngpu" -gt 0 ]; then
         GPULZ_GPU_MIN_BYTES=${GPULZ_GPU_MIN_BYTES:-0}
         export GPULZ_GPU_MIN_BYTES
     else
@@ -54,8 +56,6 @@ done
 
 # Several GPUs and Open MPI: one GPU per local rank through GPULZ_DEVICE, as
 # docs/usage.md section 9 shows; every chunk on the GPU, and every GPU used.
-ngpu=0
-command -v nvidia-smi >/dev/null 2>&1 && ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$ngpu" -ge 2 ] && [ "$1" = --oversubscribe ]; then
     f=h5_mpi_gpus.h5
     n=$((2 * ngpu))
