@@ -126,10 +126,8 @@ done:
  */
 static int buffers_device(const void *const *bufs, const char *const *names, int count, int *dev)
 {
-    int rc = not_forked();
+    int rc = GPULZ_OK;
     *dev = -1;
-    if (rc != GPULZ_OK)
-        return rc;
     cuda_touched = 1;
     for (int i = 0; i < count; i++) {
         if (!bufs[i])
@@ -931,8 +929,9 @@ extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, s
     gpulz_layout L, L1;
     int adaptive = 0;
     size_t need = 0, len = 0, len1 = 0;
-    int rc = enc_layouts(n, p, &L, &L1, &adaptive, &need);
-    if (rc != GPULZ_OK)
+    /* first: sizing the scratch asks CUB, a CUDA call a forked child must not make */
+    int rc = not_forked();
+    if (rc != GPULZ_OK || (rc = enc_layouts(n, p, &L, &L1, &adaptive, &need)) != GPULZ_OK)
         return rc;
     if ((!d_src && n) || !d_dst || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
@@ -991,8 +990,9 @@ extern "C" int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst,
     const void *bufs[] = {d_src, d_dst, d_scratch};
     static const char *const names[] = {"src", "dst", "scratch"};
     gpu_ctx *c = NULL;
-    int prev = 0, dev = 0, rc = buffers_device(bufs, names, 3, &dev);
-    if (rc != GPULZ_OK || (rc = ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
+    int prev = 0, dev = 0, rc = not_forked();
+    if (rc != GPULZ_OK || (rc = buffers_device(bufs, names, 3, &dev)) != GPULZ_OK ||
+        (rc = ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
     cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
     uint8_t h[GPULZ_HEADER_SIZE];
