@@ -126,8 +126,10 @@ done:
  */
 static int buffers_device(const void *const *bufs, const char *const *names, int count, int *dev)
 {
-    int rc = GPULZ_OK;
+    int rc = not_forked();
     *dev = -1;
+    if (rc != GPULZ_OK)
+        return rc;
     cuda_touched = 1;
     for (int i = 0; i < count; i++) {
         if (!bufs[i])
@@ -850,38 +852,21 @@ done:
 
 /* ---- the device-buffer API ------------------------------------------------ */
 
-/*
- * The layouts of a device compression: *L with the requested symbol size and,
- * where the adaptive flag may add an encoding with S = 1, *L1 (*adaptive
- * says so); *need is the scratch both encodings fit in.
- */
-static int enc_layouts(size_t n, const gpulz_params *p, gpulz_layout *L, gpulz_layout *L1, int *adaptive,
-                       size_t *need)
-{
-    scratch_plan P;
-    int rc = gpulz_params_check(p);
-    *adaptive = (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1;
-    if (rc != GPULZ_OK ||
-        (rc = gpulz_layout_make(L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK ||
-        (rc = plan_make(L->blocks, L->symbols * L->symbol_size, &P)) != GPULZ_OK)
-        return rc;
-    *need = P.total;
-    if (*adaptive) { /* S = 1 has the most blocks */
-        if ((rc = gpulz_layout_make(L1, n, 1, p->window, p->block_symbols)) != GPULZ_OK ||
-            (rc = plan_make(L1->blocks, L1->symbols, &P)) != GPULZ_OK)
-            return rc;
-        if (P.total > *need)
-            *need = P.total;
-    }
-    return GPULZ_OK;
-}
-
 extern "C" size_t gpulz_compress_device_scratch_size(size_t n, const gpulz_params *p)
 {
-    gpulz_layout L, L1;
-    int adaptive = 0;
-    size_t need = 0;
-    return enc_layouts(n, p, &L, &L1, &adaptive, &need) == GPULZ_OK ? need : 0;
+    gpulz_layout L;
+    scratch_plan P, P1;
+    if (gpulz_params_check(p) != GPULZ_OK ||
+        gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols) != GPULZ_OK ||
+        plan_make(L.blocks, L.symbols * L.symbol_size, &P) != GPULZ_OK)
+        return 0;
+    if (!(p->flags & GPULZ_FLAG_ADAPTIVE) || p->symbol_size == 1)
+        return P.total;
+    /* adaptive may also encode with S = 1, whose plan has the most blocks */
+    if (gpulz_layout_make(&L, n, 1, p->window, p->block_symbols) != GPULZ_OK ||
+        plan_make(L.blocks, L.symbols, &P1) != GPULZ_OK)
+        return 0;
+    return P.total > P1.total ? P.total : P1.total;
 }
 
 extern "C" size_t gpulz_decompress_device_scratch_size(size_t src_len)
@@ -926,15 +911,16 @@ extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, s
                                      size_t *dst_len, const gpulz_params *p, void *cuda_stream,
                                      void *d_scratch, size_t scratch_size)
 {
-    gpulz_layout L, L1;
-    int adaptive = 0;
-    size_t need = 0, len = 0, len1 = 0;
-    /* first: sizing the scratch asks CUB, a CUDA call a forked child must not make */
-    int rc = not_forked();
-    if (rc != GPULZ_OK || (rc = enc_layouts(n, p, &L, &L1, &adaptive, &need)) != GPULZ_OK)
+    int rc = gpulz_params_check(p);
+    if (rc != GPULZ_OK)
         return rc;
     if ((!d_src && n) || !d_dst || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    gpulz_layout L, L1;
+    const int adaptive = (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1;
+    if ((rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK ||
+        (adaptive && (rc = gpulz_layout_make(&L1, n, 1, p->window, p->block_symbols)) != GPULZ_OK))
+        return rc;
     const void *bufs[] = {n ? d_src : NULL, d_dst, d_scratch};
     static const char *const names[] = {"src", "dst", "scratch"};
     gpu_ctx *c = NULL;
@@ -945,6 +931,7 @@ extern "C" int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, s
     cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
     const uint8_t *src = (const uint8_t *)d_src;
     uint8_t *scratch = NULL;
+    size_t need = gpulz_compress_device_scratch_size(n, p), len = 0, len1 = 0;
     if ((rc = scratch_for(c, d_scratch, scratch_size, need, &scratch)) != GPULZ_OK)
         goto done;
     rc = enc_all(c, &L, src, (uint8_t *)d_dst, dst_cap, scratch, st, &len);
@@ -990,9 +977,8 @@ extern "C" int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst,
     const void *bufs[] = {d_src, d_dst, d_scratch};
     static const char *const names[] = {"src", "dst", "scratch"};
     gpu_ctx *c = NULL;
-    int prev = 0, dev = 0, rc = not_forked();
-    if (rc != GPULZ_OK || (rc = buffers_device(bufs, names, 3, &dev)) != GPULZ_OK ||
-        (rc = ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
+    int prev = 0, dev = 0, rc = buffers_device(bufs, names, 3, &dev);
+    if (rc != GPULZ_OK || (rc = ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
     cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
     uint8_t h[GPULZ_HEADER_SIZE];
