@@ -1,7 +1,8 @@
 #!/bin/sh
 # h5_dump.sh - `h5dump -pH` of datasets repacked to gpulz matches the checked-in
 # expected output: filter ID (the configured one), stored name, the 5 resolved
-# cd_values, and the compressed sizes.  The sizes are not copied from a run:
+# cd_values and the chunk size in bytes (4096 x 4 and 1000 x 1), and the
+# compressed sizes.  The sizes are not copied from a run:
 # they follow by hand from docs/FORMAT.md.
 #  /zeros, int32[4096], defaults (S 4 from the type, W 128, C 2048): 2 blocks of
 #    2048 zero symbols, each a literal then matches of 255 x 8 + 7 (D 1), i.e.

@@ -1,11 +1,14 @@
 /*
  * h5_plugin_load.c - the plugin as HDF5 finds it through HDF5_PLUGIN_PATH,
- * with no gpulz library linked: it is available for encoding and decoding,
+ * with no gpulz filter linked (the codec is, to ask whether a GPU is usable): it is available for encoding and decoding,
  * its stored name says the ID is provisional, set_local resolves defaults
- * into the 5-slot vector and keeps explicit values, bad parameters and bad
- * environment settings fail with our message on the error stack, and the
- * environment knobs that are valid do not change the bytes written.
+ * into the 6-slot vector (the sixth the chunk size) and keeps explicit
+ * values, bad parameters and bad environment settings fail H5Dcreate with
+ * our message on the error stack (an optional filter too: HDF5 would store
+ * its failed chunks raw, silently), and the environment knobs that are valid
+ * do not change the bytes written.
  */
+#include "gpulz.h"
 #include "h5_util.h"
 
 #define N 50000
@@ -35,19 +38,37 @@ static herr_t write_ds(const char *name, size_t ncd, const unsigned *cd)
     return rc;
 }
 
-/* H5Dcreate with these cd_values must fail, saying want. */
-static void create_fails(const char *what, size_t ncd, const unsigned *cd, const char *want)
+/* H5Dcreate with these filter flags and cd_values must fail, saying want. */
+static void create_fails_flags(const char *what, unsigned flags, size_t ncd, const unsigned *cd,
+                               const char *want)
 {
     hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
     hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, ncd, cd);
+    hid_t dcpl = h5u_dcpl(1, chunk, flags, ncd, cd);
     hid_t d = H5Dcreate2(file, what, H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     CHECKF(d < 0, "%s: creation succeeded", what);
     const char *text = h5u_error_text();
     CHECKF(strstr(text, want), "%s: expected \"%s\" on the stack, got:\n%s", what, want, text);
-    printf("%-16s refused: %s\n", what, want);
+    printf("%-28s refused: %s\n", what, want);
     H5Pclose(dcpl);
     H5Sclose(space);
+}
+
+static void create_fails(const char *what, size_t ncd, const unsigned *cd, const char *want)
+{
+    create_fails_flags(what, H5Z_FLAG_MANDATORY, ncd, cd, want);
+}
+
+/* A bad setting fails H5Dcreate, with the filter mandatory and optional. */
+static void setting_fails(const char *var, const char *value, const char *want)
+{
+    char what[64];
+    setenv(var, value, 1);
+    snprintf(what, sizeof what, "%s=%s", var, value);
+    create_fails_flags(what, H5Z_FLAG_MANDATORY, 0, NULL, want);
+    snprintf(what, sizeof what, "%s=%s, optional", var, value);
+    create_fails_flags(what, H5Z_FLAG_OPTIONAL, 0, NULL, want);
+    unsetenv(var);
 }
 
 /* The stored bytes of chunk 1 of a dataset, for comparing writers. */
@@ -86,8 +107,9 @@ int main(void)
     unsigned cd[8], flags;
     char name[128] = "";
     size_t n = h5u_stored_cd(d, cd, &flags, name, sizeof name);
-    CHECKF(n == 5 && cd[0] == 1 && cd[1] == 4 && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0,
-           "stored %zu values {%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4]);
+    CHECKF(n == 6 && cd[0] == 1 && cd[1] == 4 && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0 &&
+               cd[5] == CHUNK * 4,
+           "stored %zu values {%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5]);
     CHECK((flags & H5Z_FLAG_OPTIONAL) == 0);
     CHECKF(strcmp(name, H5Z_GPULZ_NAME) == 0 && strstr(name, "provisional"), "name \"%s\"", name);
     printf("stored name \"%s\", cd_values {%u,%u,%u,%u,%u}\n", name, cd[0], cd[1], cd[2], cd[3],
@@ -99,33 +121,59 @@ int main(void)
     CHECK(write_ds("explicit", 5, mine) >= 0);
     d = H5Dopen2(file, "explicit", H5P_DEFAULT);
     n = h5u_stored_cd(d, cd, NULL, NULL, 0);
-    CHECK(n == 5 && cd[0] == 1 && cd[1] == 2 && cd[2] == 64 && cd[3] == 4096 && cd[4] == 1);
+    CHECK(n == 6 && cd[0] == 1 && cd[1] == 2 && cd[2] == 64 && cd[3] == 4096 && cd[4] == 1 &&
+          cd[5] == CHUNK * 4);
     H5Dclose(d);
     const unsigned shortv[2] = {0, 8};
     CHECK(write_ds("short_vector", 2, shortv) >= 0);
     d = H5Dopen2(file, "short_vector", H5P_DEFAULT);
     n = h5u_stored_cd(d, cd, NULL, NULL, 0);
-    CHECK(n == 5 && cd[1] == 8 && cd[2] == 128 && cd[3] == 2048);
+    CHECK(n == 6 && cd[1] == 8 && cd[2] == 128 && cd[3] == 2048 && cd[5] == CHUNK * 4);
+    H5Dclose(d);
+    /* the sixth value is set_local's, whatever a user passes (h5dump's PARAMS
+     * of another dataset pasted into h5repack) */
+    const unsigned pasted[6] = {1, 4, 128, 2048, 0, 1000};
+    CHECK(write_ds("pasted", 6, pasted) >= 0);
+    d = H5Dopen2(file, "pasted", H5P_DEFAULT);
+    n = h5u_stored_cd(d, cd, NULL, NULL, 0);
+    CHECKF(n == 6 && cd[5] == CHUNK * 4, "pasted: %zu values, chunk size %u", n, cd[5]);
     H5Dclose(d);
 
     const unsigned s3[5] = {0, 3, 0, 0, 0}, w300[5] = {0, 0, 300, 0, 0}, c1000[5] = {0, 0, 0, 1000, 0},
-                   fl4[5] = {0, 0, 0, 0, 4}, v9[5] = {9, 0, 0, 0, 0}, six[6] = {0};
+                   fl4[5] = {0, 0, 0, 0, 4}, v9[5] = {9, 0, 0, 0, 0}, seven[7] = {0};
     create_fails("symbol size 3", 5, s3, "symbol size 3");
     create_fails("window 300", 5, w300, "window 300");
     create_fails("block 1000", 5, c1000, "block size 1000");
     create_fails("flags 4", 5, fl4, "unknown flags 0x4");
     create_fails("version 9", 5, v9, "chunk format version 9, newer");
-    create_fails("six values", 6, six, "at most 5 cd_values");
+    create_fails("seven values", 7, seven, "at most 6 cd_values");
 
-    /* environment: a bad value fails the write with our message ... */
-    setenv("GPULZ_BACKEND", "fast", 1);
-    CHECK(write_ds("bad_backend", 0, NULL) < 0);
-    CHECK(strstr(write_error, "GPULZ_BACKEND=fast is not auto, cpu or gpu"));
+    /* environment: a bad value fails the creation with our message ... */
+    setting_fails("GPULZ_BACKEND", "fast", "GPULZ_BACKEND=fast is not auto, cpu or gpu");
+    setting_fails("GPULZ_THREADS", "abc", "GPULZ_THREADS=abc");
+    setting_fails("GPULZ_THREADS", "-1", "GPULZ_THREADS=-1");
+    setting_fails("GPULZ_THREADS", "4097", "GPULZ_THREADS=4097");
+    setting_fails("GPULZ_LEGACY_CHUNK_MAX", "lots", "GPULZ_LEGACY_CHUNK_MAX=lots");
+    setting_fails("GPULZ_LEGACY_CHUNK_MAX", "5G", "GPULZ_LEGACY_CHUNK_MAX=5G");
+    /* ... a GPU that is asked for and not there too: none at all, or a device
+     * that does not exist */
+    if (!gpulz_gpu_available())
+        setting_fails("GPULZ_BACKEND", "gpu", "GPULZ_BACKEND=gpu but no GPU is usable");
+    setenv("GPULZ_BACKEND", "gpu", 1);
+    setting_fails("GPULZ_DEVICE", "999", "GPULZ_BACKEND=gpu but no GPU is usable");
     unsetenv("GPULZ_BACKEND");
-    setenv("GPULZ_THREADS", "many", 1);
-    CHECK(write_ds("bad_threads", 0, NULL) < 0);
-    CHECK(strstr(write_error, "GPULZ_THREADS=many"));
-    unsetenv("GPULZ_THREADS");
+    /* a setting that is fine at creation but bad later still fails the write,
+     * loudly, where the filter is mandatory */
+    hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
+    hid_t space = H5Screate_simple(1, dims, NULL), dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    d = H5Dcreate2(file, "late_setting", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d >= 0);
+    setenv("GPULZ_BACKEND", "fast", 1);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 || H5Dclose(d) < 0);
+    CHECK(strstr(h5u_error_text(), "GPULZ_BACKEND=fast"));
+    unsetenv("GPULZ_BACKEND");
+    H5Pclose(dcpl);
+    H5Sclose(space);
 
     /* ... and valid ones change where the work runs, never the bytes */
     static uint8_t a[CHUNK * 4 + 1024], b[CHUNK * 4 + 1024];

@@ -3,7 +3,8 @@
  * integers and floats of every width in both byte orders, an 11-byte
  * compound, fixed-length strings, arrays and opaque data.  For each: the
  * data reads back unchanged, set_local stored the symbol size the rule gives
- * (largest of 8/4/2/1 dividing the element or base-element size; strings 1),
+ * (largest of 8/4/2/1 dividing the element or base-element size; strings 1)
+ * and the chunk's size in bytes,
  * and compressible data takes less space than raw.
  */
 #include "h5_util.h"
@@ -36,7 +37,10 @@ static void roundtrip(const char *name, hid_t file_type, hid_t mem_type, const v
 
     unsigned cd[8], flags;
     size_t ncd = h5u_stored_cd(d, cd, &flags, NULL, 0);
-    CHECKF(ncd == H5Z_GPULZ_CD_NELMTS, "%s: %zu cd_values stored", name, ncd);
+    CHECKF(ncd == H5Z_GPULZ_CD_NELMTS_STORED, "%s: %zu cd_values stored", name, ncd);
+    CHECKF(cd[H5Z_GPULZ_CD_CHUNK_BYTES] == CHUNK * H5Tget_size(file_type),
+           "%s: chunk size %u stored, the chunk holds %zu bytes", name, cd[H5Z_GPULZ_CD_CHUNK_BYTES],
+           CHUNK * H5Tget_size(file_type));
     CHECKF(cd[0] == H5Z_GPULZ_CD_VERSION_CURRENT && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0,
            "%s: stored {%u,%u,%u,%u,%u}", name, cd[0], cd[1], cd[2], cd[3], cd[4]);
     CHECKF(cd[1] == want_symbol, "%s: symbol size %u, expected %u", name, cd[1], want_symbol);

@@ -754,6 +754,14 @@ extern "C" int gpulz_gpu_usable(void)
     return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
+extern "C" int gpulz_gpu_available(void)
+{
+    int dev, rc = not_forked();
+    if (rc == GPULZ_OK)
+        rc = pick_device(&dev);
+    return rc == GPULZ_OK;
+}
+
 extern "C" int gpulz_gpu_last_device(void)
 {
     return last_device;

@@ -6,6 +6,12 @@ int gpulz_gpu_usable(void)
     return 0;
 }
 
+int gpulz_gpu_available(void)
+{
+    gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
+    return 0;
+}
+
 int gpulz_gpu_last_device(void)
 {
     return -1;

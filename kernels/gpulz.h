@@ -178,6 +178,14 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  */
 gpulz_backend gpulz_last_backend(const char **why);
 
+/*
+ * 1 when the GPU can be used now: this build has CUDA, a device is visible,
+ * GPULZ_DEVICE (when set) names one of them, and the process is not a child
+ * forked after CUDA was initialised.  0 otherwise, with the reason in
+ * gpulz_last_error().  Cheap: it creates no CUDA context and moves no data.
+ */
+int gpulz_gpu_available(void);
+
 /* A fixed text for a status code. */
 const char *gpulz_strerror(int status);
 

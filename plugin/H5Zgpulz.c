@@ -4,10 +4,18 @@
  * codec (kernels/gpulz.h) does the work and the chunk describes itself
  * (docs/FORMAT.md), so decoding never depends on cd_values.
  *
+ * The one thing decoding takes from cd_values is the dataset's chunk size
+ * (slot H5Z_GPULZ_CD_CHUNK_BYTES, written by set_local): HDF5 pads or cuts
+ * whatever a filter returns to that size, so a chunk declaring another size
+ * is refused before anything is allocated for it.
+ *
  * Machine-specific knobs come from the environment, never from cd_values
  * (they would be frozen into files): GPULZ_BACKEND, GPULZ_THREADS,
- * GPULZ_VERBOSE.  Errors go to the HDF5 error stack; nothing is printed on
- * stdout, and stderr only with GPULZ_VERBOSE set.
+ * GPULZ_VERBOSE, GPULZ_LEGACY_CHUNK_MAX.  A bad value fails can_apply, so
+ * that it stops H5Dcreate even where the filter is optional (whose failures
+ * HDF5 would otherwise answer by storing chunks raw, without a word).
+ * Errors go to the HDF5 error stack; nothing is printed on stdout, and
+ * stderr only with GPULZ_VERBOSE set.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +42,9 @@ _Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION,
 
 /* Room for more values than we take, to tell "too many" from "just right". */
 #define CD_CAPACITY 8
+
+/* HDF5 refuses chunks of 4 GiB or more; the chunk size slot is 32 bits. */
+#define CHUNK_BYTES_MAX 0xffffffffu
 
 /* ---- parameters ------------------------------------------------------- */
 
@@ -64,20 +75,21 @@ done:
 }
 
 /*
- * Copy up to five cd_values into cd[] (missing ones 0) and check them.  Slot
+ * Copy up to six cd_values into cd[] (missing ones 0) and check them.  Slot
  * 0 is the chunk format version; a vector made for a newer format is refused
- * for writing (its other slots may mean something else).  Reading never
- * looks at cd_values: the chunk says what it is.
+ * for writing (its other slots may mean something else).  Reading takes only
+ * the chunk size from cd_values (chunk_bytes_stored): the chunk says the rest.
  */
-static herr_t cd_values_read(size_t n, const unsigned values[], unsigned cd[H5Z_GPULZ_CD_NELMTS])
+static herr_t cd_values_read(size_t n, const unsigned values[],
+                             unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED])
 {
     herr_t ret_value = 0;
-    memset(cd, 0, H5Z_GPULZ_CD_NELMTS * sizeof cd[0]);
-    if (n > H5Z_GPULZ_CD_NELMTS)
+    memset(cd, 0, H5Z_GPULZ_CD_NELMTS_STORED * sizeof cd[0]);
+    if (n > H5Z_GPULZ_CD_NELMTS_STORED)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: takes at most %d cd_values (version, symbol size, window, block, "
-                      "flags), got %zu",
-                      H5Z_GPULZ_CD_NELMTS, n);
+                      "flags, and the chunk size that set_local writes), got %zu",
+                      H5Z_GPULZ_CD_NELMTS_STORED, n);
     for (size_t i = 0; i < n; i++)
         cd[i] = values[i];
     if (cd[H5Z_GPULZ_CD_VERSION] > H5Z_GPULZ_CD_VERSION_CURRENT)
@@ -94,7 +106,7 @@ done:
 
 /* The user's cd_values for our filter in dcpl, and its pipeline flags. */
 static herr_t cd_values_from_dcpl(hid_t dcpl, unsigned *pipeline_flags,
-                                  unsigned cd[H5Z_GPULZ_CD_NELMTS])
+                                  unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED])
 {
     herr_t ret_value = 0;
     unsigned values[CD_CAPACITY] = {0};
@@ -138,18 +150,130 @@ done:
     return ret_value;
 }
 
+/*
+ * The dataset's chunk size in bytes: what HDF5 hands the filter to compress
+ * and expects back from decompression (edge chunks are full chunks; partial
+ * ones that HDF5 is told not to filter never reach the filter).
+ */
+static herr_t chunk_bytes_from_dcpl(hid_t dcpl, hid_t type, unsigned *bytes)
+{
+    herr_t ret_value = 0;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = H5Pget_chunk(dcpl, H5S_MAX_RANK, dims);
+    size_t size = H5Tget_size(type);
+    if (rank <= 0 || size == 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1,
+                      "gpulz: cannot get the chunk dimensions or the datatype's size");
+    uint64_t total = size;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] == 0 || total > CHUNK_BYTES_MAX / dims[i])
+            PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                          "gpulz: a chunk of this dataset would hold %s bytes (HDF5 allows "
+                          "under 4 GiB)",
+                          dims[i] == 0 ? "0" : "4 GiB or more");
+        total *= dims[i];
+    }
+    *bytes = (unsigned)total;
+done:
+    return ret_value;
+}
+
+/* The chunk size set_local recorded, or 0 where it did not (gpulz 0.1's
+ * five slots; variable-length data, for which HDF5 skips set_local). */
+static size_t chunk_bytes_stored(size_t cd_nelmts, const unsigned cd_values[])
+{
+    return cd_nelmts > H5Z_GPULZ_CD_CHUNK_BYTES ? cd_values[H5Z_GPULZ_CD_CHUNK_BYTES] : 0;
+}
+
+/* ---- the environment --------------------------------------------------- */
+
+/* How and where the filter works, from GPULZ_* (never from the file). */
+typedef struct filter_env {
+    gpulz_params params; /* backend and threads set */
+    int verbose;
+    size_t legacy_max; /* largest chunk accepted where its size is not recorded */
+} filter_env;
+
+/* A byte count with an optional K, M or G suffix, 1..CHUNK_BYTES_MAX; 0 if not one. */
+static size_t parse_bytes(const char *s)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return 0;
+    unsigned long long v = strtoull(s, &end, 10), unit = 1;
+    if (*end == 'K' || *end == 'k')
+        unit = 1ull << 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        unit = 1ull << 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        unit = 1ull << 30, end++;
+    if (*end || v == 0 || v > CHUNK_BYTES_MAX / unit)
+        return 0;
+    return (size_t)(v * unit);
+}
+
+/* Every GPULZ_* variable the filter reads, checked; -1 with the reason pushed. */
+static herr_t environment_read(filter_env *e)
+{
+    herr_t ret_value = 0;
+    const char *backend = getenv("GPULZ_BACKEND");
+    const char *threads = getenv("GPULZ_THREADS");
+    const char *verb = getenv("GPULZ_VERBOSE");
+    const char *legacy = getenv("GPULZ_LEGACY_CHUNK_MAX");
+    gpulz_params_init(&e->params);
+    e->verbose = verb && *verb && strcmp(verb, "0") != 0;
+    e->legacy_max = H5Z_GPULZ_LEGACY_CHUNK_MAX_DEFAULT;
+    if (!backend || !*backend || strcmp(backend, "auto") == 0)
+        e->params.backend = GPULZ_BACKEND_AUTO;
+    else if (strcmp(backend, "cpu") == 0)
+        e->params.backend = GPULZ_BACKEND_CPU;
+    else if (strcmp(backend, "gpu") == 0)
+        e->params.backend = GPULZ_BACKEND_GPU;
+    else
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: GPULZ_BACKEND=%s is not auto, cpu or gpu", backend);
+    if (threads && *threads) {
+        char *end;
+        unsigned long t = strtoul(threads, &end, 10);
+        if (*end || threads[0] < '0' || threads[0] > '9' || t > 4096)
+            PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                          "gpulz: GPULZ_THREADS=%s is not a thread count 0..4096 (0 = all cores)",
+                          threads);
+        e->params.threads = (unsigned)t;
+    }
+    if (legacy && *legacy && !(e->legacy_max = parse_bytes(legacy)))
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: GPULZ_LEGACY_CHUNK_MAX=%s is not a size of 1 byte to 4 GiB - 1 "
+                      "(a number, optionally with K, M or G)",
+                      legacy);
+done:
+    return ret_value;
+}
+
 /* ---- HDF5 callbacks --------------------------------------------------- */
 
 /*
- * Advisory (HDF5 ignores a 0 for an optional filter and runs the filter on
- * whatever it gets): refuse only what cannot work, saying why.  Every
- * fixed-size type works, byte for byte.
+ * A 0 is advisory (HDF5 ignores it for an optional filter and runs the filter
+ * on whatever it gets): it refuses only what cannot work, saying why; every
+ * fixed-size type works, byte for byte.  A negative value fails H5Dcreate
+ * whatever the filter's flags: a setting that would make every chunk fail
+ * (an optional filter's chunks then stored raw, silently) is reported here.
  */
 static htri_t H5Z_gpulz_can_apply(hid_t dcpl, hid_t type, hid_t space)
 {
     htri_t ret_value = 1;
-    unsigned pipeline_flags, cd[H5Z_GPULZ_CD_NELMTS];
+    unsigned pipeline_flags, cd[H5Z_GPULZ_CD_NELMTS_STORED];
+    filter_env env;
     (void)space;
+    if (environment_read(&env) < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: a GPULZ_* environment variable is invalid, so the filter would fail "
+                      "on every chunk");
+    if (env.params.backend == GPULZ_BACKEND_GPU && !gpulz_gpu_available())
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: GPULZ_BACKEND=gpu but no GPU is usable (%s); unset it or set auto "
+                      "or cpu",
+                      gpulz_last_error());
     H5T_class_t cls = H5Tget_class(type);
     if (cls == H5T_NO_CLASS)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the datatype's class");
@@ -163,11 +287,11 @@ done:
     return ret_value;
 }
 
-/* Resolve every 0 of the user's cd_values and store the full 5-slot vector. */
+/* Resolve every 0 of the user's cd_values, add the chunk size and store all six. */
 static herr_t H5Z_gpulz_set_local(hid_t dcpl, hid_t type, hid_t space)
 {
     herr_t ret_value = 0;
-    unsigned pipeline_flags, cd[H5Z_GPULZ_CD_NELMTS];
+    unsigned pipeline_flags, cd[H5Z_GPULZ_CD_NELMTS_STORED];
     (void)space;
     if (cd_values_from_dcpl(dcpl, &pipeline_flags, cd) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: invalid filter parameters");
@@ -178,38 +302,10 @@ static herr_t H5Z_gpulz_set_local(hid_t dcpl, hid_t type, hid_t space)
     if (cd[H5Z_GPULZ_CD_BLOCK] == 0)
         cd[H5Z_GPULZ_CD_BLOCK] = GPULZ_BLOCK_DEFAULT;
     cd[H5Z_GPULZ_CD_VERSION] = H5Z_GPULZ_CD_VERSION_CURRENT;
-    if (H5Pmodify_filter(dcpl, H5Z_FILTER_GPULZ, pipeline_flags, H5Z_GPULZ_CD_NELMTS, cd) < 0)
+    if (chunk_bytes_from_dcpl(dcpl, type, &cd[H5Z_GPULZ_CD_CHUNK_BYTES]) < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot record the chunk size");
+    if (H5Pmodify_filter(dcpl, H5Z_FILTER_GPULZ, pipeline_flags, H5Z_GPULZ_CD_NELMTS_STORED, cd) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot store the filter parameters");
-done:
-    return ret_value;
-}
-
-/* GPULZ_BACKEND and GPULZ_THREADS into p; GPULZ_VERBOSE into *verbose. */
-static herr_t environment_read(gpulz_params *p, int *verbose)
-{
-    herr_t ret_value = 0;
-    const char *backend = getenv("GPULZ_BACKEND");
-    const char *threads = getenv("GPULZ_THREADS");
-    const char *verb = getenv("GPULZ_VERBOSE");
-    *verbose = verb && *verb && strcmp(verb, "0") != 0;
-    if (!backend || !*backend || strcmp(backend, "auto") == 0)
-        p->backend = GPULZ_BACKEND_AUTO;
-    else if (strcmp(backend, "cpu") == 0)
-        p->backend = GPULZ_BACKEND_CPU;
-    else if (strcmp(backend, "gpu") == 0)
-        p->backend = GPULZ_BACKEND_GPU;
-    else
-        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                      "gpulz: GPULZ_BACKEND=%s is not auto, cpu or gpu", backend);
-    if (threads && *threads) {
-        char *end;
-        unsigned long t = strtoul(threads, &end, 10);
-        if (*end || threads[0] == '-' || t > 4096)
-            PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                          "gpulz: GPULZ_THREADS=%s is not a thread count 0..4096 (0 = all cores)",
-                          threads);
-        p->threads = (unsigned)t;
-    }
 done:
     return ret_value;
 }
@@ -221,6 +317,29 @@ static void verbose_line(const char *what, size_t in, size_t out, const char *no
     gpulz_backend b = gpulz_last_backend(&why);
     fprintf(stderr, "gpulz: %s %zu -> %zu bytes on the %s (%s)%s\n", what, in, out,
             b == GPULZ_BACKEND_GPU ? "GPU" : "CPU", why, note ? note : "");
+}
+
+/*
+ * The size a stored chunk may decompress to: exactly the dataset's chunk size
+ * where set_local recorded it, else (0.1 files) at most the legacy cap.
+ * Checked before the declared size is trusted with an allocation.
+ */
+static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max)
+{
+    herr_t ret_value = 0;
+    if (expected && declared != expected)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
+                      "gpulz: the chunk declares %llu uncompressed bytes but this dataset's chunks "
+                      "hold %zu: a damaged or forged chunk",
+                      (unsigned long long)declared, expected);
+    if (!expected && declared > legacy_max)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
+                      "gpulz: the chunk declares %llu uncompressed bytes, over the %zu-byte cap for "
+                      "datasets that do not record their chunk size (written by gpulz 0.1); raise "
+                      "GPULZ_LEGACY_CHUNK_MAX if the file is trusted, or rewrite it with h5repack",
+                      (unsigned long long)declared, legacy_max);
+done:
+    return ret_value;
 }
 
 /*
@@ -236,48 +355,52 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
     size_t ret_value = 0;
     void *out = NULL;
     size_t out_cap = 0, out_len = 0;
-    int verbose = 0, rc;
-    gpulz_params p;
-    gpulz_params_init(&p);
-    if (environment_read(&p, &verbose) < 0)
+    int rc;
+    filter_env env;
+    gpulz_params *p = &env.params;
+    size_t expected = chunk_bytes_stored(cd_nelmts, cd_values);
+    if (environment_read(&env) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0, "gpulz: bad environment setting");
 
     if (flags & H5Z_FLAG_REVERSE) {
-        /* the header and block table are checked before the size they
-         * declare is trusted with an allocation */
+        /* the header and block table are checked, and the size they declare
+         * against the dataset's, before that size is trusted with an allocation */
         gpulz_chunk_info info;
         rc = gpulz_chunk_info_get(*buf, nbytes, &info);
         if (rc != GPULZ_OK)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot decompress a %zu-byte chunk: %s: %s", nbytes,
                           gpulz_strerror(rc), gpulz_last_error());
-        uint64_t size = info.uncompressed_size;
-        if (size >= SIZE_MAX)
+        if (declared_size_check(info.uncompressed_size, expected, env.legacy_max) < 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
-                          "gpulz: chunk declares %llu bytes, more than this machine can address",
-                          (unsigned long long)size);
-        out_cap = size ? (size_t)size : 1;
+                          "gpulz: refusing a %zu-byte stored chunk", nbytes);
+        out_cap = info.uncompressed_size ? (size_t)info.uncompressed_size : 1;
         if (!(out = H5allocate_memory(out_cap, 0)))
             PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, 0,
                           "gpulz: cannot allocate %zu bytes for a decompressed chunk", out_cap);
-        rc = gpulz_decompress(*buf, nbytes, out, out_cap, &out_len, &p);
+        rc = gpulz_decompress(*buf, nbytes, out, out_cap, &out_len, p);
         if (rc != GPULZ_OK)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot decompress a %zu-byte chunk: %s: %s", nbytes,
                           gpulz_strerror(rc), gpulz_last_error());
-        if (verbose)
+        if (env.verbose)
             verbose_line("decompressed", nbytes, out_len, NULL);
     } else {
-        unsigned cd[H5Z_GPULZ_CD_NELMTS];
+        unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED];
         if (cd_values_read(cd_nelmts, cd_values, cd) < 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0, "gpulz: invalid filter parameters");
+        /* what could not be read back */
+        if (expected && nbytes != expected)
+            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
+                          "gpulz: asked to compress %zu bytes where this dataset's chunks hold %zu",
+                          nbytes, expected);
         /* 0s remain only where set_local never ran (h5py's optional filter on
          * variable-length data): the defaults, symbol size 1 */
-        p.symbol_size = cd[H5Z_GPULZ_CD_SYMBOL] ? cd[H5Z_GPULZ_CD_SYMBOL] : 1;
-        p.window = cd[H5Z_GPULZ_CD_WINDOW] ? cd[H5Z_GPULZ_CD_WINDOW] : GPULZ_WINDOW_DEFAULT;
-        p.block_symbols = cd[H5Z_GPULZ_CD_BLOCK] ? cd[H5Z_GPULZ_CD_BLOCK] : GPULZ_BLOCK_DEFAULT;
-        p.flags = cd[H5Z_GPULZ_CD_FLAGS];
-        out_cap = gpulz_compress_bound(nbytes, &p);
+        p->symbol_size = cd[H5Z_GPULZ_CD_SYMBOL] ? cd[H5Z_GPULZ_CD_SYMBOL] : 1;
+        p->window = cd[H5Z_GPULZ_CD_WINDOW] ? cd[H5Z_GPULZ_CD_WINDOW] : GPULZ_WINDOW_DEFAULT;
+        p->block_symbols = cd[H5Z_GPULZ_CD_BLOCK] ? cd[H5Z_GPULZ_CD_BLOCK] : GPULZ_BLOCK_DEFAULT;
+        p->flags = cd[H5Z_GPULZ_CD_FLAGS];
+        out_cap = gpulz_compress_bound(nbytes, p);
         if (out_cap == 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot compress a %zu-byte chunk: %s", nbytes,
@@ -285,7 +408,7 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
         if (!(out = H5allocate_memory(out_cap, 0)))
             PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, 0,
                           "gpulz: cannot allocate %zu bytes for a compressed chunk", out_cap);
-        rc = gpulz_compress(*buf, nbytes, out, out_cap, &out_len, &p);
+        rc = gpulz_compress(*buf, nbytes, out, out_cap, &out_len, p);
         if (rc != GPULZ_OK)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot compress a %zu-byte chunk: %s: %s", nbytes,
@@ -293,11 +416,11 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
         if ((flags & H5Z_FLAG_OPTIONAL) && out_len >= nbytes) {
             /* not a failure: HDF5 stores the chunk as it is and marks it in
              * the chunk's filter mask */
-            if (verbose)
+            if (env.verbose)
                 verbose_line("compressed", nbytes, out_len, ", no gain: stored unfiltered");
             goto done;
         }
-        if (verbose)
+        if (env.verbose)
             verbose_line("compressed", nbytes, out_len, NULL);
     }
     H5free_memory(*buf);

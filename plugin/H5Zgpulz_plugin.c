@@ -1,6 +1,6 @@
 /*
  * H5Zgpulz_plugin.c - the two entry points HDF5 looks up when it opens the
- * plugin.  HDF5 opens every plugin in its search path whenever it looks for
+ * plugin, and hdf5plugin's init_filter() for callers that are not HDF5.  HDF5 opens every plugin in its search path whenever it looks for
  * any filter, so these do little: the class is constant data, and the first
  * H5PLget_plugin_info() binds the filter to the HDF5 library calling it
  * (h5_dynamic.h), which is why the module does not link libhdf5.
@@ -22,4 +22,16 @@ __attribute__((noinline)) const void *H5PLget_plugin_info(void)
     if (gpulz_h5_api_load(__builtin_return_address(0)) != 0)
         return NULL;
     return H5Z_GPULZ;
+}
+
+/*
+ * hdf5plugin's convention for a plugin loaded by a program rather than by
+ * HDF5 (Python through ctypes, which then hands H5PLget_plugin_info()'s class
+ * to h5py.h5z.register_filter): bind to the HDF5 that libname (a path or
+ * soname for dlopen, such as h5py's h5z extension module) carries.  0 on
+ * success, -1 on failure.
+ */
+int init_filter(const char *libname)
+{
+    return gpulz_h5_api_load_named(libname);
 }

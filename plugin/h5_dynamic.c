@@ -13,7 +13,7 @@
 gpulz_h5_api gpulz_h5;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static int load_state; /* 0 not tried, 1 loaded, -1 failed */
+static int bound; /* gpulz_h5 is filled; never undone (HDF5 may be using it) */
 
 /* The handle of the library holding caller, else of the program's globals. */
 static void *library_of(const void *caller)
@@ -35,6 +35,7 @@ static int bind_all(void *lib)
     } table[] = {
         {"H5open", offsetof(gpulz_h5_api, open)},
         {"H5Epush2", offsetof(gpulz_h5_api, Epush2)},
+        {"H5Pget_chunk", offsetof(gpulz_h5_api, Pget_chunk)},
         {"H5Pget_filter_by_id2", offsetof(gpulz_h5_api, Pget_filter_by_id2)},
         {"H5Pmodify_filter", offsetof(gpulz_h5_api, Pmodify_filter)},
         {"H5Tclose", offsetof(gpulz_h5_api, Tclose)},
@@ -75,11 +76,31 @@ static int bind_all(void *lib)
 int gpulz_h5_api_load(const void *caller)
 {
     pthread_mutex_lock(&load_lock);
-    if (load_state == 0) {
+    if (!bound) {
+        /* a failure is tried again next time: the first caller may not be
+         * HDF5 (ctypes asking before init_filter) */
         void *lib = library_of(caller);
-        load_state = lib && bind_all(lib) == 0 ? 1 : -1;
+        bound = lib && bind_all(lib) == 0;
     }
-    int rc = load_state == 1 ? 0 : -1;
+    int rc = bound ? 0 : -1;
+    pthread_mutex_unlock(&load_lock);
+    return rc;
+}
+
+int gpulz_h5_api_load_named(const char *libname)
+{
+    int rc = -1;
+    if (!libname || !*libname)
+        return -1;
+    pthread_mutex_lock(&load_lock);
+    /* kept open for good: the table points into it */
+    void *lib = dlopen(libname, RTLD_LAZY | RTLD_LOCAL);
+    if (lib) {
+        if (bound)
+            rc = dlsym(lib, "H5open") == (void *)gpulz_h5.open ? 0 : -1;
+        else if (bind_all(lib) == 0)
+            bound = 1, rc = 0;
+    }
     pthread_mutex_unlock(&load_lock);
     return rc;
 }

@@ -20,6 +20,7 @@
 typedef struct gpulz_h5_api {
     __typeof__(H5open) *open;
     __typeof__(H5Epush2) *Epush2;
+    __typeof__(H5Pget_chunk) *Pget_chunk;
     __typeof__(H5Pget_filter_by_id2) *Pget_filter_by_id2;
     __typeof__(H5Pmodify_filter) *Pmodify_filter;
     __typeof__(H5Tclose) *Tclose;
@@ -39,15 +40,27 @@ extern gpulz_h5_api gpulz_h5;
 /*
  * Fill gpulz_h5 from the HDF5 library that contains the code at caller (the
  * return address of H5PLget_plugin_info), else from the program's global
- * symbols.  Once per process; later calls return the first result.
- * 0 on success, -1 if the library is older than 1.10 or lacks a function or
- * error class (H5PLget_plugin_info then gives HDF5 no filter).
+ * symbols.  0 on success, -1 if no HDF5 1.10 or later with every function
+ * and error class is found that way (H5PLget_plugin_info then gives no
+ * filter).  A success holds for the life of the process; a failure is not
+ * kept, so a caller outside HDF5 (Python's ctypes) that asks first does not
+ * spoil the binding for HDF5 itself, or for gpulz_h5_api_load_named().
  */
 int gpulz_h5_api_load(const void *caller);
+
+/*
+ * Bind to the HDF5 library named libname, a path or soname given to dlopen()
+ * (hdf5plugin's init_filter convention: Python passes h5py's h5z extension,
+ * which pulls in h5py's libhdf5).  0 on success or when already bound to the
+ * same library; -1 if it cannot be loaded, is not HDF5 1.10 or later, or the
+ * plugin is already bound to another HDF5.
+ */
+int gpulz_h5_api_load_named(const char *libname);
 
 #ifdef GPULZ_H5_DYNAMIC
 #define H5open (*gpulz_h5.open)
 #define H5Epush2 (*gpulz_h5.Epush2)
+#define H5Pget_chunk (*gpulz_h5.Pget_chunk)
 #define H5Pget_filter_by_id2 (*gpulz_h5.Pget_filter_by_id2)
 #define H5Pmodify_filter (*gpulz_h5.Pmodify_filter)
 #define H5Tclose (*gpulz_h5.Tclose)
