@@ -7,6 +7,10 @@
  * plain stdio, reopen and read.  The read must fail and the stack must hold
  * "gpulz: cannot decompress" plus the codec's status text.  The chunk next
  * to it stays readable.
+ *
+ * What format 1 cannot see, as docs/troubleshooting.md says: a flipped byte
+ * of a block stored raw decodes to one wrong value without an error, and
+ * Fletcher-32 after gpulz turns the same damage into a read error.
  */
 #include "h5_util.h"
 
@@ -75,6 +79,63 @@ static void read_expect_error(const char *what, const char *want)
     H5Fclose(f);
 }
 
+/* One chunk of random int32 (its blocks stored raw), with Fletcher-32 after
+ * gpulz or not; the last byte of the gpulz chunk is flipped on disk. */
+static char read_error[8192];
+
+static herr_t flip_raw_byte(int fletcher, int32_t *back, const int32_t *v)
+{
+    hsize_t dims[1] = {CHUNK}, chunk[1] = {CHUNK};
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    if (fletcher)
+        CHECK(H5Pset_fletcher32(dcpl) >= 0);
+    hid_t d = H5Dcreate2(f, "v", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(f >= 0 && d >= 0);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    hsize_t offset[1];
+    unsigned mask;
+    haddr_t addr;
+    hsize_t size;
+    h5u_chunk_info(d, 0, offset, &mask, &addr, &size);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    CHECK(H5Fclose(f) >= 0);
+    /* the gpulz chunk ends 4 bytes before the stored one with Fletcher-32 */
+    haddr_t last = addr + size - 1 - (fletcher ? 4 : 0);
+    FILE *fp = fopen(path, "r+b");
+    CHECK(fp && fseek(fp, (long)last, SEEK_SET) == 0);
+    int c = fgetc(fp);
+    CHECK(c != EOF && fseek(fp, (long)last, SEEK_SET) == 0 && fputc(c ^ 0x40, fp) != EOF);
+    CHECK(fclose(fp) == 0);
+
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    d = H5Dopen2(f, "v", H5P_DEFAULT);
+    CHECK(f >= 0 && d >= 0);
+    herr_t rc = H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back);
+    snprintf(read_error, sizeof read_error, "%s", h5u_error_text());
+    H5Dclose(d);
+    H5Fclose(f);
+    return rc;
+}
+
+static void undetected_without_checksum(void)
+{
+    static int32_t v[CHUNK], back[CHUNK];
+    h5u_random(v, sizeof v, 7);
+    CHECKF(flip_raw_byte(0, back, v) >= 0, "a flipped raw byte was detected: the docs are stale");
+    int wrong = 0;
+    for (int i = 0; i < CHUNK; i++)
+        wrong += back[i] != v[i];
+    CHECKF(wrong == 1 && back[CHUNK - 1] != v[CHUNK - 1], "%d values differ", wrong);
+    printf("%-22s reads without error, 1 wrong value (no checksum in format 1)\n", "flipped raw byte");
+    CHECK(flip_raw_byte(1, back, v) < 0);
+    CHECKF(strstr(read_error, "Fletcher32"), "expected Fletcher-32's error, got:\n%s", read_error);
+    printf("%-22s with Fletcher-32: read fails (%s)\n", "flipped raw byte", "Fletcher32 checksum");
+}
+
 int main(void)
 {
     haddr_t addr;
@@ -103,6 +164,8 @@ int main(void)
     write_file(&addr, &size);
     poke(addr + 28 + 4 * 2, "\xff\x7f", 2);
     read_expect_error("bad token count", "gpulz: cannot decompress");
+
+    undetected_without_checksum();
 
     remove(path);
     return 0;

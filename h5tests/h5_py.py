@@ -2,8 +2,9 @@
 
 Each check asserts what a user relies on: the data reads back, the stored
 chunks are gpulz chunks and smaller (read_direct_chunk, storage size), the
-per-chunk filter mask says the filter ran, set_local stored the 5-slot
-vector, and variable-length strings (filter run with no cd_values) work.
+per-chunk filter mask says the filter ran, set_local stored the 6-slot
+vector, variable-length strings (filter run with no cd_values) work, and the
+helper's parameters are typed.
 """
 import os
 import re
@@ -124,6 +125,16 @@ def main():
             check(False, "Gpulz(%r) accepted" % bad)
         except ValueError:
             pass
+    # a value of the wrong type is not rounded or taken as true
+    for bad in (dict(window=2.5), dict(window="64"), dict(symbol_size=4.0), dict(block=True),
+                dict(adaptive="no"), dict(adaptive=1), dict(adaptive=None)):
+        try:
+            Gpulz(**bad)
+            check(False, "Gpulz(%r) accepted" % bad)
+        except TypeError:
+            pass
+    check(Gpulz(window=np.int64(64), adaptive=np.bool_(True)).filter_options == (0, 0, 64, 2048, 1),
+          "numpy integers and booleans are taken")
     os.remove(PATH)
 
     # the plugin used h5py's own libhdf5 and loaded no second one (a plugin

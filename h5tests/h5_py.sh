@@ -1,8 +1,17 @@
 #!/bin/sh
 # h5_py.sh - the h5py round trips of h5_py.py, with the helper module
-# gpulz_h5py.py (generated into $top_builddir/samples) on PYTHONPATH.
+# gpulz_h5py.py (generated into $top_builddir/samples) on PYTHONPATH, and the
+# plugin registered from Python (h5_py_register.py).
 test -n "$PYTHON_H5PY" || { echo "no python with h5py (PYTHON_H5PY)"; exit 77; }
 "$PYTHON_H5PY" -c 'import h5py, numpy' 2>/dev/null || { echo "$PYTHON_H5PY lacks h5py/numpy"; exit 77; }
 PYTHONPATH=$top_builddir/samples${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONPATH
-exec "$PYTHON_H5PY" "$top_srcdir/h5tests/h5_py.py"
+"$PYTHON_H5PY" "$top_srcdir/h5tests/h5_py.py" || exit 1
+# registered from Python without HDF5's search (hdf5plugin's way), and after a
+# failed bind from ctypes: HDF5 sees no plugin in an empty HDF5_PLUGIN_PATH
+empty=$(mktemp -d) || exit 99
+trap 'rmdir "$empty"' EXIT
+for how in ctypes retry; do
+    HDF5_PLUGIN_PATH=$empty "$PYTHON_H5PY" "$top_srcdir/h5tests/h5_py_register.py" \
+        "$top_builddir/.libs/libH5Zgpulz.so" $how || exit 1
+done
