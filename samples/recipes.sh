@@ -29,7 +29,9 @@ h5ls -v -r "$base.gpulz.h5" | grep -E 'Filter|Storage' | head -20
 # 4. Check that nothing changed (exit status 0 and no output means identical).
 h5diff "$in" "$base.gpulz.h5" && echo "h5diff: identical"
 
-# 5. Paste what h5dump shows: PARAMS { 1 4 128 2048 0 } becomes UD=$id,0,5,1,4,128,2048,0.
+# 5. Paste what h5dump shows: PARAMS { 1 4 128 2048 0 4194304 } becomes
+#    UD=$id,0,5,1,4,128,2048,0 (the sixth value, the chunk size in bytes, is
+#    recomputed for the new layout: UD=$id,0,6,1,4,128,2048,0,4194304 works too).
 
 # 6. Back to uncompressed (readable without the plugin).
 h5repack -f NONE "$base.gpulz.h5" "$base.plain.h5"
