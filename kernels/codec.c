@@ -25,6 +25,20 @@ unsigned gpulz_level_window(int level)
     return level >= GPULZ_LEVEL_MIN && level <= GPULZ_LEVEL_MAX ? windows[level - 1] : 0;
 }
 
+/* The fields that say where the work runs: all that decompression reads. */
+static int run_params_check(const gpulz_params *p)
+{
+    /* each thread costs a stack and an encoder scratch: an unchecked count
+     * (a negative int cast to unsigned) would mean gigabytes of them */
+    if (p->threads > GPULZ_THREADS_MAX)
+        return gpulz_fail(GPULZ_ERR_PARAM, "%u threads is out of 0..%d", p->threads,
+                          GPULZ_THREADS_MAX);
+    if (p->backend != GPULZ_BACKEND_AUTO && p->backend != GPULZ_BACKEND_CPU &&
+        p->backend != GPULZ_BACKEND_GPU)
+        return gpulz_fail(GPULZ_ERR_PARAM, "backend %d is not auto, cpu or gpu", (int)p->backend);
+    return GPULZ_OK;
+}
+
 int gpulz_params_check(const gpulz_params *p)
 {
     if (!p)
@@ -40,10 +54,7 @@ int gpulz_params_check(const gpulz_params *p)
                           C, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
     if (p->flags & ~GPULZ_FLAGS_KNOWN)
         return gpulz_fail(GPULZ_ERR_PARAM, "unknown encoder flags 0x%x", p->flags & ~GPULZ_FLAGS_KNOWN);
-    if (p->backend != GPULZ_BACKEND_AUTO && p->backend != GPULZ_BACKEND_CPU &&
-        p->backend != GPULZ_BACKEND_GPU)
-        return gpulz_fail(GPULZ_ERR_PARAM, "backend %d is not auto, cpu or gpu", (int)p->backend);
-    return GPULZ_OK;
+    return run_params_check(p);
 }
 
 size_t gpulz_compress_bound(size_t n, const gpulz_params *p)
@@ -337,8 +348,11 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
     }
     if (!src || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    int rc = run_params_check(p);
+    if (rc != GPULZ_OK)
+        return rc;
     gpulz_layout L;
-    int rc = gpulz_header_parse(src, n, &L, NULL);
+    rc = gpulz_header_parse(src, n, &L, NULL);
     if (rc != GPULZ_OK)
         return rc;
     if (L.n > dst_cap || (!dst && L.n))

@@ -204,7 +204,7 @@ static herr_t environment_read(gpulz_params *p, int *verbose)
     if (threads && *threads) {
         char *end;
         unsigned long t = strtoul(threads, &end, 10);
-        if (*end || threads[0] == '-' || t > 4096)
+        if (*end || threads[0] == '-' || t > GPULZ_THREADS_MAX)
             PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                           "gpulz: GPULZ_THREADS=%s is not a thread count 0..4096 (0 = all cores)",
                           threads);

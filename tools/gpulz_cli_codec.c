@@ -99,7 +99,7 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
         }
         switch (c) {
         case 't':
-            if (cli_parse_uint(cmd, "--threads", optarg, 0, 4096, &v))
+            if (cli_parse_uint(cmd, "--threads", optarg, 0, GPULZ_THREADS_MAX, &v))
                 return CLI_USAGE;
             A->p.threads = (unsigned)v;
             break;

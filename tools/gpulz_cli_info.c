@@ -137,7 +137,7 @@ int cli_info_main(int argc, char **argv)
             check = 1;
             break;
         case 't':
-            if (cli_parse_uint("info", "--threads", optarg, 0, 4096, &threads))
+            if (cli_parse_uint("info", "--threads", optarg, 0, GPULZ_THREADS_MAX, &threads))
                 return CLI_USAGE;
             break;
         case 'h':
