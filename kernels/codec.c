@@ -87,6 +87,16 @@ typedef struct encode_job {
     gpulz_cpu_scratch **scratch; /* one per worker */
 } encode_job;
 
+/* A worker's encoder scratch, allocated by the worker itself: a thread count
+ * beyond what memory allows then means fewer workers, not a failure. */
+static int encode_init(void *ctx, unsigned worker)
+{
+    encode_job *J = ctx;
+    if (!(J->scratch[worker] = gpulz_cpu_scratch_new()))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
+    return GPULZ_OK;
+}
+
 /* Encode block k into its raw-size slot; compaction squeezes the gaps later. */
 static int encode_one(void *ctx, unsigned worker, uint64_t k)
 {
@@ -109,14 +119,9 @@ static int cpu_compress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst,
     gpulz_cpu_scratch **scratch = calloc(workers, sizeof *scratch);
     if (!scratch)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
-    for (unsigned w = 0; w < workers; w++)
-        if (!(scratch[w] = gpulz_cpu_scratch_new())) {
-            rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
-            goto done;
-        }
     gpulz_header_write(dst, L);
     encode_job J = {src, dst, L, scratch};
-    rc = gpulz_parallel_for(L->blocks, workers, encode_one, &J);
+    rc = gpulz_parallel_for(L->blocks, workers, encode_init, encode_one, &J);
     if (rc != GPULZ_OK)
         goto done;
     /* Each block sits in a slot of its raw size; move them together.  A
@@ -330,7 +335,8 @@ static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *ds
         pos += gpulz_get_u32(src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k) & GPULZ_SIZE_MASK;
     }
     decode_job J = {src, dst, L, start};
-    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), decode_one, &J);
+    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), NULL, decode_one,
+                                &J);
     /* only with a tail: dst may be NULL for an empty chunk, and NULL + 0 is undefined */
     if (rc == GPULZ_OK && L->tail)
         memcpy(dst + L->symbols * L->symbol_size, src + pos, L->tail);
