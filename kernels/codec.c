@@ -166,8 +166,13 @@ static int want_gpu(const gpulz_params *p, size_t n)
 {
     if (p->backend == GPULZ_BACKEND_GPU)
         return 1;
+    /* a GPU known to be missing comes first: "below the GPU threshold"
+     * would promise a GPU to larger inputs; only an input that would run
+     * there pays for starting CUDA to find out */
     if (p->backend == GPULZ_BACKEND_CPU)
         note_backend(GPULZ_BACKEND_CPU, "requested", NULL);
+    else if (!gpulz_gpu_maybe_usable())
+        note_backend(GPULZ_BACKEND_CPU, "no usable GPU", NULL);
     else if (n < gpulz_gpu_min_bytes())
         note_backend(GPULZ_BACKEND_CPU, "below the GPU threshold", NULL);
     else if (!gpulz_gpu_usable())
