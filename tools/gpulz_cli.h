@@ -100,6 +100,14 @@ int cli_read_all(const char *path, uint8_t **buf, size_t *len);
  */
 int cli_write_all(const char *path, const void *buf, size_t len, int force);
 
+/*
+ * Flush stdout: 0, or the errno of its first failure (EIO where stdio lost
+ * it), which stays the answer from then on.  Text that never reached stdout
+ * makes the command fail with CLI_IO (main() checks at the end; long
+ * commands check as they go, to stop early).
+ */
+int cli_flush_stdout(void);
+
 /* Refuse binary data to a terminal on stdout unless forced; 0 or CLI_USAGE. */
 int cli_check_binary_stdout(const char *cmd, const char *path, int force);
 

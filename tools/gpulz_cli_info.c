@@ -157,7 +157,8 @@ int cli_info_main(int argc, char **argv)
         int r = describe(argv[i], blocks, check, (unsigned)threads);
         if (r && !rc)
             rc = r;
-        fflush(stdout);
+        /* main() reports a failed stdout; this keeps its errno */
+        cli_flush_stdout();
     }
     return rc;
 }

@@ -149,6 +149,20 @@ done:
     return rc;
 }
 
+/* The errno of stdout's first failed flush: stdio drops the buffer then, so
+ * a later flush succeeds and only ferror() remembers that text was lost. */
+static int stdout_errno;
+
+int cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 && !stdout_errno)
+        stdout_errno = errno ? errno : EIO;
+    if (ferror(stdout) && !stdout_errno)
+        stdout_errno = EIO; /* an implicit flush inside printf failed */
+    return stdout_errno;
+}
+
 int cli_check_binary_stdout(const char *cmd, const char *path, int force)
 {
     if (cli_is_std(path) && !force && isatty(STDOUT_FILENO))
