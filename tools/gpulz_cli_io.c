@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,15 +135,76 @@ static int open_stream(cli_output *o, const char *path)
     return 0;
 }
 
+/*
+ * A temporary output can be hundreds of megabytes, and SIGINT (Ctrl-C),
+ * SIGTERM or SIGHUP usually arrive during the long work before its rename:
+ * the handler removes it, then dies of the signal so that the parent sees
+ * how the command ended.  The path lives in a static buffer, set and
+ * cleared with those signals blocked: a handler may make async-signal-safe
+ * calls only, which rules out malloc'd memory and stdio.
+ */
+static const int fatal_signals[] = {SIGHUP, SIGINT, SIGTERM};
+static char temp_path[PATH_MAX];
+static volatile sig_atomic_t temp_armed;
+
+static void on_fatal_signal(int sig)
+{
+    if (temp_armed)
+        unlink(temp_path);
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered, now fatal, when the handler returns */
+}
+
+#define N_FATAL (sizeof fatal_signals / sizeof *fatal_signals)
+
+static void fatal_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < N_FATAL; i++)
+        sigaddset(set, fatal_signals[i]);
+}
+
+/* Block the fatal signals; old receives the mask to restore. */
+static void block_fatal(sigset_t *old)
+{
+    sigset_t set;
+    fatal_set(&set);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Install the handler once; a signal ignored at start (nohup, a background
+ * job's SIGINT) stays ignored. */
+static void catch_fatal_signals(void)
+{
+    static int done;
+    struct sigaction sa = {.sa_handler = on_fatal_signal}, was;
+    if (done)
+        return;
+    done = 1;
+    fatal_set(&sa.sa_mask); /* one handler at a time */
+    for (size_t i = 0; i < N_FATAL; i++)
+        if (sigaction(fatal_signals[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+            sigaction(fatal_signals[i], &sa, NULL);
+}
+
 /* A regular file: a temporary beside o->target, with the mode of old (NULL: a new file). */
 static int open_temporary(cli_output *o, const struct stat *old)
 {
     size_t len = strlen(o->target);
+    sigset_t mask;
     if (!(o->tmp = malloc(len + sizeof ".tmp-XXXXXX")))
         return cli_error(CLI_IO, o->name, "out of memory");
     memcpy(o->tmp, o->target, len);
     memcpy(o->tmp + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+    catch_fatal_signals();
+    block_fatal(&mask);
     o->fd = mkstemp(o->tmp);
+    /* a path too long for the buffer is too long for mkstemp() as well */
+    if (o->fd >= 0 && strlen(o->tmp) < sizeof temp_path) {
+        memcpy(temp_path, o->tmp, strlen(o->tmp) + 1);
+        temp_armed = 1;
+    }
+    sigprocmask(SIG_SETMASK, &mask, NULL);
     if (o->fd < 0) {
         int e = errno;
         free(o->tmp); /* a template, not a file of ours to remove */
@@ -221,6 +284,8 @@ int cli_output_commit(cli_output *o)
         /* Without force, link() refuses a file that appeared meanwhile, where
          * rename() would replace it; filesystems without hard links get rename. */
         int linked = 0;
+        sigset_t mask;
+        block_fatal(&mask); /* the handler must not remove the name once it is the output */
         if (!o->force) {
             linked = link(o->tmp, o->target) == 0;
             if (!linked && errno == EEXIST)
@@ -229,9 +294,11 @@ int cli_output_commit(cli_output *o)
         if (!rc && !linked && rename(o->tmp, o->target))
             rc = cli_error(CLI_IO, o->name, "cannot create: %s", strerror(errno));
         if (!rc && !linked) { /* renamed: nothing left to remove */
+            temp_armed = 0;
             free(o->tmp);
             o->tmp = NULL;
         }
+        sigprocmask(SIG_SETMASK, &mask, NULL);
     }
     cli_output_abort(o);
     return rc;
@@ -242,8 +309,13 @@ void cli_output_abort(cli_output *o)
     if (o->fd >= 0 && o->fd != STDOUT_FILENO)
         close(o->fd);
     o->fd = -1;
-    if (o->tmp)
+    if (o->tmp) {
+        sigset_t mask;
+        block_fatal(&mask);
         unlink(o->tmp);
+        temp_armed = 0;
+        sigprocmask(SIG_SETMASK, &mask, NULL);
+    }
     free(o->tmp);
     free(o->target);
     o->tmp = o->target = NULL;
