@@ -75,7 +75,9 @@ typedef struct gpulz_params {
     unsigned block_symbols; /* C: symbols per independent block, power of two 256..16384 */
     unsigned flags;         /* GPULZ_FLAG_* */
     unsigned threads;       /* CPU threads: 0 = one per online core, 1 = the caller's only;
-                               at most GPULZ_THREADS_MAX (more is GPULZ_ERR_PARAM) */
+                               at most GPULZ_THREADS_MAX (more is GPULZ_ERR_PARAM).  A
+                               ceiling: threads (or their working memory) the system
+                               cannot give are done without, never an error */
     gpulz_backend backend;
 } gpulz_params;
 
