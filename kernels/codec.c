@@ -25,6 +25,20 @@ unsigned gpulz_level_window(int level)
     return level >= GPULZ_LEVEL_MIN && level <= GPULZ_LEVEL_MAX ? windows[level - 1] : 0;
 }
 
+/* The fields that say where the work runs: all that decompression reads. */
+static int run_params_check(const gpulz_params *p)
+{
+    /* each thread costs a stack and an encoder scratch: an unchecked count
+     * (a negative int cast to unsigned) would mean gigabytes of them */
+    if (p->threads > GPULZ_THREADS_MAX)
+        return gpulz_fail(GPULZ_ERR_PARAM, "%u threads is out of 0..%d", p->threads,
+                          GPULZ_THREADS_MAX);
+    if (p->backend != GPULZ_BACKEND_AUTO && p->backend != GPULZ_BACKEND_CPU &&
+        p->backend != GPULZ_BACKEND_GPU)
+        return gpulz_fail(GPULZ_ERR_PARAM, "backend %d is not auto, cpu or gpu", (int)p->backend);
+    return GPULZ_OK;
+}
+
 int gpulz_params_check(const gpulz_params *p)
 {
     if (!p)
@@ -40,10 +54,7 @@ int gpulz_params_check(const gpulz_params *p)
                           C, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
     if (p->flags & ~GPULZ_FLAGS_KNOWN)
         return gpulz_fail(GPULZ_ERR_PARAM, "unknown encoder flags 0x%x", p->flags & ~GPULZ_FLAGS_KNOWN);
-    if (p->backend != GPULZ_BACKEND_AUTO && p->backend != GPULZ_BACKEND_CPU &&
-        p->backend != GPULZ_BACKEND_GPU)
-        return gpulz_fail(GPULZ_ERR_PARAM, "backend %d is not auto, cpu or gpu", (int)p->backend);
-    return GPULZ_OK;
+    return run_params_check(p);
 }
 
 size_t gpulz_compress_bound(size_t n, const gpulz_params *p)
@@ -76,6 +87,16 @@ typedef struct encode_job {
     gpulz_cpu_scratch **scratch; /* one per worker */
 } encode_job;
 
+/* A worker's encoder scratch, allocated by the worker itself: a thread count
+ * beyond what memory allows then means fewer workers, not a failure. */
+static int encode_init(void *ctx, unsigned worker)
+{
+    encode_job *J = ctx;
+    if (!(J->scratch[worker] = gpulz_cpu_scratch_new()))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
+    return GPULZ_OK;
+}
+
 /* Encode block k into its raw-size slot; compaction squeezes the gaps later. */
 static int encode_one(void *ctx, unsigned worker, uint64_t k)
 {
@@ -98,14 +119,9 @@ static int cpu_compress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst,
     gpulz_cpu_scratch **scratch = calloc(workers, sizeof *scratch);
     if (!scratch)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
-    for (unsigned w = 0; w < workers; w++)
-        if (!(scratch[w] = gpulz_cpu_scratch_new())) {
-            rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
-            goto done;
-        }
     gpulz_header_write(dst, L);
     encode_job J = {src, dst, L, scratch};
-    rc = gpulz_parallel_for(L->blocks, workers, encode_one, &J);
+    rc = gpulz_parallel_for(L->blocks, workers, encode_init, encode_one, &J);
     if (rc != GPULZ_OK)
         goto done;
     /* Each block sits in a slot of its raw size; move them together.  A
@@ -150,8 +166,13 @@ static int want_gpu(const gpulz_params *p, size_t n)
 {
     if (p->backend == GPULZ_BACKEND_GPU)
         return 1;
+    /* a GPU known to be missing comes first: "below the GPU threshold"
+     * would promise a GPU to larger inputs; only an input that would run
+     * there pays for starting CUDA to find out */
     if (p->backend == GPULZ_BACKEND_CPU)
         note_backend(GPULZ_BACKEND_CPU, "requested", NULL);
+    else if (!gpulz_gpu_maybe_usable())
+        note_backend(GPULZ_BACKEND_CPU, "no usable GPU", NULL);
     else if (n < gpulz_gpu_min_bytes())
         note_backend(GPULZ_BACKEND_CPU, "below the GPU threshold", NULL);
     else if (!gpulz_gpu_usable())
@@ -319,7 +340,8 @@ static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *ds
         pos += gpulz_get_u32(src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k) & GPULZ_SIZE_MASK;
     }
     decode_job J = {src, dst, L, start};
-    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), decode_one, &J);
+    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), NULL, decode_one,
+                                &J);
     /* only with a tail: dst may be NULL for an empty chunk, and NULL + 0 is undefined */
     if (rc == GPULZ_OK && L->tail)
         memcpy(dst + L->symbols * L->symbol_size, src + pos, L->tail);
@@ -337,8 +359,11 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
     }
     if (!src || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    int rc = run_params_check(p);
+    if (rc != GPULZ_OK)
+        return rc;
     gpulz_layout L;
-    int rc = gpulz_header_parse(src, n, &L, NULL);
+    rc = gpulz_header_parse(src, n, &L, NULL);
     if (rc != GPULZ_OK)
         return rc;
     if (L.n > dst_cap || (!dst && L.n))

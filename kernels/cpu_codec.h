@@ -37,15 +37,22 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
                            unsigned W, uint64_t k);
 
 /*
- * Run fn(ctx, worker, item) for item = 0..items-1 on up to threads workers
- * (0 = one per online core), handing out items dynamically.  The first
- * nonzero return stops the hand-out and is returned, with its detail
- * carried to the calling thread's gpulz_last_error().  worker is 0..W-1, so
- * fn can index per-worker state; *workers_used says how many ran.
+ * Run fn(ctx, worker, item) for item = 0..items-1 on up to workers threads
+ * (the calling thread among them; gpulz_worker_count() sizes them), handing
+ * out items dynamically.  worker is 0..workers-1, so fn can index
+ * per-worker state; init (may be NULL) sets that state up in each worker
+ * before it takes items.  The count is a ceiling: a thread that cannot be
+ * created, or whose init fails, is done without and the others take its
+ * share; the call fails, with the calling thread's init status, only when
+ * no worker's init succeeded.  The first nonzero
+ * return of fn stops the hand-out and is returned, with its detail carried
+ * to the calling thread's gpulz_last_error().
  */
+typedef int (*gpulz_worker_init_fn)(void *ctx, unsigned worker);
 typedef int (*gpulz_item_fn)(void *ctx, unsigned worker, uint64_t item);
 unsigned gpulz_worker_count(unsigned threads, uint64_t items);
-int gpulz_parallel_for(uint64_t items, unsigned workers, gpulz_item_fn fn, void *ctx);
+int gpulz_parallel_for(uint64_t items, unsigned workers, gpulz_worker_init_fn init,
+                       gpulz_item_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -762,6 +762,15 @@ extern "C" int gpulz_gpu_available(void)
     return rc == GPULZ_OK;
 }
 
+extern "C" int gpulz_gpu_maybe_usable(void)
+{
+    pthread_once(&once, init_once);
+    if (forked_child)
+        return 0;
+    /* once CUDA has started the device query costs little and changes nothing */
+    return cuda_touched ? gpulz_gpu_usable() : 1;
+}
+
 extern "C" int gpulz_gpu_last_device(void)
 {
     return last_device;

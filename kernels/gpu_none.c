@@ -12,6 +12,11 @@ int gpulz_gpu_available(void)
     return 0;
 }
 
+int gpulz_gpu_maybe_usable(void)
+{
+    return 0;
+}
+
 int gpulz_gpu_last_device(void)
 {
     return -1;

@@ -36,6 +36,9 @@ extern "C" {
 #define GPULZ_BLOCK_DEFAULT 2048
 #define GPULZ_MATCH_MAX 255 /* longest match, in symbols */
 
+/* The most CPU threads a call takes (gpulz_params.threads). */
+#define GPULZ_THREADS_MAX 4096
+
 /* Encoder flags (gpulz_params.flags). */
 #define GPULZ_FLAG_ADAPTIVE 0x1u /* also try S = 1 where the ratio is under 1.5 */
 #define GPULZ_FLAGS_KNOWN GPULZ_FLAG_ADAPTIVE
@@ -71,7 +74,10 @@ typedef struct gpulz_params {
     unsigned window;        /* W: how far back matches look, in symbols, 1..255 */
     unsigned block_symbols; /* C: symbols per independent block, power of two 256..16384 */
     unsigned flags;         /* GPULZ_FLAG_* */
-    unsigned threads;       /* CPU threads: 0 = one per online core, 1 = the caller's only */
+    unsigned threads;       /* CPU threads: 0 = one per online core, 1 = the caller's only;
+                               at most GPULZ_THREADS_MAX (more is GPULZ_ERR_PARAM).  A
+                               ceiling: threads (or their working memory) the system
+                               cannot give are done without, never an error */
     gpulz_backend backend;
 } gpulz_params;
 
@@ -81,7 +87,8 @@ void gpulz_params_init(gpulz_params *p);
 /* Window of a level 1..4 (32, 64, 128, 255); 0 for a level out of range. */
 unsigned gpulz_level_window(int level);
 
-/* GPULZ_OK, or GPULZ_ERR_PARAM with the reason in gpulz_last_error(). */
+/* GPULZ_OK, or GPULZ_ERR_PARAM with the reason in gpulz_last_error().  Every
+ * field is checked, threads and backend included. */
 int gpulz_params_check(const gpulz_params *p);
 
 /*
@@ -127,7 +134,7 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
  * *dst_len receives the uncompressed size.  Every field and every copy is
  * checked: damaged input returns GPULZ_ERR_CORRUPT or GPULZ_ERR_TRUNCATED and
  * nothing is read or written outside the buffers.  p may be NULL (defaults);
- * only p->threads and p->backend are used.
+ * only p->threads and p->backend are used, and checked (GPULZ_ERR_PARAM).
  */
 int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                      const gpulz_params *p);

@@ -14,8 +14,18 @@
 extern "C" {
 #endif
 
-/* 1 when this build has a GPU backend and a device is usable now, else 0. */
+/* 1 when this build has a GPU backend and a device is usable now, else 0.
+ * The first call starts CUDA (a forked child then loses the GPU). */
 int gpulz_gpu_usable(void);
+
+/*
+ * 0 when no GPU is usable as far as is known without starting CUDA (no GPU
+ * backend, a forked child, or a device query that found none), else 1.
+ * Cheap and starts nothing, so the codec asks it for every input: a
+ * process that only handles inputs below the GPU threshold never starts
+ * CUDA and may still fork children that use the GPU.
+ */
+int gpulz_gpu_maybe_usable(void);
 
 /* The device of the calling thread's last GPU call, -1 before any. */
 int gpulz_gpu_last_device(void);

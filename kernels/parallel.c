@@ -3,6 +3,11 @@
  * Blocks differ in cost (a run of zeros is cheap, noise is not), so items are
  * handed out from a shared counter in small batches rather than in fixed
  * ranges.
+ *
+ * The thread count is a ceiling, not a promise: a thread that cannot be
+ * created, or whose working memory cannot be allocated, is done without and
+ * the others take its share.  A call fails for lack of resources only when
+ * no worker at all, the caller's thread included, could set itself up.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,6 +20,7 @@
 #define BATCH 4
 
 typedef struct pool {
+    gpulz_worker_init_fn init;
     gpulz_item_fn fn;
     void *ctx;
     uint64_t items;
@@ -42,17 +48,16 @@ unsigned gpulz_worker_count(unsigned threads, uint64_t items)
     return threads;
 }
 
-static void *work(void *arg)
+/* Take batches of items until none is left or an item fails. */
+static void take_items(pool *P, unsigned id)
 {
-    worker_arg *a = arg;
-    pool *P = a->P;
     while (atomic_load(&P->status) == 0) {
         uint64_t first = atomic_fetch_add(&P->next, BATCH);
         if (first >= P->items)
             break;
         uint64_t last = first + BATCH < P->items ? first + BATCH : P->items;
         for (uint64_t it = first; it < last; it++) {
-            int rc = P->fn(P->ctx, a->id, it);
+            int rc = P->fn(P->ctx, id, it);
             if (rc != 0) {
                 int expected = 0;
                 if (atomic_compare_exchange_strong(&P->status, &expected, rc)) {
@@ -60,50 +65,57 @@ static void *work(void *arg)
                     strncpy(P->detail, gpulz_last_error(), sizeof P->detail - 1);
                     pthread_mutex_unlock(&P->lock);
                 }
-                return NULL;
+                return;
             }
         }
     }
+}
+
+static void *thread_main(void *arg)
+{
+    worker_arg *a = arg;
+    /* a worker without its working memory takes no items: the others do them */
+    if (a->P->init && a->P->init(a->P->ctx, a->id) != 0)
+        return NULL;
+    take_items(a->P, a->id);
     return NULL;
 }
 
-int gpulz_parallel_for(uint64_t items, unsigned workers, gpulz_item_fn fn, void *ctx)
+int gpulz_parallel_for(uint64_t items, unsigned workers, gpulz_worker_init_fn init,
+                       gpulz_item_fn fn, void *ctx)
 {
-    if (workers <= 1) {
-        for (uint64_t it = 0; it < items; it++) {
-            int rc = fn(ctx, 0, it);
-            if (rc != 0)
-                return rc;
-        }
-        return 0;
-    }
-    int rc = 0;
-    pool P = {.fn = fn, .ctx = ctx, .items = items};
+    pool P = {.init = init, .fn = fn, .ctx = ctx, .items = items};
     atomic_init(&P.next, 0);
     atomic_init(&P.status, 0);
     pthread_mutex_init(&P.lock, NULL);
-    pthread_t *tid = calloc(workers, sizeof *tid);
-    worker_arg *args = calloc(workers, sizeof *args);
+    /* the calling thread is worker 0; without room for the records of the
+     * others it works alone */
+    pthread_t *tid = workers > 1 ? calloc(workers, sizeof *tid) : NULL;
+    worker_arg *args = workers > 1 ? calloc(workers, sizeof *args) : NULL;
     unsigned started = 0;
-    if (!tid || !args) {
-        rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %u worker records", workers);
-        goto done;
+    if (tid && args) {
+        /* a thread that cannot be created (no memory for its stack, a
+         * process limit) is one worker fewer */
+        for (unsigned w = 1; w < workers; w++) {
+            args[w] = (worker_arg){&P, w};
+            if (pthread_create(&tid[w], NULL, thread_main, &args[w]) != 0)
+                break;
+            started = w;
+        }
     }
-    /* the calling thread is worker 0 */
-    for (unsigned w = 1; w < workers; w++) {
-        args[w] = (worker_arg){&P, w};
-        if (pthread_create(&tid[w], NULL, work, &args[w]) != 0)
-            break;
-        started = w;
-    }
-    args[0] = (worker_arg){&P, 0};
-    work(&args[0]);
+    int init_rc = init ? init(ctx, 0) : 0;
+    if (init_rc == 0)
+        take_items(&P, 0);
     for (unsigned w = 1; w <= started; w++)
         pthread_join(tid[w], NULL);
-    rc = atomic_load(&P.status);
+    int rc = atomic_load(&P.status);
     if (rc != 0)
         gpulz_fail(rc, "%s", P.detail);
-done:
+    else if (atomic_load(&P.next) < items)
+        /* worker 0 takes items until none is left, so some remain only when
+         * its init failed (the detail is in this thread's error) and no
+         * other worker could take them */
+        rc = init_rc;
     free(tid);
     free(args);
     pthread_mutex_destroy(&P.lock);

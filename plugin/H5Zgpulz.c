@@ -235,10 +235,10 @@ static herr_t environment_read(filter_env *e)
     if (threads && *threads) {
         char *end;
         unsigned long t = strtoul(threads, &end, 10);
-        if (*end || threads[0] < '0' || threads[0] > '9' || t > 4096)
+        if (*end || threads[0] < '0' || threads[0] > '9' || t > GPULZ_THREADS_MAX)
             PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                          "gpulz: GPULZ_THREADS=%s is not a thread count 0..4096 (0 = all cores)",
-                          threads);
+                          "gpulz: GPULZ_THREADS=%s is not a thread count 0..%d (0 = all cores)",
+                          threads, GPULZ_THREADS_MAX);
         e->params.threads = (unsigned)t;
     }
     if (legacy && *legacy && !(e->legacy_max = parse_bytes(legacy)))

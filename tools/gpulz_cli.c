@@ -2,8 +2,11 @@
  * gpulz_cli.c - the gpulz command: picks the subcommand and hands it its
  * arguments (argv[0] is the subcommand's name, as getopt expects).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "gpulz_cli.h"
@@ -62,7 +65,37 @@ static const subcommand *find(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/*
+ * A closed stdin, stdout or stderr would be the number of the next file
+ * opened (a temporary output, say), and printed text would land in it.
+ * /dev/null holds each closed one, opened in the direction that makes its
+ * use fail as on a closed descriptor: writes to stdout and reads from stdin
+ * fail with EBADF and are reported; stderr just goes nowhere.
+ */
+static void hold_std_fds(void)
+{
+    static const int modes[3] = {O_WRONLY, O_RDONLY, O_WRONLY};
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+            (void)open("/dev/null", modes[fd]); /* the lowest free number: fd itself */
+}
+
+/*
+ * Text that never reached stdout (a full disk, a closed stdout) is a failed
+ * command, exit 3, not a success: flush and close stdout and check.  A
+ * command that failed already keeps its own code and message.
+ */
+static int finish_stdout(int rc)
+{
+    int e = cli_flush_stdout();
+    if (fclose(stdout) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (!e || rc != CLI_OK)
+        return rc;
+    return cli_error(CLI_IO, "stdout", "write failed: %s", strerror(e));
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2)
         return cli_error(CLI_USAGE, "usage",
@@ -90,4 +123,10 @@ int main(int argc, char **argv)
         return cli_error(CLI_USAGE, name, "unknown command (gpulz --help lists them)");
     argv[1] = (char *)s->name;
     return s->main(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    hold_std_fds();
+    return finish_stdout(run(argc, argv));
 }

@@ -93,12 +93,50 @@ int cli_is_std(const char *path);
 int cli_read_all(const char *path, uint8_t **buf, size_t *len);
 
 /*
- * Write len bytes to path, or to stdout for "-".  A file is written beside
- * its final name and renamed into place only when complete, so a failure
- * never leaves a partial output; an existing file is replaced only with
- * force.  0, or CLI_IO with the message printed.
+ * An output being written.  What path names decides how:
+ *  - "-" (or NULL): stdout, written in place;
+ *  - an existing character or block device or FIFO (/dev/null, a named
+ *    pipe), also through symbolic links: written in place as a stream,
+ *    never created, truncated or renamed, so no force is needed; binary
+ *    data to a terminal device is refused without force, as on stdout;
+ *  - a regular file, new or existing: written to a temporary file beside it
+ *    and renamed into place when complete, so that a failure never leaves a
+ *    partial output; an existing file is replaced only with force and the
+ *    replacement keeps its permission bits (and owner and group where the
+ *    process may set them);
+ *  - a symbolic link to a regular file: the same for the file the link
+ *    resolves to, with the temporary beside that file; the link stays.  A
+ *    dangling link is refused (nothing says where its target should go);
+ *  - a directory, a socket or anything else: refused.
  */
-int cli_write_all(const char *path, const void *buf, size_t len, int force);
+typedef struct cli_output {
+    const char *name; /* for messages: the path as given, or "stdout" */
+    char *target;     /* the regular file renamed over (path, or what a link resolves to) */
+    char *tmp;        /* the temporary beside target; NULL for a stream */
+    int fd;           /* -1 when closed */
+    int force;
+} cli_output;
+
+/* Open the output as above: 0, CLI_USAGE (a terminal) or CLI_IO, with the message printed. */
+int cli_output_open(cli_output *o, const char *path, int force);
+
+/* Write len bytes: 0, or CLI_IO with the message printed. */
+int cli_output_write(cli_output *o, const void *buf, size_t len);
+
+/* Finish: close, and rename a temporary into place.  0, or CLI_IO with the
+ * message printed and the temporary removed. */
+int cli_output_commit(cli_output *o);
+
+/* Give up: close and remove the temporary.  Harmless after commit or a failed open. */
+void cli_output_abort(cli_output *o);
+
+/*
+ * Flush stdout: 0, or the errno of its first failure (EIO where stdio lost
+ * it), which stays the answer from then on.  Text that never reached stdout
+ * makes the command fail with CLI_IO (main() checks at the end; long
+ * commands check as they go, to stop early).
+ */
+int cli_flush_stdout(void);
 
 /* Refuse binary data to a terminal on stdout unless forced; 0 or CLI_USAGE. */
 int cli_check_binary_stdout(const char *cmd, const char *path, int force);

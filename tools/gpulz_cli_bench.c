@@ -43,7 +43,8 @@ static const char bench_help[] =
     "  -w, --window LIST      windows (default 32,64,128,255)\n"
     "  -l, --level LIST       levels 1-4, instead of --window\n"
     "  -b, --block LIST       block sizes in symbols (default 2048,4096)\n"
-    "  -t, --threads LIST     CPU thread counts, 0 = one per core (default 0)\n"
+    "  -t, --threads LIST     CPU thread counts, 0..4096, 0 = one per core\n"
+    "                         (default 0)\n"
     "  -a, --adaptive         compress with the adaptive flag\n"
     "Measurement:\n"
     "  -r, --repeat N         timed runs per point (default 5)\n"
@@ -259,8 +260,9 @@ static void print_header(const bench_grid *G, const bench_timer *T)
            "backend", "ratio", "comp GB/s", "decomp GB/s");
 }
 
-static void print_row(const bench_grid *G, const bench_timer *T, const bench_case *bc,
-                      const bench_result *R)
+/* 0, or CLI_IO when stdout takes no more: the remaining points are not worth measuring. */
+static int print_row(const bench_grid *G, const bench_timer *T, const bench_case *bc,
+                     const bench_result *R)
 {
     if (G->csv)
         printf("%s,%zu,%u,%u,%u,%u,%s,%s,%.4f,%zu,%.4f,%.4f\n", bc->in->label, bc->in->n,
@@ -270,7 +272,8 @@ static void print_row(const bench_grid *G, const bench_timer *T, const bench_cas
         printf("%-16s %2u %4u %6u %7u %-8s %8.3f %10.3f %12.3f\n", bc->in->label, bc->p.symbol_size,
                bc->p.window, bc->p.block_symbols, bc->p.threads, backend_label(R), R->ratio,
                R->comp_gbps, R->decomp_gbps);
-    fflush(stdout);
+    int e = cli_flush_stdout();
+    return e ? cli_error(CLI_IO, "stdout", "write failed: %s", strerror(e)) : 0;
 }
 
 /* The symbol sizes of one input: the grid's, or its element size and 1. */
@@ -322,9 +325,8 @@ static int bench_input_grid(const bench_grid *G, const bench_timer *T, const ben
                     bc.p.window = G->window[w];
                     bc.p.block_symbols = G->block[c];
                     bc.p.threads = resolve_threads(G->threads[t]);
-                    if ((rc = measure(&bc, T, G->repeat, &R)))
+                    if ((rc = measure(&bc, T, G->repeat, &R)) || (rc = print_row(G, T, &bc, &R)))
                         goto done;
-                    print_row(G, T, &bc, &R);
                 }
 done:
     free(bc.packed);

@@ -16,7 +16,8 @@ static const char compress_help[] =
     "Usage: gpulz compress [OPTIONS] [IN] [-o OUT]\n"
     "Compress the raw file IN into one gpulz chunk (docs/FORMAT.md).\n"
     "IN '-' or absent reads stdin; OUT defaults to IN" SUFFIX ", or stdout when\n"
-    "reading stdin; OUT '-' is stdout.  IN is kept.\n"
+    "reading stdin; OUT '-' is stdout.  IN is kept.  A device or FIFO OUT is\n"
+    "written in place; a symbolic link is written through (docs/cli.md).\n"
     "\n"
     "  -s, --symbol S     symbol size in bytes: 1, 2, 4 or 8 (default 1;\n"
     "                     the element size of the data is usually best)\n"
@@ -26,10 +27,10 @@ static const char compress_help[] =
     "  -b, --block C      block size in symbols, a power of two 256..16384\n"
     "                     (default 2048)\n"
     "  -a, --adaptive     also try symbol size 1 where the ratio is under 1.5\n"
-    "  -t, --threads N    CPU threads, 0 = one per core (default 0)\n"
+    "  -t, --threads N    CPU threads, 0..4096, 0 = one per core (default 0)\n"
     "      --backend B    auto, cpu or gpu (default auto; gpu fails without a GPU)\n"
     "  -o, --output OUT   where to write\n"
-    "  -f, --force        overwrite OUT; write binary to a terminal\n"
+    "  -f, --force        replace an existing OUT file; write binary to a terminal\n"
     "  -v, --verbose      report sizes, ratio and the backend used on stderr\n"
     "  -h, --help         this help\n"
     "\n"
@@ -40,12 +41,15 @@ static const char decompress_help[] =
     "Decompress the gpulz chunk IN back into its raw bytes.\n"
     "IN '-' or absent reads stdin; OUT defaults to IN without its " SUFFIX "\n"
     "suffix, or stdout when reading stdin; OUT '-' is stdout.  IN is kept.\n"
+    "A device or FIFO OUT is written in place; a symbolic link is written\n"
+    "through (docs/cli.md).\n"
     "Every parameter comes from the chunk itself.\n"
     "\n"
-    "  -t, --threads N    CPU threads, 0 = one per core (default 0)\n"
+    "  -t, --threads N    CPU threads, 0..4096, 0 = one per core (default 0)\n"
     "      --backend B    auto, cpu or gpu (default auto)\n"
     "  -o, --output OUT   where to write\n"
-    "  -f, --force        overwrite OUT; read from or write to a terminal\n"
+    "  -f, --force        replace an existing OUT file; read from or write to a\n"
+    "                     terminal\n"
     "  -v, --verbose      report sizes and the backend used on stderr\n"
     "  -h, --help         this help\n"
     "\n"
@@ -99,7 +103,7 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
         }
         switch (c) {
         case 't':
-            if (cli_parse_uint(cmd, "--threads", optarg, 0, 4096, &v))
+            if (cli_parse_uint(cmd, "--threads", optarg, 0, GPULZ_THREADS_MAX, &v))
                 return CLI_USAGE;
             A->p.threads = (unsigned)v;
             break;
@@ -170,6 +174,7 @@ static int run(int compress, int argc, char **argv)
 {
     const char *cmd = compress ? "compress" : "decompress";
     codec_args A;
+    cli_output O = {.fd = -1};
     uint8_t *src = NULL, *dst = NULL;
     size_t n = 0, len = 0;
     char *out = NULL;
@@ -185,11 +190,10 @@ static int run(int compress, int argc, char **argv)
         rc = cli_usage_error(cmd, "refusing to read compressed data from a terminal");
         goto done;
     }
-    /* fail before the work, not after it */
-    if (!cli_is_std(out) && !A.force && access(out, F_OK) == 0) {
-        rc = cli_error(CLI_IO, out, "already exists (use -f to overwrite)");
+    /* the output first: a destination that cannot be written fails before
+     * the work, not after it */
+    if ((rc = cli_output_open(&O, out, A.force)))
         goto done;
-    }
     if ((rc = cli_read_all(A.in, &src, &n)))
         goto done;
     if (compress) {
@@ -233,11 +237,12 @@ static int run(int compress, int argc, char **argv)
     /* the input buffer is no longer needed: give it back before the write */
     free(src);
     src = NULL;
-    if ((rc = cli_write_all(out, dst, len, A.force)))
+    if ((rc = cli_output_write(&O, dst, len)) || (rc = cli_output_commit(&O)))
         goto done;
     if (A.verbose)
         report(compress, A.in, out, n, len);
 done:
+    cli_output_abort(&O); /* after a failure: no partial output stays */
     free(src);
     free(dst);
     free(out);

@@ -19,7 +19,7 @@ static void gen_help(void)
           "\n"
           "  -o, --output OUT  where to write (default stdout; '-' is stdout)\n"
           "      --seed N      seed of the generator (default 1)\n"
-          "  -f, --force       overwrite OUT; write binary to a terminal\n"
+          "  -f, --force       replace an existing OUT file; write binary to a terminal\n"
           "  -l, --list        list the kinds and their element sizes\n"
           "  -h, --help        this help\n"
           "\n"
@@ -81,14 +81,20 @@ int cli_gen_main(int argc, char **argv)
         return cli_usage_error("gen", "unknown kind '%s' (gpulz gen --list)", kind);
     if (cli_parse_size("gen", "SIZE", argv[optind + 1], &n))
         return CLI_USAGE;
+    cli_output O;
+    uint8_t *buf = NULL;
     int rc = cli_check_binary_stdout("gen", out, force);
-    if (rc)
+    if (rc || (rc = cli_output_open(&O, out, force)))
         return rc;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf)
-        return cli_error(CLI_IO, "gen", "cannot allocate %zu bytes", n);
+    if (!(buf = malloc(n ? n : 1))) {
+        rc = cli_error(CLI_IO, "gen", "cannot allocate %zu bytes", n);
+        goto done;
+    }
     gpulz_gen(kind, buf, n, seed);
-    rc = cli_write_all(out, buf, n, force);
+    if (!(rc = cli_output_write(&O, buf, n)))
+        rc = cli_output_commit(&O);
+done:
+    cli_output_abort(&O);
     free(buf);
     return rc;
 }

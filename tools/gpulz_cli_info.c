@@ -23,7 +23,8 @@ static const char info_help[] =
     "\n"
     "  -b, --blocks   also list every block: offset, raw and stored size, kind\n"
     "      --verify   also decode the file and check every block\n"
-    "  -t, --threads N  CPU threads for --verify, 0 = one per core (default 0)\n"
+    "  -t, --threads N  CPU threads for --verify, 0..4096, 0 = one per core\n"
+    "                   (default 0)\n"
     "  -h, --help     this help\n"
     "\n"
     "Exit status: 0 ok, 1 a file is not a valid gpulz chunk, 2 usage error,\n"
@@ -137,7 +138,7 @@ int cli_info_main(int argc, char **argv)
             check = 1;
             break;
         case 't':
-            if (cli_parse_uint("info", "--threads", optarg, 0, 4096, &threads))
+            if (cli_parse_uint("info", "--threads", optarg, 0, GPULZ_THREADS_MAX, &threads))
                 return CLI_USAGE;
             break;
         case 'h':
@@ -157,7 +158,8 @@ int cli_info_main(int argc, char **argv)
         int r = describe(argv[i], blocks, check, (unsigned)threads);
         if (r && !rc)
             rc = r;
-        fflush(stdout);
+        /* main() reports a failed stdout; this keeps its errno */
+        cli_flush_stdout();
     }
     return rc;
 }

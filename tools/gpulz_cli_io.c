@@ -1,9 +1,12 @@
 /*
- * gpulz_cli_io.c - whole files in and out of memory, stdin and stdout, and
- * the rule that a failed command leaves no output file behind.
+ * gpulz_cli_io.c - whole files into memory, outputs of every kind (files,
+ * devices, FIFOs, links, stdout) out of it, and the rule that a failed
+ * command leaves no output file behind.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,57 +99,240 @@ static int write_fd(int fd, const uint8_t *b, size_t len)
     return 0;
 }
 
-int cli_write_all(const char *path, const void *buf, size_t len, int force)
+/* The mode of a new output file, or the kept one of the file it replaces. */
+static int set_mode(int fd, const struct stat *old)
 {
+    if (!old) {
+        mode_t mask = umask(0);
+        umask(mask);
+        return fchmod(fd, 0666 & ~mask);
+    }
+    /* Owner and group are kept where the process may set them (root, or a
+     * group of ours); where not, the new file is ours, and the set-id bits,
+     * which would now grant our identity, go. */
+    mode_t keep = old->st_mode & 07777;
+    if (fchown(fd, old->st_uid, old->st_gid) != 0) {
+        keep &= 0777;
+        (void)!fchown(fd, (uid_t)-1, old->st_gid);
+    }
+    return fchmod(fd, keep);
+}
+
+/* An existing device or FIFO: written in place, never created or truncated. */
+static int open_stream(cli_output *o, const char *path)
+{
+    struct stat st;
+    o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (o->fd < 0)
+        return cli_error(CLI_IO, path, "cannot open: %s", strerror(errno));
+    /* the name may have been replaced since lstat(): write in place only
+     * into what was checked to be a stream */
+    if (fstat(o->fd, &st) != 0 ||
+        !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode)))
+        return cli_error(CLI_IO, path, "changed while it was opened");
+    if (!o->force && isatty(o->fd))
+        return cli_error(CLI_USAGE, path, "refusing to write binary data to a terminal (use -f)");
+    return 0;
+}
+
+/*
+ * A temporary output can be hundreds of megabytes, and SIGINT (Ctrl-C),
+ * SIGTERM or SIGHUP usually arrive during the long work before its rename:
+ * the handler removes it, then dies of the signal so that the parent sees
+ * how the command ended.  The path lives in a static buffer, set and
+ * cleared with those signals blocked: a handler may make async-signal-safe
+ * calls only, which rules out malloc'd memory and stdio.
+ */
+static const int fatal_signals[] = {SIGHUP, SIGINT, SIGTERM};
+static char temp_path[PATH_MAX];
+static volatile sig_atomic_t temp_armed;
+
+static void on_fatal_signal(int sig)
+{
+    if (temp_armed)
+        unlink(temp_path);
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered, now fatal, when the handler returns */
+}
+
+#define N_FATAL (sizeof fatal_signals / sizeof *fatal_signals)
+
+static void fatal_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < N_FATAL; i++)
+        sigaddset(set, fatal_signals[i]);
+}
+
+/* Block the fatal signals; old receives the mask to restore. */
+static void block_fatal(sigset_t *old)
+{
+    sigset_t set;
+    fatal_set(&set);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Install the handler once; a signal ignored at start (nohup, a background
+ * job's SIGINT) stays ignored. */
+static void catch_fatal_signals(void)
+{
+    static int done;
+    struct sigaction sa = {.sa_handler = on_fatal_signal}, was;
+    if (done)
+        return;
+    done = 1;
+    fatal_set(&sa.sa_mask); /* one handler at a time */
+    for (size_t i = 0; i < N_FATAL; i++)
+        if (sigaction(fatal_signals[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+            sigaction(fatal_signals[i], &sa, NULL);
+}
+
+/* A regular file: a temporary beside o->target, with the mode of old (NULL: a new file). */
+static int open_temporary(cli_output *o, const struct stat *old)
+{
+    size_t len = strlen(o->target);
+    sigset_t mask;
+    if (!(o->tmp = malloc(len + sizeof ".tmp-XXXXXX")))
+        return cli_error(CLI_IO, o->name, "out of memory");
+    memcpy(o->tmp, o->target, len);
+    memcpy(o->tmp + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+    catch_fatal_signals();
+    block_fatal(&mask);
+    o->fd = mkstemp(o->tmp);
+    /* a path too long for the buffer is too long for mkstemp() as well */
+    if (o->fd >= 0 && strlen(o->tmp) < sizeof temp_path) {
+        memcpy(temp_path, o->tmp, strlen(o->tmp) + 1);
+        temp_armed = 1;
+    }
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    if (o->fd < 0) {
+        int e = errno;
+        free(o->tmp); /* a template, not a file of ours to remove */
+        o->tmp = NULL;
+        return cli_error(CLI_IO, o->name, "cannot create: %s", strerror(e));
+    }
+    if (set_mode(o->fd, old) != 0)
+        return cli_error(CLI_IO, o->name, "cannot set the mode: %s", strerror(errno));
+    return 0;
+}
+
+/* cli_output_open() without the cleanup of a failure. */
+static int output_open(cli_output *o, const char *path)
+{
+    struct stat st;
     if (cli_is_std(path)) {
-        if (write_fd(STDOUT_FILENO, buf, len))
-            return cli_error(CLI_IO, "stdout", "write failed: %s", strerror(errno));
+        o->fd = STDOUT_FILENO;
         return 0;
     }
-    struct stat st;
-    if (!force && lstat(path, &st) == 0)
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT)
+            return cli_error(CLI_IO, path, "%s", strerror(errno));
+        if (!(o->target = strdup(path)))
+            return cli_error(CLI_IO, path, "out of memory");
+        return open_temporary(o, NULL);
+    }
+    if (S_ISLNK(st.st_mode)) {
+        /* write through the link: the file it resolves to is the one replaced */
+        if (!(o->target = realpath(path, NULL)))
+            return errno == ENOENT
+                       ? cli_error(CLI_IO, path, "a dangling symbolic link (its target does not "
+                                                 "exist: name the target itself)")
+                       : cli_error(CLI_IO, path, "%s", strerror(errno));
+        if (stat(o->target, &st) != 0)
+            return cli_error(CLI_IO, path, "%s", strerror(errno));
+    }
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode))
+        return open_stream(o, path);
+    if (S_ISDIR(st.st_mode))
+        return cli_error(CLI_IO, path, "is a directory");
+    if (S_ISSOCK(st.st_mode))
+        return cli_error(CLI_IO, path, "is a socket");
+    if (!S_ISREG(st.st_mode))
+        return cli_error(CLI_IO, path, "is not a regular file, a device or a FIFO");
+    if (!o->force)
         return cli_error(CLI_IO, path, "already exists (use -f to overwrite)");
-    /* Write beside the target and rename: readers never see half a file and
-     * a failure leaves nothing. */
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
+    if (!o->target && !(o->target = strdup(path)))
         return cli_error(CLI_IO, path, "out of memory");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp-XXXXXX", 12);
-    int rc = 0, fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = cli_error(CLI_IO, path, "cannot create: %s", strerror(errno));
-        goto done;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) || write_fd(fd, buf, len)) {
-        rc = cli_error(CLI_IO, path, "write failed: %s", strerror(errno));
-        close(fd);
-        unlink(tmp);
-        goto done;
-    }
-    if (close(fd)) {
-        rc = cli_error(CLI_IO, path, "write failed: %s", strerror(errno));
-        unlink(tmp);
-        goto done;
-    }
-    /* Without force, link() refuses a file that appeared meanwhile, where
-     * rename() would replace it; filesystems without hard links get rename. */
-    int linked = 0;
-    if (!force) {
-        linked = link(tmp, path) == 0;
-        if (!linked && errno == EEXIST)
-            rc = cli_error(CLI_IO, path, "already exists (use -f to overwrite)");
-    }
-    if (!rc && !linked && rename(tmp, path))
-        rc = cli_error(CLI_IO, path, "cannot create: %s", strerror(errno));
-    if (linked || rc)
-        unlink(tmp);
-done:
-    free(tmp);
+    return open_temporary(o, &st);
+}
+
+int cli_output_open(cli_output *o, const char *path, int force)
+{
+    *o = (cli_output){.name = cli_name(path, 1), .fd = -1, .force = force};
+    int rc = output_open(o, path);
+    if (rc)
+        cli_output_abort(o);
     return rc;
+}
+
+int cli_output_write(cli_output *o, const void *buf, size_t len)
+{
+    if (write_fd(o->fd, buf, len))
+        return cli_error(CLI_IO, o->name, "write failed: %s", strerror(errno));
+    return 0;
+}
+
+int cli_output_commit(cli_output *o)
+{
+    int rc = 0;
+    if (o->fd == STDOUT_FILENO) /* main() closes stdout, and checks that */
+        o->fd = -1;
+    if (o->fd >= 0 && close(o->fd) != 0)
+        rc = cli_error(CLI_IO, o->name, "write failed: %s", strerror(errno));
+    o->fd = -1;
+    if (!rc && o->tmp) {
+        /* Without force, link() refuses a file that appeared meanwhile, where
+         * rename() would replace it; filesystems without hard links get rename. */
+        int linked = 0;
+        sigset_t mask;
+        block_fatal(&mask); /* the handler must not remove the name once it is the output */
+        if (!o->force) {
+            linked = link(o->tmp, o->target) == 0;
+            if (!linked && errno == EEXIST)
+                rc = cli_error(CLI_IO, o->name, "already exists (use -f to overwrite)");
+        }
+        if (!rc && !linked && rename(o->tmp, o->target))
+            rc = cli_error(CLI_IO, o->name, "cannot create: %s", strerror(errno));
+        if (!rc && !linked) { /* renamed: nothing left to remove */
+            temp_armed = 0;
+            free(o->tmp);
+            o->tmp = NULL;
+        }
+        sigprocmask(SIG_SETMASK, &mask, NULL);
+    }
+    cli_output_abort(o);
+    return rc;
+}
+
+void cli_output_abort(cli_output *o)
+{
+    if (o->fd >= 0 && o->fd != STDOUT_FILENO)
+        close(o->fd);
+    o->fd = -1;
+    if (o->tmp) {
+        sigset_t mask;
+        block_fatal(&mask);
+        unlink(o->tmp);
+        temp_armed = 0;
+        sigprocmask(SIG_SETMASK, &mask, NULL);
+    }
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
+}
+
+/* The errno of stdout's first failed flush: stdio drops the buffer then, so
+ * a later flush succeeds and only ferror() remembers that text was lost. */
+static int stdout_errno;
+
+int cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 && !stdout_errno)
+        stdout_errno = errno ? errno : EIO;
+    if (ferror(stdout) && !stdout_errno)
+        stdout_errno = EIO; /* an implicit flush inside printf failed */
+    return stdout_errno;
 }
 
 int cli_check_binary_stdout(const char *cmd, const char *path, int force)

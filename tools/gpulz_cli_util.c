@@ -242,8 +242,8 @@ int cli_format_option(const char *cmd, int c, const char *arg, unsigned long sym
 
 int cli_check_threads(const char *cmd, const char *opt, unsigned long v)
 {
-    if (v > 4096)
-        return cli_usage_error(cmd, "%s: %lu threads is out of 0..4096", opt, v);
+    if (v > GPULZ_THREADS_MAX)
+        return cli_usage_error(cmd, "%s: %lu threads is out of 0..%d", opt, v, GPULZ_THREADS_MAX);
     return 0;
 }
 
