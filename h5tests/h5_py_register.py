@@ -2,6 +2,8 @@
 Python wheels do it, without HDF5's plugin search (run by h5_py.sh and
 h5_py_wheel.sh with the plugin file as argv[1]).
 
+    python3 h5_py_register.py PLUGIN.so          both ways below, each in a process of
+        its own (a binding lasts for the process) with HDF5_PLUGIN_PATH an empty folder
     python3 h5_py_register.py PLUGIN.so ctypes   load the plugin with ctypes, call
         init_filter(<h5py's h5z module>) and H5PLget_plugin_info(), register the
         class with h5py's HDF5 (h5py.h5z.register_filter, or H5Zregister)
@@ -9,12 +11,14 @@ h5_py_wheel.sh with the plugin file as argv[1]).
         ctypes first (which cannot bind: the caller is not HDF5), then let HDF5
         load the plugin from its folder: the failed first try must not stick
 
-HDF5_PLUGIN_PATH should name an empty folder, so that only these ways can
-make the filter available.
+HDF5_PLUGIN_PATH names an empty folder, so that only these ways can make the
+filter available.
 """
 import ctypes
 import os
+import subprocess
 import sys
+import tempfile
 
 import h5py
 import numpy as np
@@ -42,7 +46,15 @@ def roundtrip(how):
 
 
 def main():
-    plugin, how = sys.argv[1], sys.argv[2]
+    plugin = sys.argv[1]
+    if len(sys.argv) == 2:
+        with tempfile.TemporaryDirectory() as empty:
+            env = dict(os.environ, HDF5_PLUGIN_PATH=empty)
+            for how in ("ctypes", "retry"):
+                if subprocess.run([sys.executable, __file__, plugin, how], env=env).returncode:
+                    sys.exit(1)
+        return
+    how = sys.argv[2]
     if h5py.h5z.filter_avail(FID):
         fail("the filter is available before registration: HDF5_PLUGIN_PATH=%s"
              % os.environ.get("HDF5_PLUGIN_PATH"))
