@@ -25,8 +25,8 @@
  * dataset's chunks hold (but more than 0).  Those datasets do not record
  * their chunk size, so the filter cannot tell, and HDF5 (1.10.8 at least)
  * copies a whole chunk out of the shorter buffer the filter returns: a heap
- * over-read in HDF5 that would stop every run.  Rewriting such a file with
- * h5repack records the chunk size and closes it.
+ * over-read in HDF5 that would stop every run.  Applying the filter again
+ * (h5repack -f UD=...) records the chunk size and closes it (docs/FORMAT.md 9).
  *
  * Built by `make fuzz-h5read` (clang -fsanitize=fuzzer,address,undefined,
  * with the filter core and the codec compiled in); the h5_read_corpus test
