@@ -267,8 +267,9 @@ static int stack_has_gpulz(void)
 
 #define BROKEN(...)                                                                           \
     do {                                                                                      \
-        fprintf(stderr, "fuzz_h5read: %s chunk (%llu, %llu), %zu bytes: ", d->name,          \
-                (unsigned long long)offset[0], (unsigned long long)offset[1], size);          \
+        fprintf(stderr, "fuzz_h5read: %s%s chunk (%llu, %llu), %zu bytes: ",                  \
+                d->legacy ? "0.1 " : "", d->name, (unsigned long long)offset[0],              \
+                (unsigned long long)offset[1], size);                                         \
         fprintf(stderr, __VA_ARGS__);                                                         \
         fputc('\n', stderr);                                                                  \
         H5Eprint2(H5E_DEFAULT, stderr);                                                       \
