@@ -10,7 +10,7 @@
  * is usable, with GPULZ_BACKEND=gpu.
  *
  * Files of gpulz 0.1 (five cd_values, no chunk size): read as before, but a
- * chunk may not declare more than GPULZ_LEGACY_CHUNK_MAX bytes.
+ * chunk may not declare more than GPULZ_LEGACY_CHUNK_MAX bytes, nor 0.
  */
 #include <errno.h>
 
@@ -170,6 +170,13 @@ static void legacy(void)
            text);
     printf("0.1 file: chunks over GPULZ_LEGACY_CHUNK_MAX are refused: %s", strstr(text, "gpulz:"));
     unsetenv("GPULZ_LEGACY_CHUNK_MAX");
+    /* an empty chunk is refused with a message, not with the filter's bare 0 */
+    chunk = make_chunk(0, &len);
+    write_chunk(legacy_path, "int32_defaults", 16384, chunk, len);
+    free(chunk);
+    CHECK(read_range(legacy_path, "int32_defaults", H5T_NATIVE_INT32, 16384, 8192, back, &text) < 0);
+    CHECKF(strstr(text, "declares 0 uncompressed bytes"), "got:\n%s", text);
+    printf("0.1 file: an empty chunk is refused: %s", strstr(text, "gpulz:"));
     /* chunk 0 is untouched */
     CHECK(read_range(legacy_path, "int32_defaults", H5T_NATIVE_INT32, 0, 8192, back, &text) >= 0);
 }

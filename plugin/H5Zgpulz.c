@@ -321,7 +321,7 @@ static void verbose_line(const char *what, size_t in, size_t out, const char *no
 
 /*
  * The size a stored chunk may decompress to: exactly the dataset's chunk size
- * where set_local recorded it, else (0.1 files) at most the legacy cap.
+ * where set_local recorded it, else (0.1 files) 1 byte up to the legacy cap.
  * Checked before the declared size is trusted with an allocation.
  */
 static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max)
@@ -332,11 +332,18 @@ static herr_t declared_size_check(uint64_t declared, size_t expected, size_t leg
                       "gpulz: the chunk declares %llu uncompressed bytes but this dataset's chunks "
                       "hold %zu: a damaged or forged chunk",
                       (unsigned long long)declared, expected);
+    /* an empty chunk would decode to 0 bytes, which HDF5 takes for a failure
+     * of the filter with nothing on the error stack to say why */
+    if (!expected && declared == 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
+                      "gpulz: the chunk declares 0 uncompressed bytes but no dataset has empty "
+                      "chunks: a damaged or forged chunk");
     if (!expected && declared > legacy_max)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
                       "gpulz: the chunk declares %llu uncompressed bytes, over the %zu-byte cap for "
                       "datasets that do not record their chunk size (written by gpulz 0.1); raise "
-                      "GPULZ_LEGACY_CHUNK_MAX if the file is trusted, or rewrite it with h5repack",
+                      "GPULZ_LEGACY_CHUNK_MAX if the file is trusted, then apply the filter again "
+                      "(h5repack -f DATASET:UD=<id>,0,5,<its PARAMS>) to record the size",
                       (unsigned long long)declared, legacy_max);
 done:
     return ret_value;
