@@ -94,6 +94,28 @@ static void attempt(const uint8_t *buf, size_t len, size_t n, int must_fail, int
                  "%s: decompress accepted what chunk_info_get rejects (%d)", what, irc);
     if (irc != GPULZ_OK)
         TU_CHECK(rc != GPULZ_OK, "%s: chunk_info_get rejects, decompress accepts", what);
+    /* and the block table tiles the chunk: header, blocks in order, the tail */
+    if (irc == GPULZ_OK) {
+        size_t count = (size_t)info.block_count + 1;
+        gpulz_block_info *b = malloc(count * sizeof *b);
+        TU_CHECK(b != NULL, "%s: allocation", what);
+        TU_CHECK(gpulz_block_table_get(src, len, b, count - 1) == GPULZ_ERR_DST_SIZE,
+                 "%s: a table without room for the tail was filled", what);
+        TU_CHECK(gpulz_block_table_get(src, len, b, count) == GPULZ_OK, "%s: block table refused", what);
+        uint64_t at = info.header_size, raw = 0, bytes = 0;
+        for (size_t k = 0; k < count; k++) {
+            TU_CHECK(b[k].offset == at, "%s: block %zu at %llu, expected %llu", what, k,
+                     (unsigned long long)b[k].offset, (unsigned long long)at);
+            at += b[k].stored_size;
+            bytes += b[k].raw_size;
+            raw += k < count - 1 && b[k].stored_raw;
+        }
+        TU_CHECK(at == info.compressed_size && bytes == info.uncompressed_size &&
+                     raw == info.raw_blocks,
+                 "%s: the table adds up to %llu stored, %llu raw bytes, %llu raw blocks", what,
+                 (unsigned long long)at, (unsigned long long)bytes, (unsigned long long)raw);
+        free(b);
+    }
     uint64_t dsize;
     int drc = gpulz_decompressed_size(src, len, &dsize);
     if (rc == GPULZ_OK)

@@ -77,7 +77,7 @@ static void find_keys(const Sym *sym, uint16_t *key, unsigned c, unsigned W, uns
 template <typename Sym, int G>
 static uint32_t encode_block(const uint8_t *x, unsigned c, unsigned C, unsigned W, uint8_t *out)
 {
-    const unsigned S = sizeof(Sym), lmin = S >= 3 ? 1u : 2u / S + 1u, raw = c * S;
+    const unsigned S = sizeof(Sym), lmin = gpulz_min_match(S), raw = c * S;
     size_t smem = gpulz_enc_smem(C, S);
     uint8_t *mem = (uint8_t *)calloc(1, smem + 16);
     Sym *sym = (Sym *)mem;
@@ -87,13 +87,13 @@ static uint32_t encode_block(const uint8_t *x, unsigned c, unsigned C, unsigned 
     find_keys<Sym, G>(sym, key, c, W, gpulz_enc_warps(C, warp_segment));
     unsigned T, M;
     gpulz_walk(key, starts, c, lmin, &T, &M);
-    const unsigned E = GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + S * (T - M) + GPULZ_MATCH_SIZE * M;
+    const unsigned E = gpulz_encoded_size(T, M, S);
     if (E >= raw) {
         memcpy(out, x, raw);
         free(mem);
         return GPULZ_RAW_BIT | raw;
     }
-    const unsigned fb = (T + 7) / 8;
+    const unsigned fb = gpulz_flag_bytes(T);
     unsigned t0 = 0, m0 = 0;
     for (unsigned base = 0; base < c; base += 32) {
         unsigned bs = 0, bm = 0, kk[32];

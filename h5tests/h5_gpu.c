@@ -15,17 +15,6 @@
 #define ELEMS (3u * CHUNK_ELEMS + 12345u)
 #define NCHUNKS 4
 
-/* Usable GPU: the codec's GPU backend compresses something. */
-static int gpu_usable(void)
-{
-    static uint8_t in[1 << 20], out[(1 << 20) + 4096];
-    gpulz_params p;
-    gpulz_params_init(&p);
-    p.backend = GPULZ_BACKEND_GPU;
-    size_t len;
-    return gpulz_compress(in, sizeof in, out, sizeof out, &len, &p) == GPULZ_OK;
-}
-
 /* Run fn with stderr captured into buf (the plugin's verbose lines). */
 static void capture_stderr(void (*fn)(void *), void *arg, char *buf, size_t cap)
 {
@@ -124,7 +113,7 @@ static void run(const char *backend, void (*fn)(void *), job *J, const char *mus
 
 int main(void)
 {
-    if (!gpu_usable()) {
+    if (!gpulz_gpu_available()) {
         fprintf(stderr, "h5_gpu: no usable GPU (%s): skipped\n", gpulz_last_error());
         return 77;
     }

@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, 
     uint32_t T = gpulz_get_u16(b);
     if (T == 0 || T > c)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", kk, T, c);
-    uint32_t fbytes = (T + 7) / 8;
+    uint32_t fbytes = gpulz_flag_bytes(T);
     if (GPULZ_TOKEN_COUNT_SIZE + fbytes > size)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u flag bytes overrun its %u bytes", kk,
                           fbytes, size);

@@ -108,7 +108,8 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
     memset(s->flags, 0, (c + 7) / 8);
 
     /* Stop as soon as the encoding cannot beat the raw size (FORMAT.md §6 step 3). */
-    size_t tbytes = 0, T = 0;
+    size_t tbytes = 0; /* token bytes written: S a literal, 2 a match */
+    uint32_t T = 0, M = 0;
     unsigned i = 0;
     while (i < c) {
         unsigned maxlen = c - i < GPULZ_MATCH_MAX ? c - i : GPULZ_MATCH_MAX;
@@ -143,6 +144,7 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
             s->tokens[tbytes] = (uint8_t)best;
             s->tokens[tbytes + 1] = (uint8_t)bestd;
             tbytes += GPULZ_MATCH_SIZE;
+            M++;
             for (unsigned e = i + best; i < e; i++)
                 chain_insert(s, i, c, singles);
         } else {
@@ -152,16 +154,16 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
             i++;
         }
         T++;
-        if (GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + tbytes >= raw)
+        if (gpulz_encoded_size(T, M, S) >= raw)
             break;
     }
-    size_t E = GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + tbytes;
+    uint32_t E = gpulz_encoded_size(T, M, S);
     if (i < c || E >= raw) {
         memcpy(dst, x, raw);
         return GPULZ_RAW_BIT | raw;
     }
-    gpulz_put_u16(dst, (uint32_t)T);
-    memcpy(dst + GPULZ_TOKEN_COUNT_SIZE, s->flags, (T + 7) / 8);
-    memcpy(dst + GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8, s->tokens, tbytes);
-    return (uint32_t)E;
+    gpulz_put_u16(dst, T);
+    memcpy(dst + GPULZ_TOKEN_COUNT_SIZE, s->flags, gpulz_flag_bytes(T));
+    memcpy(dst + GPULZ_TOKEN_COUNT_SIZE + gpulz_flag_bytes(T), s->tokens, tbytes);
+    return E;
 }

@@ -95,15 +95,14 @@ int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *
     for (uint64_t k = 0; k < nb; k++) {
         uint32_t e = gpulz_get_u32(table + GPULZ_TABLE_ENTRY_SIZE * k);
         uint32_t size = e & GPULZ_SIZE_MASK, rawsize = gpulz_block_raw_size(L, k);
-        if (e & GPULZ_RAW_BIT) {
-            if (size != rawsize)
+        if (!gpulz_table_entry_ok(e, rawsize)) {
+            if (e & GPULZ_RAW_BIT)
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: stored size %u is not its raw size %u",
                                   (unsigned long long)k, size, rawsize);
-            raw++;
-        } else if (size < GPULZ_TOKEN_COUNT_SIZE || size >= rawsize) {
             return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: encoded size %u is out of 2..%u",
                               (unsigned long long)k, size, rawsize - 1);
         }
+        raw += (e & GPULZ_RAW_BIT) != 0;
         total += size;
     }
     total += L->tail;
@@ -115,5 +114,30 @@ int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *
                           n, (unsigned long long)total);
     if (raw_blocks)
         *raw_blocks = raw;
+    return GPULZ_OK;
+}
+
+int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, size_t count)
+{
+    gpulz_layout L;
+    if (!src || !blocks)
+        return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    int rc = gpulz_header_parse(src, n, &L, NULL);
+    if (rc != GPULZ_OK)
+        return rc;
+    if (count <= L.blocks)
+        return gpulz_fail(GPULZ_ERR_DST_SIZE, "%zu entries cannot hold %llu blocks and the tail", count,
+                          (unsigned long long)L.blocks);
+    const uint8_t *table = (const uint8_t *)src + GPULZ_HEADER_SIZE;
+    uint64_t offset = L.table_end;
+    for (uint64_t k = 0; k < L.blocks; k++) {
+        uint32_t e = gpulz_get_u32(table + GPULZ_TABLE_ENTRY_SIZE * k);
+        blocks[k].offset = offset;
+        blocks[k].raw_size = gpulz_block_raw_size(&L, k);
+        blocks[k].stored_size = e & GPULZ_SIZE_MASK;
+        blocks[k].stored_raw = (e & GPULZ_RAW_BIT) != 0;
+        offset += blocks[k].stored_size;
+    }
+    blocks[L.blocks] = (gpulz_block_info){offset, (uint32_t)L.tail, (uint32_t)L.tail, 1};
     return GPULZ_OK;
 }

@@ -62,26 +62,4 @@ __device__ __forceinline__ void gpulz_block_copy(uint8_t *dst, const uint8_t *sr
         dst[i] = src[i];
 }
 
-/* Little-endian 32-bit store at any alignment (the block table, FORMAT.md §3). */
-__device__ __forceinline__ void gpulz_dev_put_u32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-__device__ __forceinline__ uint32_t gpulz_dev_get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* Raw size in bytes of block k (FORMAT.md §2); m is the symbol count. */
-__device__ __forceinline__ uint32_t gpulz_dev_raw_size(uint64_t k, uint64_t m, unsigned C, unsigned S)
-{
-    uint64_t first = k * C;
-    uint64_t c = m - first < C ? m - first : C;
-    return (uint32_t)(c * S);
-}
-
 #endif

@@ -52,10 +52,9 @@ __global__ void __launch_bounds__(256) gpulz_table_sizes_kernel(const uint8_t *t
             size[k] = 0;
             continue;
         }
-        uint32_t e = gpulz_dev_get_u32(table + GPULZ_TABLE_ENTRY_SIZE * k);
-        uint32_t sz = e & GPULZ_SIZE_MASK, raw = gpulz_dev_raw_size(k, m, C, S);
-        bool ok = e & GPULZ_RAW_BIT ? sz == raw : sz >= GPULZ_TOKEN_COUNT_SIZE && sz < raw;
-        if (!ok) {
+        uint32_t e = gpulz_get_u32(table + GPULZ_TABLE_ENTRY_SIZE * k);
+        uint32_t sz = e & GPULZ_SIZE_MASK;
+        if (!gpulz_table_entry_ok(e, gpulz_raw_size(k, m, C, S))) {
             gpulz_dev_error(err, GPULZ_DEV_ERR_CORRUPT);
             sz = 0;
         }
@@ -97,12 +96,12 @@ __device__ bool gpulz_decode_block(const uint8_t *b, unsigned size, uint8_t *out
     typedef cub::BlockScan<unsigned, GPULZ_DEC_THREADS> Scan;
     __shared__ typename Scan::TempStorage scan_tmp;
     const unsigned S = sizeof(Sym), NT = GPULZ_DEC_THREADS, tid = threadIdx.x;
-    const unsigned lmin = S >= 3 ? 1u : 2u / S + 1u;
+    const unsigned lmin = gpulz_min_match(S);
     Sym *val = (Sym *)smem;
     uint16_t *cur = (uint16_t *)(smem + (size_t)C * S), *nxt = cur + C;
 
     /* the token count and the flag area (size >= 2 was checked with the table) */
-    const unsigned T = b[0] | (unsigned)b[1] << 8, fb = (T + 7) / 8;
+    const unsigned T = gpulz_get_u16(b), fb = gpulz_flag_bytes(T);
     if (T == 0 || T > c || GPULZ_TOKEN_COUNT_SIZE + fb > size)
         return false;
     const uint8_t *fl = b + GPULZ_TOKEN_COUNT_SIZE;
@@ -216,13 +215,12 @@ __global__ void __launch_bounds__(GPULZ_DEC_THREADS) gpulz_decode_kernel(gpulz_d
     if (__syncthreads_or(threadIdx.x == 0 && *(volatile unsigned *)a.err))
         return;
     const uint64_t k = a.k0 + blockIdx.x;
-    const unsigned raw = gpulz_dev_raw_size(k, a.m, C, S);
-    const uint32_t e = gpulz_dev_get_u32(a.src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k);
+    const unsigned raw = gpulz_raw_size(k, a.m, C, S);
+    const uint32_t e = gpulz_get_u32(a.src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k);
     const uint32_t size = e & GPULZ_SIZE_MASK;
     const uint64_t start = a.table_end + a.off[k];
     /* checked again here, so that no table can make this kernel stray */
-    bool ok = e & GPULZ_RAW_BIT ? size == raw : size >= GPULZ_TOKEN_COUNT_SIZE && size < raw;
-    if (!ok || start > a.n || a.n - start < size) {
+    if (!gpulz_table_entry_ok(e, raw) || start > a.n || a.n - start < size) {
         if (threadIdx.x == 0)
             gpulz_dev_error(a.err, GPULZ_DEV_ERR_CORRUPT);
         return;

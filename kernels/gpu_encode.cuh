@@ -206,7 +206,7 @@ __device__ void gpulz_emit(const Sym *sym, const uint16_t *key, const uint32_t *
                            unsigned c, unsigned T, unsigned lmin, uint8_t *out)
 {
     const unsigned S = sizeof(Sym), lane = threadIdx.x & 31;
-    const unsigned fb = (T + 7) / 8;
+    const unsigned fb = gpulz_flag_bytes(T);
     const unsigned below = (1u << lane) - 1; /* lanes before this one */
     unsigned t0 = 0, m0 = 0;
     for (unsigned base = 0; base < c; base += 32) {
@@ -250,9 +250,9 @@ __global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
     extern __shared__ __align__(16) uint8_t gpulz_smem[];
     __shared__ unsigned s_T, s_M;
     const unsigned S = sizeof(Sym), C = a.C;
-    const unsigned lmin = S >= 3 ? 1u : 2u / S + 1u;
+    const unsigned lmin = gpulz_min_match(S);
     const uint64_t k = a.k0 + blockIdx.x;
-    const unsigned c = gpulz_dev_raw_size(k, a.m, C, S) / S, raw = c * S;
+    const unsigned c = gpulz_raw_size(k, a.m, C, S) / S, raw = c * S;
     Sym *sym = (Sym *)gpulz_smem;
     uint16_t *key = (uint16_t *)(gpulz_smem + (size_t)C * S);
     uint32_t *starts = (uint32_t *)(key + C);
@@ -287,7 +287,7 @@ __global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
             a.size[k] = T + M;
         return;
     }
-    const unsigned E = GPULZ_TOKEN_COUNT_SIZE + (T + 7) / 8 + S * (T - M) + GPULZ_MATCH_SIZE * M;
+    const unsigned E = gpulz_encoded_size(T, M, S);
     if (E >= raw) { /* stored raw: the compaction copies it from the input */
         if (threadIdx.x == 0) {
             a.entry[k] = GPULZ_RAW_BIT | raw;
@@ -319,7 +319,7 @@ __global__ void __launch_bounds__(256) gpulz_compact_kernel(const uint8_t *src, 
     for (uint64_t k = blockIdx.x; k < nb; k += gridDim.x) {
         uint32_t e = entry[k];
         if (threadIdx.x == 0)
-            gpulz_dev_put_u32(dst + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k, e);
+            gpulz_put_u32(dst + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k, e);
         const uint8_t *from = (e & GPULZ_RAW_BIT ? src : slot) + k * C * S;
         gpulz_block_copy(dst + table_end + off[k], from, e & GPULZ_SIZE_MASK);
     }

@@ -125,6 +125,23 @@ typedef struct gpulz_chunk_info {
 /* Parse and check the header and block table (not the blocks themselves). */
 int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info);
 
+/* One block of a chunk as its table describes it (FORMAT.md §3). */
+typedef struct gpulz_block_info {
+    uint64_t offset;      /* of its bytes in the chunk */
+    uint32_t raw_size;    /* bytes it decodes to */
+    uint32_t stored_size; /* bytes it takes in the chunk */
+    int stored_raw;       /* 1: stored as it is; 0: encoded */
+} gpulz_block_info;
+
+/*
+ * The block table of the chunk in src (n bytes): blocks[k] for each block k,
+ * then one more for the tail, the n mod S bytes after the last block, stored
+ * raw (sizes 0 when there is none).  count must be at least block_count + 1
+ * (gpulz_chunk_info_get()), else GPULZ_ERR_DST_SIZE.  The header and table
+ * are checked as gpulz_chunk_info_get() checks them; the blocks are not read.
+ */
+int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, size_t count);
+
 /* The uncompressed size a chunk declares, from its checked header (whose
  * block table must fit in the n bytes). */
 int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);

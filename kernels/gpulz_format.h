@@ -1,6 +1,8 @@
 /*
- * gpulz_format.h - constants and helpers of chunk format v1 (docs/FORMAT.md),
- * shared by the CPU codec, the CUDA codec and the tools.  Internal: not installed.
+ * gpulz_format.h - constants and rules of chunk format v1 (docs/FORMAT.md),
+ * each written once: the CPU codec, the CUDA kernels and the emulator call
+ * the same GPULZ_HD helpers, so the GPU writes the CPU's bytes by
+ * construction.  Internal: not installed.
  */
 #ifndef GPULZ_FORMAT_H
 #define GPULZ_FORMAT_H
@@ -12,6 +14,14 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* A format rule for host and device alike: nvcc compiles it for both, the C
+ * compiler sees a plain static inline function. */
+#ifdef __CUDACC__
+#define GPULZ_HD static __host__ __device__ __forceinline__
+#else
+#define GPULZ_HD static inline
 #endif
 
 /* FORMAT.md §2 */
@@ -34,44 +44,70 @@ extern "C" {
 #define GPULZ_MATCH_SIZE 2
 
 /* FORMAT.md §6: the shortest match that saves bytes, L * S > 2. */
-static inline unsigned gpulz_min_match(unsigned symbol_size)
+GPULZ_HD unsigned gpulz_min_match(unsigned symbol_size)
 {
     return symbol_size >= 3 ? 1u : 2u / symbol_size + 1u;
 }
 
-/* Little-endian access, byte by byte, so the layout never depends on the host. */
-static inline void gpulz_put_u16(uint8_t *p, uint32_t v)
+/* Little-endian access, byte by byte, so the layout never depends on the host
+ * and no access needs alignment (blocks and the table start at any byte). */
+GPULZ_HD void gpulz_put_u16(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
 }
-static inline void gpulz_put_u32(uint8_t *p, uint32_t v)
+GPULZ_HD void gpulz_put_u32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         p[i] = (uint8_t)(v >> (8 * i));
 }
-static inline void gpulz_put_u64(uint8_t *p, uint64_t v)
+GPULZ_HD void gpulz_put_u64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
         p[i] = (uint8_t)(v >> (8 * i));
 }
-static inline uint32_t gpulz_get_u16(const uint8_t *p)
+GPULZ_HD uint32_t gpulz_get_u16(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8;
 }
-static inline uint32_t gpulz_get_u32(const uint8_t *p)
+GPULZ_HD uint32_t gpulz_get_u32(const uint8_t *p)
 {
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-static inline uint64_t gpulz_get_u64(const uint8_t *p)
+GPULZ_HD uint64_t gpulz_get_u64(const uint8_t *p)
 {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
+    return (uint64_t)gpulz_get_u32(p) | (uint64_t)gpulz_get_u32(p + 4) << 32;
+}
+
+/* FORMAT.md §2: the raw size in bytes of block k of m symbols of S bytes in
+ * blocks of C symbols (the last block may be short). */
+GPULZ_HD uint32_t gpulz_raw_size(uint64_t k, uint64_t m, unsigned C, unsigned S)
+{
+    uint64_t first = k * C;
+    uint64_t count = m - first < C ? m - first : C;
+    return (uint32_t)(count * S);
+}
+
+/* FORMAT.md §3: a table entry is valid for a block of raw bytes when a raw
+ * block holds exactly them and an encoded one at least its token count and
+ * fewer bytes than raw. */
+GPULZ_HD int gpulz_table_entry_ok(uint32_t entry, uint32_t raw)
+{
+    uint32_t size = entry & GPULZ_SIZE_MASK;
+    return entry & GPULZ_RAW_BIT ? size == raw : size >= GPULZ_TOKEN_COUNT_SIZE && size < raw;
+}
+
+/* FORMAT.md §5: bytes of the flag area of T tokens, bit t of byte t / 8. */
+GPULZ_HD uint32_t gpulz_flag_bytes(uint32_t T)
+{
+    return (T + 7) / 8;
+}
+
+/* FORMAT.md §5-6: E, the encoded size of a block of T tokens of which M are
+ * matches: the token count, the flags, S bytes a literal, 2 a match. */
+GPULZ_HD uint32_t gpulz_encoded_size(uint32_t T, uint32_t M, unsigned S)
+{
+    return GPULZ_TOKEN_COUNT_SIZE + gpulz_flag_bytes(T) + S * (T - M) + GPULZ_MATCH_SIZE * M;
 }
 
 /* The geometry of an input under given parameters (FORMAT.md §2). */
@@ -94,9 +130,7 @@ int gpulz_layout_make(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigne
 /* Raw size in bytes of block k. */
 static inline uint32_t gpulz_block_raw_size(const gpulz_layout *L, uint64_t k)
 {
-    uint64_t first = k * L->block_symbols;
-    uint64_t count = L->symbols - first < L->block_symbols ? L->symbols - first : L->block_symbols;
-    return (uint32_t)(count * L->symbol_size);
+    return gpulz_raw_size(k, L->symbols, L->block_symbols, L->symbol_size);
 }
 
 /* Write the 28-byte header of a layout. */

@@ -9,12 +9,6 @@
 
 #include "gpulz_cli.h"
 
-/* FORMAT.md §2-3: a 28-byte header, then one 32-bit little-endian word per
- * block; bit 31 marks a block stored raw, bits 0-30 hold its size. */
-#define HEADER_SIZE 28
-#define RAW_BIT 0x80000000u
-#define SIZE_MASK 0x7fffffffu
-
 static const char info_help[] =
     "Usage: gpulz info [OPTIONS] FILE...\n"
     "Describe gpulz compressed files: format version, symbol size, window,\n"
@@ -30,31 +24,31 @@ static const char info_help[] =
     "Exit status: 0 ok, 1 a file is not a valid gpulz chunk, 2 usage error,\n"
     "3 I/O error.\n";
 
-static uint32_t get_u32(const uint8_t *p)
+/* The listing comes from the library's reading of the table: nothing of
+ * FORMAT.md is restated here. */
+static int list_blocks(const char *name, const uint8_t *buf, size_t n, const gpulz_chunk_info *I)
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The listing reads the table that gpulz_chunk_info_get() has already checked. */
-static void list_blocks(const uint8_t *buf, const gpulz_chunk_info *I)
-{
-    uint64_t symbols = I->uncompressed_size / I->symbol_size;
-    uint64_t offset = I->header_size;
-    printf("%10s %14s %10s %10s  %-7s %7s\n", "block", "offset", "raw", "stored", "kind", "ratio");
-    for (uint64_t k = 0; k < I->block_count; k++) {
-        uint32_t e = get_u32(buf + HEADER_SIZE + 4 * k);
-        uint64_t first = k * I->block_symbols;
-        uint64_t count = symbols - first < I->block_symbols ? symbols - first : I->block_symbols;
-        uint64_t raw = count * I->symbol_size, stored = e & SIZE_MASK;
-        printf("%10llu %14llu %10llu %10llu  %-7s %7.3f\n", (unsigned long long)k,
-               (unsigned long long)offset, (unsigned long long)raw, (unsigned long long)stored,
-               (e & RAW_BIT) ? "raw" : "encoded", (double)raw / (double)stored);
-        offset += stored;
+    size_t count = (size_t)I->block_count + 1;
+    gpulz_block_info *blocks = malloc(count * sizeof *blocks);
+    if (!blocks)
+        return cli_error(CLI_IO, name, "cannot allocate the listing of %zu blocks", count);
+    int rc = gpulz_block_table_get(buf, n, blocks, count);
+    if (rc != GPULZ_OK) {
+        free(blocks);
+        return cli_codec_error(name, rc);
     }
-    uint64_t tail = I->uncompressed_size % I->symbol_size;
-    if (tail)
-        printf("%10s %14llu %10llu %10llu  %-7s\n", "tail", (unsigned long long)offset,
-               (unsigned long long)tail, (unsigned long long)tail, "raw");
+    printf("%10s %14s %10s %10s  %-7s %7s\n", "block", "offset", "raw", "stored", "kind", "ratio");
+    for (uint64_t k = 0; k < I->block_count; k++)
+        printf("%10llu %14llu %10llu %10llu  %-7s %7.3f\n", (unsigned long long)k,
+               (unsigned long long)blocks[k].offset, (unsigned long long)blocks[k].raw_size,
+               (unsigned long long)blocks[k].stored_size, blocks[k].stored_raw ? "raw" : "encoded",
+               (double)blocks[k].raw_size / (double)blocks[k].stored_size);
+    const gpulz_block_info *tail = &blocks[I->block_count];
+    if (tail->raw_size)
+        printf("%10s %14llu %10llu %10llu  %-7s\n", "tail", (unsigned long long)tail->offset,
+               (unsigned long long)tail->raw_size, (unsigned long long)tail->stored_size, "raw");
+    free(blocks);
+    return 0;
 }
 
 static int verify(const char *name, const uint8_t *buf, size_t n, const gpulz_chunk_info *I,
@@ -111,7 +105,7 @@ static int describe(const char *path, int blocks, int check, unsigned threads)
     if (check)
         printf("verified:          yes\n");
     if (blocks)
-        list_blocks(buf, &I);
+        rc = list_blocks(name, buf, n, &I);
 done:
     free(buf);
     return rc;
