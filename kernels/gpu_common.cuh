@@ -1,6 +1,6 @@
 /*
  * gpu_common.cuh - small device helpers shared by the GPU encoder and decoder.
- * Internal; included by gpu_device.cu only (one translation unit, no
+ * Internal; included by gpu_launch.cu (and the emulator) only (one translation unit, no
  * relocatable device code).
  */
 #ifndef GPULZ_GPU_COMMON_CUH

@@ -1,7 +1,7 @@
 /*
  * gpu_decode.cuh - the GPU decoder of docs/FORMAT.md §5, with every check of
  * §9: one thread block of GPULZ_DEC_THREADS threads per compressed block.
- * Internal; included by gpu_device.cu only.
+ * Internal; included by gpu_launch.cu (and the emulator) only.
  *
  * Decoding in parallel: a token's byte position follows from the flag bits
  * alone (a literal takes S bytes, a match 2), so a block-wide scan of the

@@ -1,7 +1,7 @@
 /*
  * gpu_encode.cuh - the GPU encoder of docs/FORMAT.md §6: one thread block per
  * data block, writing exactly the bytes of the CPU reference encoder
- * (cpu_encode.c).  Internal; included by gpu_device.cu only.
+ * (cpu_encode.c).  Internal; included by gpu_launch.cu (and the emulator) only.
  *
  * A block's life: its symbols are loaded into shared memory once; the warps
  * compute the canonical match key of every position (below); one thread walks

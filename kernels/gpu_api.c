@@ -1,0 +1,168 @@
+/*
+ * gpu_api.c - the device-buffer API of gpulz.h: buffers already on one
+ * device, the work queued on the caller's stream, no data across PCIe but a
+ * few status words.  Plain C.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_context.h"
+
+/* ---- the device-buffer API ------------------------------------------------ */
+
+size_t gpulz_compress_device_scratch_size(size_t n, const gpulz_params *p)
+{
+    gpulz_layout L;
+    gpu_scratch_plan P, P1;
+    if (gpulz_params_check(p) != GPULZ_OK ||
+        gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols) != GPULZ_OK ||
+        gpu_plan_make(L.blocks, L.symbols * L.symbol_size, &P) != GPULZ_OK)
+        return 0;
+    if (!(p->flags & GPULZ_FLAG_ADAPTIVE) || p->symbol_size == 1)
+        return P.total;
+    /* adaptive may also encode with S = 1, whose plan has the most blocks */
+    if (gpulz_layout_make(&L, n, 1, p->window, p->block_symbols) != GPULZ_OK ||
+        gpu_plan_make(L.blocks, L.symbols, &P1) != GPULZ_OK)
+        return 0;
+    return P.total > P1.total ? P.total : P1.total;
+}
+
+size_t gpulz_decompress_device_scratch_size(size_t src_len)
+{
+    gpu_scratch_plan P;
+    /* the table must fit in the chunk: nb <= (src_len - 28) / 4 */
+    uint64_t nb = src_len > GPULZ_HEADER_SIZE ? (src_len - GPULZ_HEADER_SIZE) / GPULZ_TABLE_ENTRY_SIZE : 0;
+    if (gpu_plan_make(nb, 0, &P) != GPULZ_OK)
+        return 0;
+    return P.total;
+}
+
+/* Use the caller's scratch, or the context's own when none is given. */
+static int scratch_for(gpu_ctx *c, void *d_scratch, size_t scratch_size, size_t need, uint8_t **out)
+{
+    if (d_scratch) {
+        if (scratch_size < need)
+            return gpulz_fail(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_size,
+                              need);
+        *out = (uint8_t *)d_scratch;
+        return GPULZ_OK;
+    }
+    int rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, need);
+    *out = c->d_scratch;
+    return rc;
+}
+
+/* One encoding of d_src with layout L into d_dst, scratch planned for at least L. */
+static int enc_all(gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, size_t dst_cap,
+                   uint8_t *scratch, cudaStream_t st, size_t *len)
+{
+    gpu_scratch_plan P;
+    int rc = gpu_plan_make(L->blocks, L->symbols * L->symbol_size, &P);
+    if (rc == GPULZ_OK)
+        rc = gpu_enc_launch(c, L, d_src, scratch, &P, 0, L->blocks, gpu_enc_segment(), st);
+    if (rc == GPULZ_OK)
+        rc = gpu_enc_finish(L, d_src, d_dst, dst_cap, scratch, &P, c->h_status, st, len);
+    return rc;
+}
+
+int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
+                                     size_t *dst_len, const gpulz_params *p, void *cuda_stream,
+                                     void *d_scratch, size_t scratch_size)
+{
+    int rc = gpulz_params_check(p);
+    if (rc != GPULZ_OK)
+        return rc;
+    if ((!d_src && n) || !d_dst || !dst_len)
+        return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    gpulz_layout L, L1;
+    const int adaptive = (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1;
+    if ((rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK ||
+        (adaptive && (rc = gpulz_layout_make(&L1, n, 1, p->window, p->block_symbols)) != GPULZ_OK))
+        return rc;
+    const void *bufs[] = {n ? d_src : NULL, d_dst, d_scratch};
+    static const char *const names[] = {"src", "dst", "scratch"};
+    gpu_ctx *c = NULL;
+    int prev = 0, dev = 0;
+    if ((rc = gpu_buffers_device(bufs, names, 3, &dev)) != GPULZ_OK ||
+        (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
+        return rc;
+    cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
+    const uint8_t *src = (const uint8_t *)d_src;
+    uint8_t *scratch = NULL;
+    size_t need = gpulz_compress_device_scratch_size(n, p), len = 0, len1 = 0;
+    if ((rc = scratch_for(c, d_scratch, scratch_size, need, &scratch)) != GPULZ_OK)
+        goto done;
+    rc = enc_all(c, &L, src, (uint8_t *)d_dst, dst_cap, scratch, st, &len);
+    /* FORMAT.md §8, as gpulz_compress(): where the ratio n / len is under 1.5,
+     * S = 1 too, kept only if strictly shorter; the first result may not have
+     * fitted in dst_cap, its length is known all the same */
+    if (adaptive && (rc == GPULZ_OK || rc == GPULZ_ERR_DST_SIZE) &&
+        (unsigned __int128)2 * n < (unsigned __int128)3 * len) {
+        int rc1 = gpu_grow_device(&c->d_out, &c->out_cap, (size_t)L1.table_end + n);
+        if (rc1 == GPULZ_OK)
+            rc1 = enc_all(c, &L1, src, c->d_out, (size_t)L1.table_end + n, scratch, st, &len1);
+        if (rc1 != GPULZ_OK) {
+            rc = rc1;
+            goto done;
+        }
+        if (len1 < len) {
+            len = len1;
+            if (len1 > dst_cap) {
+                rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu",
+                                len1, dst_cap);
+                goto done;
+            }
+            GPULZ_CK(cudaMemcpyAsync(d_dst, c->d_out, len1, cudaMemcpyDeviceToDevice, st));
+            GPULZ_CK(cudaStreamSynchronize(st));
+            rc = GPULZ_OK;
+        }
+    }
+    if (rc == GPULZ_OK)
+        *dst_len = len;
+done:
+    gpu_ctx_release(c, prev);
+    return rc;
+}
+
+int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
+                                       size_t *dst_len, void *cuda_stream, void *d_scratch,
+                                       size_t scratch_size)
+{
+    if (!d_src || !dst_len)
+        return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    if (n < GPULZ_HEADER_SIZE)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the header", n);
+    const void *bufs[] = {d_src, d_dst, d_scratch};
+    static const char *const names[] = {"src", "dst", "scratch"};
+    gpu_ctx *c = NULL;
+    int prev = 0, dev = 0, rc = gpu_buffers_device(bufs, names, 3, &dev);
+    if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
+        return rc;
+    cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
+    uint8_t h[GPULZ_HEADER_SIZE];
+    gpulz_layout L;
+    gpu_scratch_plan P;
+    uint8_t *scratch = NULL;
+    GPULZ_CK(cudaMemcpyAsync(c->h_status, d_src, GPULZ_HEADER_SIZE, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    memcpy(h, c->h_status, GPULZ_HEADER_SIZE);
+    /* the table itself is checked on the device */
+    if ((rc = gpulz_header_read(h, n, &L)) != GPULZ_OK)
+        goto done;
+    if (L.n > dst_cap || (!d_dst && L.n)) {
+        rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",
+                        (unsigned long long)L.n, dst_cap);
+        goto done;
+    }
+    if ((rc = gpu_plan_make(L.blocks, 0, &P)) != GPULZ_OK ||
+        (rc = scratch_for(c, d_scratch, scratch_size, P.total, &scratch)) != GPULZ_OK)
+        goto done;
+    if ((rc = gpu_dec_prepare(&L, d_src, n, d_dst, scratch, &P, st)) != GPULZ_OK ||
+        (rc = gpu_dec_launch(c, &L, d_src, n, d_dst, scratch, &P, 0, L.blocks, st)) != GPULZ_OK ||
+        (rc = gpu_dec_result(c->h_status, scratch, &P, st)) != GPULZ_OK)
+        goto done;
+    *dst_len = (size_t)L.n;
+done:
+    gpu_ctx_release(c, prev);
+    return rc;
+}

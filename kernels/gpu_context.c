@@ -1,0 +1,271 @@
+/*
+ * gpu_context.c - the GPU backend's per-device context: which device a call
+ * runs on (GPULZ_DEVICE, the caller's current one, or the one holding the
+ * buffers), the guard against CUDA in a forked child, the streams and the
+ * cached device, pinned and event buffers.  Plain C against the CUDA
+ * runtime, linked statically, so a build with CUDA still loads on machines
+ * without it; nothing runs at library load.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_context.h"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t ctx_table_lock = PTHREAD_MUTEX_INITIALIZER;
+static gpu_ctx *ctx_table[GPULZ_MAX_DEVICES];
+static volatile int forked_child; /* CUDA is unusable in a child forked after init */
+static volatile int cuda_touched;
+static _Thread_local int last_device = -1; /* the device of this thread's last GPU call */
+
+static void mark_forked(void)
+{
+    if (cuda_touched)
+        forked_child = 1;
+}
+
+static void init_once(void)
+{
+    pthread_atfork(NULL, NULL, mark_forked);
+}
+
+void gpu_touch(void)
+{
+    cuda_touched = 1;
+}
+
+/* GPULZ_ERR_NO_GPU in a child forked after CUDA started, before any CUDA call. */
+int gpu_not_forked(void)
+{
+    pthread_once(&once, init_once);
+    if (forked_child)
+        return gpulz_fail(GPULZ_ERR_NO_GPU, "CUDA cannot be used in a process forked after its initialisation");
+    return GPULZ_OK;
+}
+
+/* The device this call runs on: GPULZ_DEVICE, else the caller's current one. */
+static int pick_device(int *dev)
+{
+    int rc = GPULZ_OK, count = 0;
+    const char *env = getenv("GPULZ_DEVICE");
+    cuda_touched = 1;
+    GPULZ_CK(cudaGetDeviceCount(&count));
+    if (count <= 0)
+        return gpulz_fail(GPULZ_ERR_NO_GPU, "no CUDA device");
+    if (env && *env) {
+        char *end;
+        long v = strtol(env, &end, 10);
+        if (*end || v < 0 || v >= count)
+            return gpulz_fail(GPULZ_ERR_NO_GPU, "GPULZ_DEVICE=%s is not a device 0..%d", env, count - 1);
+        *dev = (int)v;
+    } else {
+        GPULZ_CK(cudaGetDevice(dev));
+    }
+done:
+    return rc;
+}
+
+/*
+ * The device of the device API's buffers: the one that holds them.
+ * GPULZ_DEVICE does not apply here: kernels run on another device than the
+ * buffers' would fault, and a fault spoils the caller's CUDA context for the
+ * rest of the process.  Pageable host memory is refused for the same reason;
+ * pinned host and managed memory are reachable from any device and leave the
+ * choice to the others, or to the caller's current device.
+ */
+int gpu_buffers_device(const void *const *bufs, const char *const *names, int count, int *dev)
+{
+    int rc = gpu_not_forked();
+    *dev = -1;
+    if (rc != GPULZ_OK)
+        return rc;
+    cuda_touched = 1;
+    for (int i = 0; i < count; i++) {
+        if (!bufs[i])
+            continue;
+        struct cudaPointerAttributes a;
+        cudaError_t e = cudaPointerGetAttributes(&a, bufs[i]);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError(); /* not sticky: clear it for the caller */
+            return gpulz_fail(GPULZ_ERR_PARAM, "%s: %s", names[i], cudaGetErrorString(e));
+        }
+        if (a.type == cudaMemoryTypeUnregistered)
+            return gpulz_fail(GPULZ_ERR_PARAM, "%s is host memory, not device memory", names[i]);
+        if (a.type != cudaMemoryTypeDevice)
+            continue;
+        if (*dev >= 0 && a.device != *dev)
+            return gpulz_fail(GPULZ_ERR_PARAM, "%s is on device %d, the other buffers on device %d",
+                              names[i], a.device, *dev);
+        *dev = a.device;
+    }
+    if (*dev < 0)
+        GPULZ_CK(cudaGetDevice(dev));
+done:
+    return rc;
+}
+
+/*
+ * The context of device want (-1: the one pick_device() chooses), locked,
+ * with that device current; *prev receives the caller's device, which
+ * gpu_ctx_release() restores.
+ */
+int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
+{
+    int rc = gpu_not_forked(), dev = want;
+    gpu_ctx *c = NULL;
+    if (rc != GPULZ_OK)
+        return rc;
+    cuda_touched = 1;
+    if (want < 0 && (rc = pick_device(&dev)) != GPULZ_OK)
+        return rc;
+    if (dev >= GPULZ_MAX_DEVICES)
+        return gpulz_fail(GPULZ_ERR_NO_GPU, "device %d is beyond the %d this library handles", dev,
+                          GPULZ_MAX_DEVICES);
+    last_device = dev;
+    cudaError_t e = cudaGetDevice(prev);
+    if (e != cudaSuccess)
+        return gpulz_fail(GPULZ_ERR_CUDA, "cudaGetDevice: %s", cudaGetErrorString(e));
+    pthread_mutex_lock(&ctx_table_lock);
+    if (!ctx_table[dev]) {
+        c = calloc(1, sizeof *c);
+        if (c) {
+            c->device = dev;
+            pthread_mutex_init(&c->lock, NULL);
+            pthread_mutex_init(&c->pool_lock, NULL);
+            pthread_cond_init(&c->pool_go, NULL);
+            pthread_cond_init(&c->pool_done, NULL);
+            ctx_table[dev] = c;
+        }
+    }
+    c = ctx_table[dev];
+    pthread_mutex_unlock(&ctx_table_lock);
+    if (!c)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the GPU context");
+    pthread_mutex_lock(&c->lock);
+    if (dev != *prev)
+        GPULZ_CK(cudaSetDevice(dev));
+    if (!c->ready) {
+        int optin = 0;
+        GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        c->smem_optin = (size_t)optin;
+        GPULZ_CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+        GPULZ_CK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
+        for (int w = 0; w < GPULZ_WORK_STREAMS; w++) {
+            GPULZ_CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
+            GPULZ_CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));
+        }
+        GPULZ_CK(cudaHostAlloc((void **)&c->h_status, GPULZ_STATUS_BYTES, cudaHostAllocDefault));
+        c->ready = 1;
+    }
+    *out = c;
+    return GPULZ_OK;
+done:
+    if (dev != *prev)
+        cudaSetDevice(*prev);
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+void gpu_ctx_release(gpu_ctx *c, int prev)
+{
+    if (prev != c->device)
+        cudaSetDevice(prev);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Grow a cached device buffer to at least need bytes. */
+int gpu_grow_device(uint8_t **buf, size_t *cap, size_t need)
+{
+    int rc = GPULZ_OK;
+    if (need <= *cap)
+        return rc;
+    if (*buf)
+        GPULZ_CK(cudaFree(*buf));
+    *buf = NULL;
+    *cap = 0;
+    need += need / 8; /* room for the next, slightly larger chunk */
+    GPULZ_CK(cudaMalloc((void **)buf, need));
+    *cap = need;
+done:
+    return rc;
+}
+
+int gpu_grow_pinned(gpu_ctx *c, size_t need)
+{
+    int rc = GPULZ_OK;
+    if (need <= c->pinned_cap)
+        return rc;
+    if (c->h_pinned)
+        GPULZ_CK(cudaFreeHost(c->h_pinned));
+    c->h_pinned = NULL;
+    c->pinned_cap = 0;
+    need += need / 8;
+    GPULZ_CK(cudaHostAlloc((void **)&c->h_pinned, need, cudaHostAllocDefault));
+    c->pinned_cap = need;
+done:
+    return rc;
+}
+
+int gpu_grow_events(gpu_ctx *c, size_t need)
+{
+    int rc = GPULZ_OK;
+    if (need <= c->event_count)
+        return rc;
+    cudaEvent_t *ev = realloc(c->events, need * sizeof *ev);
+    if (!ev)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu events", need);
+    c->events = ev;
+    while (c->event_count < need) {
+        GPULZ_CK(cudaEventCreateWithFlags(&c->events[c->event_count], cudaEventDisableTiming));
+        c->event_count++;
+    }
+done:
+    return rc;
+}
+
+int gpulz_gpu_usable(void)
+{
+    int n = 0;
+    pthread_once(&once, init_once);
+    if (forked_child)
+        return 0;
+    cuda_touched = 1;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+int gpulz_gpu_available(void)
+{
+    int dev, rc = gpu_not_forked();
+    if (rc == GPULZ_OK)
+        rc = pick_device(&dev);
+    return rc == GPULZ_OK;
+}
+
+int gpulz_gpu_maybe_usable(void)
+{
+    pthread_once(&once, init_once);
+    if (forked_child)
+        return 0;
+    /* once CUDA has started the device query costs little and changes nothing */
+    return cuda_touched ? gpulz_gpu_usable() : 1;
+}
+
+int gpulz_gpu_last_device(void)
+{
+    return last_device;
+}
+
+size_t gpulz_gpu_min_bytes(void)
+{
+    /* Below about a megabyte the transfers and launches cost more than the
+     * CPU codec on a few cores; GPULZ_GPU_MIN_BYTES moves the threshold. */
+    const char *env = getenv("GPULZ_GPU_MIN_BYTES");
+    if (env && *env) {
+        char *end;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (!*end)
+            return (size_t)v;
+    }
+    return (size_t)1 << 20;
+}
+

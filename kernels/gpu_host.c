@@ -1,0 +1,86 @@
+/*
+ * gpu_host.c - the GPU backend's host-buffer path that codec.c calls: the
+ * chunk goes through the pinned staging buffer in pieces, each piece encoded
+ * (or decoded and brought back) while the next moves.  Plain C.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_context.h"
+
+int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst,
+                                       size_t *dst_len)
+{
+    gpu_ctx *c = NULL;
+    int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
+    if (rc != GPULZ_OK)
+        return rc;
+    const size_t n = (size_t)L->n, bound = (size_t)L->table_end + n;
+    const size_t pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
+    const unsigned streams = pieces < GPULZ_WORK_STREAMS ? (unsigned)pieces : GPULZ_WORK_STREAMS;
+    gpu_scratch_plan P;
+    gpu_enc_feed feed = {L, &P};
+    size_t len = 0;
+    if ((rc = gpu_plan_make(L->blocks, L->symbols * L->symbol_size, &P)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_in, &c->in_cap, n ? n : 1)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_out, &c->out_cap, bound)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
+        (rc = gpu_grow_pinned(c, bound > n ? bound : n)) != GPULZ_OK ||
+        (rc = gpu_grow_events(c, pieces)) != GPULZ_OK ||
+        (rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->copy_stream, &feed)) != GPULZ_OK)
+        goto done;
+    for (unsigned w = 0; w < streams; w++) {
+        GPULZ_CK(cudaEventRecord(c->work_done[w], c->work[w]));
+        GPULZ_CK(cudaStreamWaitEvent(c->stream, c->work_done[w], 0));
+    }
+    if ((rc = gpu_enc_finish(L, c->d_in, c->d_out, bound, c->d_scratch, &P, c->h_status, c->stream, &len)) !=
+        GPULZ_OK)
+        goto done;
+    if ((rc = gpu_d2h_enqueue(c, c->d_out, 0, len)) != GPULZ_OK ||
+        (rc = gpu_copy_pieces(c, dst, c->d_out, 0, len, 0, c->stream, NULL)) != GPULZ_OK)
+        goto done;
+    *dst_len = len;
+done:
+    gpu_ctx_release(c, prev);
+    return rc;
+}
+
+int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst)
+{
+    gpu_ctx *c = NULL;
+    int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
+    if (rc != GPULZ_OK)
+        return rc;
+    const size_t out_n = (size_t)L->n;
+    const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;
+    gpu_scratch_plan P;
+    if ((rc = gpu_plan_make(L->blocks, 0, &P)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_in, &c->in_cap, n)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_out, &c->out_cap, out_n ? out_n : 1)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
+        (rc = gpu_grow_pinned(c, n > out_n ? n : out_n)) != GPULZ_OK)
+        goto done;
+    if ((rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK)
+        goto done;
+    if ((rc = gpu_dec_prepare(L, c->d_in, n, c->d_out, c->d_scratch, &P, c->stream)) != GPULZ_OK)
+        goto done;
+    /* decode and bring back a few megabytes at a time */
+    for (size_t off = 0; off < out_n;) {
+        size_t piece = 8 * GPULZ_COPY_PIECE;
+        size_t len_out = out_n - off < piece ? out_n - off : piece;
+        uint64_t k0 = off / block_bytes;
+        uint64_t k1 = off + len_out == out_n ? L->blocks : (off + len_out) / block_bytes;
+        if ((rc = gpu_dec_launch(c, L, c->d_in, n, c->d_out, c->d_scratch, &P, k0, k1, c->stream)) !=
+                GPULZ_OK ||
+            (rc = gpu_d2h_enqueue(c, c->d_out, off, len_out)) != GPULZ_OK)
+            goto done;
+        off += len_out;
+    }
+    if ((rc = gpu_copy_pieces(c, dst, c->d_out, 0, out_n, 0, c->stream, NULL)) != GPULZ_OK)
+        goto done;
+    rc = gpu_dec_result(c->h_status, c->d_scratch, &P, c->stream);
+done:
+    gpu_ctx_release(c, prev);
+    return rc;
+}
+

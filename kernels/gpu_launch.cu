@@ -1,0 +1,261 @@
+/*
+ * gpu_launch.cu - the one nvcc translation unit: the scratch plan (CUB's
+ * scan sizes it), the kernels' instantiations, shared memory opt-in and the
+ * launches the C files of the GPU backend call.  Kernels run on the stream
+ * they are given; nothing here synchronises except the result read-backs.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/device/device_scan.cuh>
+
+#include "gpu_context.h"
+#include "gpu_decode.cuh"
+#include "gpu_encode.cuh"
+
+/* ---- the scratch area ----------------------------------------------------- */
+
+static size_t align256(size_t v)
+{
+    return (v + 255) & ~(size_t)255;
+}
+
+extern "C" int gpu_plan_make(uint64_t nb, uint64_t slot_bytes, gpu_scratch_plan *P)
+{
+    int rc = GPULZ_OK;
+    size_t temp = 0;
+    memset(P, 0, sizeof *P);
+    gpu_touch(); /* the size query may start the CUDA runtime */
+    GPULZ_CK(cub::DeviceScan::ExclusiveSum(NULL, temp, (uint64_t *)NULL, (uint64_t)(nb + 1)));
+    P->temp_bytes = temp;
+    P->slot = 0;
+    P->entry = align256(P->slot + slot_bytes);
+    P->size = align256(P->entry + 4 * nb);
+    P->temp = align256(P->size + 8 * (nb + 1));
+    P->status = align256(P->temp + temp);
+    P->total = align256(P->status + 2 * sizeof(uint64_t));
+done:
+    return rc;
+}
+
+/* ---- compression on the device ------------------------------------------ */
+
+typedef void (*enc_kernel_t)(gpulz_enc_args);
+
+template <typename Sym>
+static enc_kernel_t enc_kernel_g(unsigned G)
+{
+    switch (G) {
+    case 1: return gpulz_encode_kernel<Sym, 1>;
+    case 2: return gpulz_encode_kernel<Sym, 2>;
+    case 3: return gpulz_encode_kernel<Sym, 3>;
+    case 4: return gpulz_encode_kernel<Sym, 4>;
+    case 5: return gpulz_encode_kernel<Sym, 5>;
+    case 6: return gpulz_encode_kernel<Sym, 6>;
+    case 7: return gpulz_encode_kernel<Sym, 7>;
+    default: return gpulz_encode_kernel<Sym, 8>;
+    }
+}
+
+static enc_kernel_t enc_kernel(unsigned S, unsigned W)
+{
+    unsigned G = (W + 31) / 32;
+    switch (S) {
+    case 1: return enc_kernel_g<uint8_t>(G);
+    case 2: return enc_kernel_g<uint16_t>(G);
+    case 4: return enc_kernel_g<uint32_t>(G);
+    default: return enc_kernel_g<uint64_t>(G);
+    }
+}
+
+typedef void (*dec_kernel_t)(gpulz_dec_args);
+
+static dec_kernel_t dec_kernel(unsigned S)
+{
+    switch (S) {
+    case 1: return gpulz_decode_kernel<uint8_t>;
+    case 2: return gpulz_decode_kernel<uint16_t>;
+    case 4: return gpulz_decode_kernel<uint32_t>;
+    default: return gpulz_decode_kernel<uint64_t>;
+    }
+}
+
+/*
+ * Allow a kernel the dynamic shared memory it needs (beyond the default 48 KB
+ * counting its static shared memory), and ask for the largest shared memory
+ * carveout: the kernels keep their data in shared memory, not in L1.
+ */
+static int smem_optin(const gpu_ctx *c, const void *kernel, size_t smem)
+{
+    int rc = GPULZ_OK;
+    if (smem > c->smem_optin)
+        return gpulz_fail(GPULZ_ERR_CUDA, "a block needs %zu bytes of shared memory; the device has %zu",
+                          smem, c->smem_optin);
+    GPULZ_CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    GPULZ_CK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                            cudaSharedmemCarveoutMaxShared));
+done:
+    return rc;
+}
+
+extern "C" unsigned gpu_enc_segment(void)
+{
+    const char *env = getenv("GPULZ_ENC_SEGMENT");
+    if (env && *env) {
+        unsigned long v = strtoul(env, NULL, 10);
+        if (v >= 256 && v <= 16384 && !(v & (v - 1)))
+            return (unsigned)v;
+    }
+    return GPULZ_ENC_SEGMENT_DEFAULT;
+}
+
+/* Encode blocks [k0, k1) of the input already on the device, seg symbols
+ * per warp (gpu_enc_segment() or shorter). */
+extern "C" int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *scratch,
+                      const gpu_scratch_plan *P, uint64_t k0, uint64_t k1, unsigned seg, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    const unsigned S = L->symbol_size, C = L->block_symbols;
+    const size_t smem = gpulz_enc_smem(C, S);
+    enc_kernel_t kern = enc_kernel(S, L->window);
+    if ((rc = smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
+        return rc;
+    gpulz_enc_args a;
+    a.src = d_src;
+    a.slot = scratch + P->slot;
+    a.entry = (uint32_t *)(scratch + P->entry);
+    a.size = (uint64_t *)(scratch + P->size);
+    a.m = L->symbols;
+    a.C = C;
+    a.W = L->window;
+    while (k0 < k1) {
+        uint64_t nblk = k1 - k0 < GPULZ_MAX_GRID ? k1 - k0 : GPULZ_MAX_GRID;
+        a.k0 = k0;
+        kern<<<(unsigned)nblk, 32 * gpulz_enc_warps(C, seg), smem, st>>>(a);
+        GPULZ_CK(cudaGetLastError());
+        k0 += nblk;
+    }
+done:
+    return rc;
+}
+
+/*
+ * After every block is encoded: scan the sizes, move the blocks into d_dst,
+ * write header and tail, and read back the error word and the length
+ * (*dst_len is the chunk's length even when GPULZ_ERR_DST_SIZE says it did
+ * not fit in dst_cap).
+ */
+extern "C" int gpu_enc_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, size_t dst_cap,
+                      uint8_t *scratch, const gpu_scratch_plan *P, uint64_t *h_status, cudaStream_t st,
+                      size_t *dst_len)
+{
+    int rc = GPULZ_OK;
+    const uint64_t nb = L->blocks;
+    uint64_t *size = (uint64_t *)(scratch + P->size);
+    unsigned *err = (unsigned *)(scratch + P->status);
+    uint64_t *len = (uint64_t *)(scratch + P->status + 8);
+    size_t temp = P->temp_bytes;
+    gpulz_header_bytes h;
+    gpulz_header_write(h.b, L);
+    GPULZ_CK(cudaMemsetAsync(size + nb, 0, sizeof(uint64_t), st));
+    GPULZ_CK(cudaMemsetAsync(err, 0, sizeof(unsigned), st));
+    GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp, temp, size, (uint64_t)(nb + 1), st));
+    if (nb) {
+        uint64_t grid = nb < GPULZ_MAX_GRID ? nb : GPULZ_MAX_GRID;
+        gpulz_compact_kernel<<<(unsigned)grid, 256, 0, st>>>(
+            d_src, scratch + P->slot, (const uint32_t *)(scratch + P->entry), size, d_dst, dst_cap,
+            L->table_end, nb, L->tail, L->block_symbols, L->symbol_size);
+        GPULZ_CK(cudaGetLastError());
+    }
+    gpulz_finish_kernel<<<1, 32, 0, st>>>(h, d_src, size, d_dst, dst_cap, L->table_end, nb,
+                                          L->symbols * L->symbol_size, L->tail, len, err);
+    GPULZ_CK(cudaGetLastError());
+    GPULZ_CK(cudaMemcpyAsync(h_status, err, 16, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    *dst_len = (size_t)h_status[1]; /* also when it does not fit: adaptive compares lengths */
+    if ((unsigned)h_status[0] == GPULZ_DEV_ERR_DST)
+        return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %llu exceeds the output capacity %zu",
+                          (unsigned long long)h_status[1], dst_cap);
+done:
+    return rc;
+}
+
+/* ---- decompression on the device ---------------------------------------- */
+
+static void dec_args_make(const gpulz_layout *L, const uint8_t *d_src, size_t n, uint8_t *d_dst,
+                          uint8_t *scratch, const gpu_scratch_plan *P, gpulz_dec_args *a)
+{
+    a->src = d_src;
+    a->n = n;
+    a->off = (const uint64_t *)(scratch + P->size);
+    a->dst = d_dst;
+    a->err = (unsigned *)(scratch + P->status);
+    a->table_end = L->table_end;
+    a->m = L->symbols;
+    a->tail = L->tail;
+    a->k0 = 0;
+    a->C = L->block_symbols;
+    a->W = L->window;
+}
+
+extern "C" int gpu_dec_prepare(const gpulz_layout *L, const uint8_t *d_src, size_t n, uint8_t *d_dst,
+                               uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    gpulz_dec_args args;
+    const gpulz_dec_args *a = &args;
+    dec_args_make(L, d_src, n, d_dst, scratch, P, &args);
+    const uint64_t nb = L->blocks;
+    uint64_t *size = (uint64_t *)(scratch + P->size);
+    size_t temp = P->temp_bytes;
+    uint64_t grid = (nb + 1 + 255) / 256;
+    if (grid > 65536)
+        grid = 65536;
+    GPULZ_CK(cudaMemsetAsync(a->err, 0, sizeof(unsigned), st));
+    gpulz_table_sizes_kernel<<<(unsigned)grid, 256, 0, st>>>(a->src + GPULZ_HEADER_SIZE, nb, L->symbols,
+                                                             L->block_symbols, L->symbol_size, size,
+                                                             a->err);
+    GPULZ_CK(cudaGetLastError());
+    GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp, temp, size, (uint64_t)(nb + 1), st));
+    gpulz_dec_finish_kernel<<<1, 32, 0, st>>>(*a, nb, L->symbol_size);
+    GPULZ_CK(cudaGetLastError());
+done:
+    return rc;
+}
+
+extern "C" int gpu_dec_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, size_t n,
+                              uint8_t *d_dst, uint8_t *scratch, const gpu_scratch_plan *P, uint64_t k0,
+                              uint64_t k1, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    gpulz_dec_args a;
+    dec_args_make(L, d_src, n, d_dst, scratch, P, &a);
+    const size_t smem = gpulz_dec_smem(L->block_symbols, L->symbol_size);
+    dec_kernel_t kern = dec_kernel(L->symbol_size);
+    if ((rc = smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
+        return rc;
+    while (k0 < k1) {
+        uint64_t nblk = k1 - k0 < GPULZ_MAX_GRID ? k1 - k0 : GPULZ_MAX_GRID;
+        a.k0 = k0;
+        kern<<<(unsigned)nblk, GPULZ_DEC_THREADS, smem, st>>>(a);
+        GPULZ_CK(cudaGetLastError());
+        k0 += nblk;
+    }
+done:
+    return rc;
+}
+
+extern "C" int gpu_dec_result(uint64_t *h_status, uint8_t *scratch, const gpu_scratch_plan *P,
+                              cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    const unsigned *err = (const unsigned *)(scratch + P->status);
+    GPULZ_CK(cudaMemcpyAsync(h_status, err, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    if ((unsigned)h_status[0] != 0)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged block or table");
+done:
+    return rc;
+}
+
