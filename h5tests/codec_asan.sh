@@ -21,7 +21,7 @@ fi
 
 set -e
 objs=
-for f in kernels/format.c kernels/errors.c kernels/codec.c kernels/parallel.c \
+for f in kernels/chunk.c kernels/format.c kernels/errors.c kernels/codec.c kernels/parallel.c \
          kernels/cpu_encode.c kernels/cpu_decode.c kernels/gpu_none.c tools/datagen.c \
          h5tests/codec_refenc.c h5tests/codec_golden_parse.c h5tests/fuzz/fuzz_decompress.c; do
     o="$tmp/$(basename "$f" .c).o"

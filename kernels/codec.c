@@ -1,12 +1,14 @@
 /*
- * codec.c - the public host-buffer API: parameters, the compress and
- * decompress drivers over blocks, adaptive symbol size and backend choice.
+ * codec.c - the public host-buffer API: parameters, the CPU backend's
+ * compression and decompression over blocks, the backend choice, and the
+ * host side of the chunk driver (chunk.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_codec.h"
+#include "gpulz_chunk.h"
 #include "gpulz_gpu.h"
 
 void gpulz_params_init(gpulz_params *p)
@@ -97,15 +99,31 @@ static int encode_init(void *ctx, unsigned worker)
     return GPULZ_OK;
 }
 
-/* Encode block k into its raw-size slot; compaction squeezes the gaps later. */
+/*
+ * Encode block k into its raw-size slot (compaction squeezes the gaps later),
+ * walking the chunk's stages forward.  The last stage falls back to storing
+ * the block raw when its result would not be shorter (FORMAT.md §6 step 3);
+ * a stored block skips every stage.
+ */
 static int encode_one(void *ctx, unsigned worker, uint64_t k)
 {
     encode_job *J = ctx;
     const gpulz_layout *L = J->L;
     uint64_t off = k * L->block_symbols * L->symbol_size;
     unsigned c = gpulz_block_raw_size(L, k) / L->symbol_size;
-    uint32_t e = gpulz_cpu_encode_block(J->src + off, c, L->symbol_size, L->window,
-                                        J->dst + L->table_end + off, J->scratch[worker]);
+    uint32_t e = 0;
+    size_t count;
+    const gpulz_stage *stage = gpulz_stages(L->flags, &count);
+    for (size_t i = 0; i < count; i++) {
+        switch (stage[i].id) {
+        case GPULZ_STAGE_LZSS:
+            e = gpulz_cpu_encode_block(J->src + off, c, L->symbol_size, L->window,
+                                       J->dst + L->table_end + off, J->scratch[worker]);
+            break;
+        default:
+            return gpulz_fail(GPULZ_ERR_VERSION, "stage %s has no CPU encoder", stage[i].name);
+        }
+    }
     gpulz_put_u32(J->dst + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k, e);
     return 0;
 }
@@ -198,22 +216,62 @@ static int gpu_result_stands(const gpulz_params *p, int rc)
     return 0;
 }
 
-/* One compression with symbol size S into dst of at least the bound. */
-static int compress_with(const uint8_t *src, size_t n, unsigned S, const gpulz_params *p,
-                         uint8_t *dst, size_t *dst_len)
+/* The host API's side of the chunk driver: the input in host memory, work
+ * in dst when it holds the worst case, else in buffers of our own. */
+typedef struct host_job {
+    const uint8_t *src;
+    const gpulz_params *p;
+    uint8_t *dst;
+    size_t dst_cap, bound;
+    uint8_t *own[2];
+} host_job;
+
+static int host_buffer(void *ctx, int i, size_t need, uint8_t **out, size_t *cap)
 {
-    gpulz_layout L;
-    int rc = gpulz_layout_make(&L, n, S, p->window, p->block_symbols);
-    if (rc != GPULZ_OK)
-        return rc;
-    if (want_gpu(p, n)) {
-        /* auto falls back to the CPU, which writes the same bytes */
-        rc = gpulz_gpu_compress_host(src, &L, dst, dst_len);
-        if (gpu_result_stands(p, rc))
+    host_job *J = ctx;
+    (void)need; /* the bound covers both encodings */
+    if (i == 0 && J->dst && J->dst_cap >= J->bound) {
+        *out = J->dst;
+        *cap = J->dst_cap;
+        return GPULZ_OK;
+    }
+    if (!(J->own[i] = malloc(J->bound)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", J->bound);
+    *out = J->own[i];
+    *cap = J->bound;
+    return GPULZ_OK;
+}
+
+/* One encoding: on the GPU where wanted (auto falls back to the CPU, which
+ * writes the same bytes), else on the CPU. */
+static int host_encode(void *ctx, const gpulz_layout *L, uint8_t *out, size_t cap, size_t *len)
+{
+    host_job *J = ctx;
+    int rc;
+    (void)cap; /* at least the bound */
+    if (want_gpu(J->p, (size_t)L->n)) {
+        rc = gpulz_gpu_compress_host(J->src, L, out, len);
+        if (gpu_result_stands(J->p, rc))
             return rc;
     }
-    return cpu_compress(src, &L, dst, dst_len, p->threads);
+    return cpu_compress(J->src, L, out, len, J->p->threads);
 }
+
+static int host_move(void *ctx, uint8_t *dst, const uint8_t *src, size_t len)
+{
+    (void)ctx;
+    memcpy(dst, src, len);
+    return GPULZ_OK;
+}
+
+static void host_release(void *ctx)
+{
+    host_job *J = ctx;
+    free(J->own[0]);
+    free(J->own[1]);
+}
+
+static const gpulz_chunk_ops host_ops = {host_buffer, host_encode, host_move, host_release};
 
 int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                    const gpulz_params *p)
@@ -226,47 +284,8 @@ int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t 
     size_t bound = gpulz_compress_bound(n, p);
     if (bound == 0)
         return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
-    uint8_t *first = NULL, *second = NULL;
-    size_t first_len = 0, second_len = 0;
-    /* Work in dst when it can hold the worst case, else in a buffer of our own. */
-    int in_place = dst && dst_cap >= bound;
-    first = in_place ? dst : malloc(bound);
-    if (!first)
-        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", bound);
-    rc = compress_with(src, n, p->symbol_size, p, first, &first_len);
-    if (rc != GPULZ_OK)
-        goto done;
-    const uint8_t *best = first;
-    size_t best_len = first_len;
-    /* FORMAT.md §8: ratio n / len under 1.5, i.e. 2n < 3 len */
-    if ((p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1 &&
-        (unsigned __int128)2 * n < (unsigned __int128)3 * first_len) {
-        second = malloc(bound);
-        if (!second) {
-            rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", bound);
-            goto done;
-        }
-        rc = compress_with(src, n, 1, p, second, &second_len);
-        if (rc != GPULZ_OK)
-            goto done;
-        if (second_len < first_len) {
-            best = second;
-            best_len = second_len;
-        }
-    }
-    if (best_len > dst_cap || !dst) {
-        rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu",
-                        best_len, dst_cap);
-        goto done;
-    }
-    if (best != dst)
-        memcpy(dst, best, best_len);
-    *dst_len = best_len;
-done:
-    if (!in_place)
-        free(first);
-    free(second);
-    return rc;
+    host_job J = {src, p, dst, dst_cap, bound, {NULL, NULL}};
+    return gpulz_chunk_compress(&host_ops, &J, n, p, dst, dst_cap, dst_len);
 }
 
 /* ---- decompression on the CPU ---------------------------------------- */
@@ -320,12 +339,25 @@ static int decode_one(void *ctx, unsigned worker, uint64_t k)
     uint32_t e = gpulz_get_u32(J->src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k);
     uint32_t raw = gpulz_block_raw_size(L, k);
     uint8_t *out = J->dst + k * L->block_symbols * L->symbol_size;
-    if (e & GPULZ_RAW_BIT) {
+    if (e & GPULZ_RAW_BIT) { /* stored: no stage ran */
         memcpy(out, J->src + J->start[k], raw);
         return GPULZ_OK;
     }
-    return gpulz_cpu_decode_block(J->src + J->start[k], e & GPULZ_SIZE_MASK, out,
-                                  raw / L->symbol_size, L->symbol_size, L->window, k);
+    /* the stages backward, from the last one encoding ran */
+    size_t count;
+    const gpulz_stage *stage = gpulz_stages(L->flags, &count);
+    int rc = GPULZ_OK;
+    for (size_t i = count; i-- > 0 && rc == GPULZ_OK;) {
+        switch (stage[i].id) {
+        case GPULZ_STAGE_LZSS:
+            rc = gpulz_cpu_decode_block(J->src + J->start[k], e & GPULZ_SIZE_MASK, out,
+                                        raw / L->symbol_size, L->symbol_size, L->window, k);
+            break;
+        default:
+            rc = gpulz_fail(GPULZ_ERR_VERSION, "stage %s has no CPU decoder", stage[i].name);
+        }
+    }
+    return rc;
 }
 
 static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, unsigned threads)

@@ -15,6 +15,7 @@ int gpulz_layout_make(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigne
     unsigned lg = 0;
     while ((1u << lg) < block_symbols)
         lg++;
+    L->flags = 0; /* format 1: LZSS alone */
     L->symbol_size = symbol_size;
     L->window = window;
     L->block_symbols = block_symbols;
@@ -36,7 +37,7 @@ void gpulz_header_write(uint8_t *dst, const gpulz_layout *L)
     dst[2] = GPULZ_MAGIC2;
     dst[3] = GPULZ_MAGIC3;
     dst[4] = GPULZ_FORMAT_VERSION;
-    dst[5] = 0; /* flags */
+    dst[5] = (uint8_t)L->flags;
     dst[6] = (uint8_t)L->symbol_size;
     dst[7] = (uint8_t)L->window;
     dst[8] = (uint8_t)L->log2_block;
@@ -73,6 +74,7 @@ int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L)
     int rc = gpulz_layout_make(L, usize, S, W, 1u << lg);
     if (rc != GPULZ_OK)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "header parameters are invalid");
+    L->flags = src[5];
     if (nb != L->blocks)
         return gpulz_fail(GPULZ_ERR_CORRUPT,
                           "header block count %llu does not match %llu bytes in blocks of %u x %u",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gpu_context.h"
+#include "gpulz_chunk.h"
 
 /* ---- the device-buffer API ------------------------------------------------ */
 
@@ -57,7 +58,9 @@ static int enc_all(gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint
                    uint8_t *scratch, cudaStream_t st, size_t *len)
 {
     gpu_scratch_plan P;
-    int rc = gpu_plan_make(L->blocks, L->symbols * L->symbol_size, &P);
+    int rc = gpu_stages_check(L);
+    if (rc == GPULZ_OK)
+        rc = gpu_plan_make(L->blocks, L->symbols * L->symbol_size, &P);
     if (rc == GPULZ_OK)
         rc = gpu_enc_launch(c, L, d_src, scratch, &P, 0, L->blocks, gpu_enc_segment(), st);
     if (rc == GPULZ_OK)
@@ -65,19 +68,63 @@ static int enc_all(gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint
     return rc;
 }
 
-int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
-                                     size_t *dst_len, const gpulz_params *p, void *cuda_stream,
-                                     void *d_scratch, size_t scratch_size)
+/* The device API's side of the chunk driver: the first encoding straight into
+ * the caller's buffer, the adaptive one into the context's. */
+typedef struct device_job {
+    gpu_ctx *c;
+    const uint8_t *src;
+    uint8_t *dst, *scratch;
+    size_t dst_cap;
+    cudaStream_t st;
+} device_job;
+
+static int device_buffer(void *ctx, int i, size_t need, uint8_t **out, size_t *cap)
+{
+    device_job *J = ctx;
+    if (i == 0) {
+        *out = J->dst;
+        *cap = J->dst_cap;
+        return GPULZ_OK;
+    }
+    int rc = gpu_grow_device(&J->c->d_out, &J->c->out_cap, need);
+    *out = J->c->d_out;
+    *cap = need;
+    return rc;
+}
+
+static int device_encode(void *ctx, const gpulz_layout *L, uint8_t *out, size_t cap, size_t *len)
+{
+    device_job *J = ctx;
+    return enc_all(J->c, L, J->src, out, cap, J->scratch, J->st, len);
+}
+
+static int device_move(void *ctx, uint8_t *dst, const uint8_t *src, size_t len)
+{
+    device_job *J = ctx;
+    int rc = GPULZ_OK;
+    GPULZ_CK(cudaMemcpyAsync(dst, src, len, cudaMemcpyDeviceToDevice, J->st));
+    GPULZ_CK(cudaStreamSynchronize(J->st));
+done:
+    return rc;
+}
+
+static void device_release(void *ctx)
+{
+    (void)ctx; /* the context keeps its buffers */
+}
+
+static const gpulz_chunk_ops device_ops = {device_buffer, device_encode, device_move, device_release};
+
+int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
+                          const gpulz_params *p, void *cuda_stream, void *d_scratch, size_t scratch_size)
 {
     int rc = gpulz_params_check(p);
     if (rc != GPULZ_OK)
         return rc;
     if ((!d_src && n) || !d_dst || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
-    gpulz_layout L, L1;
-    const int adaptive = (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1;
-    if ((rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK ||
-        (adaptive && (rc = gpulz_layout_make(&L1, n, 1, p->window, p->block_symbols)) != GPULZ_OK))
+    gpulz_layout L;
+    if ((rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols)) != GPULZ_OK)
         return rc;
     const void *bufs[] = {n ? d_src : NULL, d_dst, d_scratch};
     static const char *const names[] = {"src", "dst", "scratch"};
@@ -86,40 +133,11 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
     if ((rc = gpu_buffers_device(bufs, names, 3, &dev)) != GPULZ_OK ||
         (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
-    cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
-    const uint8_t *src = (const uint8_t *)d_src;
-    uint8_t *scratch = NULL;
-    size_t need = gpulz_compress_device_scratch_size(n, p), len = 0, len1 = 0;
-    if ((rc = scratch_for(c, d_scratch, scratch_size, need, &scratch)) != GPULZ_OK)
-        goto done;
-    rc = enc_all(c, &L, src, (uint8_t *)d_dst, dst_cap, scratch, st, &len);
-    /* FORMAT.md §8, as gpulz_compress(): where the ratio n / len is under 1.5,
-     * S = 1 too, kept only if strictly shorter; the first result may not have
-     * fitted in dst_cap, its length is known all the same */
-    if (adaptive && (rc == GPULZ_OK || rc == GPULZ_ERR_DST_SIZE) &&
-        (unsigned __int128)2 * n < (unsigned __int128)3 * len) {
-        int rc1 = gpu_grow_device(&c->d_out, &c->out_cap, (size_t)L1.table_end + n);
-        if (rc1 == GPULZ_OK)
-            rc1 = enc_all(c, &L1, src, c->d_out, (size_t)L1.table_end + n, scratch, st, &len1);
-        if (rc1 != GPULZ_OK) {
-            rc = rc1;
-            goto done;
-        }
-        if (len1 < len) {
-            len = len1;
-            if (len1 > dst_cap) {
-                rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu",
-                                len1, dst_cap);
-                goto done;
-            }
-            GPULZ_CK(cudaMemcpyAsync(d_dst, c->d_out, len1, cudaMemcpyDeviceToDevice, st));
-            GPULZ_CK(cudaStreamSynchronize(st));
-            rc = GPULZ_OK;
-        }
-    }
-    if (rc == GPULZ_OK)
-        *dst_len = len;
-done:
+    device_job J = {c, (const uint8_t *)d_src, (uint8_t *)d_dst, NULL, dst_cap,
+                    cuda_stream ? (cudaStream_t)cuda_stream : c->stream};
+    size_t need = gpulz_compress_device_scratch_size(n, p);
+    if ((rc = scratch_for(c, d_scratch, scratch_size, need, &J.scratch)) == GPULZ_OK)
+        rc = gpulz_chunk_compress(&device_ops, &J, n, p, (uint8_t *)d_dst, dst_cap, dst_len);
     gpu_ctx_release(c, prev);
     return rc;
 }
@@ -147,7 +165,7 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
     GPULZ_CK(cudaStreamSynchronize(st));
     memcpy(h, c->h_status, GPULZ_HEADER_SIZE);
     /* the table itself is checked on the device */
-    if ((rc = gpulz_header_read(h, n, &L)) != GPULZ_OK)
+    if ((rc = gpulz_header_read(h, n, &L)) != GPULZ_OK || (rc = gpu_stages_check(&L)) != GPULZ_OK)
         goto done;
     if (L.n > dst_cap || (!d_dst && L.n)) {
         rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",

@@ -10,6 +10,13 @@
 #include <string.h>
 
 #include "gpu_context.h"
+#include "gpulz_chunk.h"
+
+int gpu_stages_check(const gpulz_layout *L)
+{
+    static const gpulz_stage_id kernels[] = {GPULZ_STAGE_LZSS};
+    return gpulz_stages_supported(L->flags, kernels, sizeof kernels / sizeof kernels[0], "GPU");
+}
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ctx_table_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -96,6 +96,9 @@ int gpu_grow_device(uint8_t **buf, size_t *cap, size_t need);
 int gpu_grow_pinned(gpu_ctx *c, size_t need);
 int gpu_grow_events(gpu_ctx *c, size_t need);
 
+/* GPULZ_OK when the kernels implement every stage of layout L's chunk. */
+int gpu_stages_check(const gpulz_layout *L);
+
 /* ---- the scratch area and the launches (gpu_launch.cu) --------------------- */
 
 /* Byte offsets in the scratch area; every part 256-byte aligned. */

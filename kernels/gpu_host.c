@@ -8,12 +8,11 @@
 
 #include "gpu_context.h"
 
-int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst,
-                                       size_t *dst_len)
+int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len)
 {
     gpu_ctx *c = NULL;
-    int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
-    if (rc != GPULZ_OK)
+    int prev = 0, rc = gpu_stages_check(L);
+    if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, -1)) != GPULZ_OK)
         return rc;
     const size_t n = (size_t)L->n, bound = (size_t)L->table_end + n;
     const size_t pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
@@ -48,8 +47,8 @@ done:
 int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst)
 {
     gpu_ctx *c = NULL;
-    int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
-    if (rc != GPULZ_OK)
+    int prev = 0, rc = gpu_stages_check(L);
+    if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, -1)) != GPULZ_OK)
         return rc;
     const size_t out_n = (size_t)L->n;
     const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;

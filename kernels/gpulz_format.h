@@ -112,6 +112,7 @@ GPULZ_HD uint32_t gpulz_encoded_size(uint32_t T, uint32_t M, unsigned S)
 
 /* The geometry of an input under given parameters (FORMAT.md §2). */
 typedef struct gpulz_layout {
+    unsigned flags;       /* the header's flags byte: which optional stages run (gpulz_stages()) */
     unsigned symbol_size;
     unsigned window;
     unsigned block_symbols;

@@ -1,0 +1,87 @@
+/*
+ * chunk.c - the one chunk driver (gpulz_chunk.h): the stage list and the
+ * choice between encodings, for the host API (codec.c) and the device API
+ * (gpu_api.c) alike.
+ */
+#include "gpulz_chunk.h"
+
+static const gpulz_stage stages_v1[] = {{GPULZ_STAGE_LZSS, 0, "lzss"}};
+
+const gpulz_stage *gpulz_stages(unsigned chunk_flags, size_t *count)
+{
+    /* format 1 knows no flags: gpulz_header_read() refuses any */
+    (void)chunk_flags;
+    *count = sizeof stages_v1 / sizeof stages_v1[0];
+    return stages_v1;
+}
+
+int gpulz_stages_supported(unsigned chunk_flags, const gpulz_stage_id *have, size_t n,
+                           const char *backend)
+{
+    size_t count;
+    const gpulz_stage *stage = gpulz_stages(chunk_flags, &count);
+    for (size_t i = 0; i < count; i++) {
+        size_t j = 0;
+        while (j < n && have[j] != stage[i].id)
+            j++;
+        if (j == n)
+            return gpulz_fail(GPULZ_ERR_VERSION, "the %s backend has no %s stage", backend,
+                              stage[i].name);
+    }
+    return GPULZ_OK;
+}
+
+int gpulz_adaptive_retry(const gpulz_params *p, size_t n, size_t len)
+{
+    return (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1 &&
+           (unsigned __int128)2 * n < (unsigned __int128)3 * len;
+}
+
+int gpulz_chunk_compress(const gpulz_chunk_ops *ops, void *ctx, size_t n, const gpulz_params *p,
+                         uint8_t *dst, size_t dst_cap, size_t *dst_len)
+{
+    gpulz_layout L, L1;
+    uint8_t *out = NULL, *out1 = NULL;
+    size_t cap = 0, cap1 = 0, len = 0, len1 = 0;
+    int rc = gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols);
+    if (rc != GPULZ_OK)
+        return rc;
+    if ((rc = ops->buffer(ctx, 0, (size_t)L.table_end + n, &out, &cap)) != GPULZ_OK)
+        goto done;
+    rc = ops->encode(ctx, &L, out, cap, &len);
+    /* an encoding that did not fit still says how long it is: the adaptive
+     * one may be shorter and fit */
+    if (rc != GPULZ_OK && rc != GPULZ_ERR_DST_SIZE)
+        goto done;
+    const uint8_t *best = out;
+    size_t best_len = len;
+    if (gpulz_adaptive_retry(p, n, len)) {
+        int rc1 = gpulz_layout_make(&L1, n, 1, p->window, p->block_symbols);
+        if (rc1 == GPULZ_OK)
+            rc1 = ops->buffer(ctx, 1, (size_t)L1.table_end + n, &out1, &cap1);
+        if (rc1 == GPULZ_OK)
+            rc1 = ops->encode(ctx, &L1, out1, cap1, &len1);
+        if (rc1 != GPULZ_OK) {
+            rc = rc1;
+            goto done;
+        }
+        if (len1 < len) {
+            best = out1;
+            best_len = len1;
+            rc = GPULZ_OK;
+        }
+    }
+    if (best_len > dst_cap || !dst) {
+        rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu",
+                        best_len, dst_cap);
+        goto done;
+    }
+    if (rc != GPULZ_OK)
+        goto done;
+    if (best != dst && (rc = ops->move(ctx, dst, best, best_len)) != GPULZ_OK)
+        goto done;
+    *dst_len = best_len;
+done:
+    ops->release(ctx);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/*
+ * gpulz_chunk.h - the one chunk driver and the stage list (chunk.c).  The
+ * driver owns what makes a chunk from blocks: the layout, the stages in their
+ * canonical order, the adaptive choice of symbol size and which encoding is
+ * kept; the CPU and the GPU are backends that encode and decode blocks
+ * (through gpulz_chunk_ops), so a rule of the format is written once.
+ * Internal.
+ */
+#ifndef GPULZ_CHUNK_H
+#define GPULZ_CHUNK_H
+
+#include "gpulz_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A stage of the block pipeline.  Encoding walks the list forward, decoding
+ * backward; a block stored raw bypasses every stage (FORMAT.md §3).  A stage
+ * that a chunk may or may not use has a bit in the header's flags byte
+ * (FORMAT.md §2); one that every chunk of the version uses has none.
+ */
+typedef enum gpulz_stage_id {
+    GPULZ_STAGE_LZSS = 1 /* FORMAT.md §5-6: the multi-byte LZSS of format 1 */
+} gpulz_stage_id;
+
+typedef struct gpulz_stage {
+    gpulz_stage_id id;
+    unsigned header_flag; /* 0: always present in this format version */
+    const char *name;
+} gpulz_stage;
+
+/* The stages of a chunk with these header flags, in canonical (encoding)
+ * order; *count receives how many.  Format 1: LZSS alone, no flags. */
+const gpulz_stage *gpulz_stages(unsigned chunk_flags, size_t *count);
+
+/* GPULZ_OK when a backend that implements the stages have[0..n) can run
+ * every stage of a chunk with these flags, else GPULZ_ERR_VERSION naming the
+ * backend and the stage. */
+int gpulz_stages_supported(unsigned chunk_flags, const gpulz_stage_id *have, size_t n,
+                           const char *backend);
+
+/* FORMAT.md §8: where S > 1 gave a ratio n / len under 1.5 (2n < 3 len),
+ * the adaptive flag also tries S = 1 and keeps the strictly shorter one. */
+int gpulz_adaptive_retry(const gpulz_params *p, size_t n, size_t len);
+
+/*
+ * What a backend gives the driver.  buffer(): where encoding i (0: with the
+ * parameters' S, 1: the adaptive one with S = 1) goes, for a chunk of at most
+ * need bytes; it may hand out dst itself, with a smaller capacity.  encode():
+ * one encoding of the whole input with layout L into out (capacity cap); it
+ * may return GPULZ_ERR_DST_SIZE with *len the length it needed.  move():
+ * copy len bytes of an encoding into dst.  release(): free what buffer() made.
+ */
+typedef struct gpulz_chunk_ops {
+    int (*buffer)(void *ctx, int i, size_t need, uint8_t **out, size_t *cap);
+    int (*encode)(void *ctx, const gpulz_layout *L, uint8_t *out, size_t cap, size_t *len);
+    int (*move)(void *ctx, uint8_t *dst, const uint8_t *src, size_t len);
+    void (*release)(void *ctx);
+} gpulz_chunk_ops;
+
+/* Compress n bytes (the backend holds them) into dst under p, which the
+ * caller has checked: the encoding, the adaptive one where the rule asks for
+ * it, the shorter kept. */
+int gpulz_chunk_compress(const gpulz_chunk_ops *ops, void *ctx, size_t n, const gpulz_params *p,
+                         uint8_t *dst, size_t dst_cap, size_t *dst_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPULZ_CHUNK_H */
