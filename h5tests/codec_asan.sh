@@ -2,8 +2,14 @@
 # codec_asan.sh - builds the CPU codec and the codec tests with clang's
 # AddressSanitizer and UndefinedBehaviorSanitizer in a temporary folder and
 # runs them with reduced counts.  Skipped (77) without clang or its
-# sanitizer runtimes.  CLANG may name another clang.
+# sanitizer runtimes.  CLANG may name another clang.  The libraries' C files
+# (relative to top_srcdir) come from make check: CODEC_ASAN_LIB_SOURCES
+# (h5tests/codec.inc), the CPU-only codec and the data generators.
 CLANG=${CLANG:-clang}
+if [ -z "${CODEC_ASAN_LIB_SOURCES:-}" ]; then
+    echo "CODEC_ASAN_LIB_SOURCES is not set: run this test through make check"
+    exit 99
+fi
 if ! command -v "$CLANG" >/dev/null 2>&1; then
     echo "$CLANG not found: skipped"
     exit 77
@@ -21,10 +27,10 @@ fi
 
 set -e
 objs=
-for f in kernels/chunk.c kernels/format.c kernels/errors.c kernels/codec.c kernels/parallel.c \
-         kernels/cpu_encode.c kernels/cpu_decode.c kernels/gpu_none.c tools/datagen.c \
+# shellcheck disable=SC2086
+for f in $CODEC_ASAN_LIB_SOURCES \
          h5tests/codec_refenc.c h5tests/codec_golden_parse.c h5tests/fuzz/fuzz_decompress.c; do
-    o="$tmp/$(basename "$f" .c).o"
+    o="$tmp/$(printf %s "$f" | tr / _).o"
     "$CLANG" $flags $incs -c "$src/$f" -o "$o"
     objs="$objs $o"
 done

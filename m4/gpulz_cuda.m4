@@ -3,6 +3,8 @@
 # GPULZ_CHECK_CUDA sets have_cuda (yes/no), NVCC, CUDA_CPPFLAGS, CUDA_LIBS
 # (static cudart, so the plugin loads where no CUDA is installed) and
 # NVCC_ARCH_FLAGS, and proves nvcc works by compiling a trivial kernel.
+# NVCCFLAGS is the user's variable (like CFLAGS): Makefile.am puts it after
+# the project's AM_NVCCFLAGS.
 AC_DEFUN([GPULZ_CHECK_CUDA], [
   AC_ARG_WITH([cuda],
     [AS_HELP_STRING([--with-cuda=DIR],
@@ -12,6 +14,7 @@ AC_DEFUN([GPULZ_CHECK_CUDA], [
     [AS_HELP_STRING([--with-cuda-arch=LIST],
       [comma-separated compute capabilities to build machine code for, the last also as PTX (default: 75,80,90)])],
     [], [with_cuda_arch=75,80,90])
+  AC_ARG_VAR([NVCCFLAGS], [nvcc flags for the CUDA sources, after the project's own])
 
   have_cuda=no
   NVCC=
