@@ -66,10 +66,10 @@ herr_t H5Z_gpulz_check_user_params(unsigned symbol_size, unsigned window, unsign
                       "gpulz: block size %u (cd_values[3]) is not 0 (default %d) or a power of two "
                       "in %d..%d symbols",
                       C, GPULZ_BLOCK_DEFAULT, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
-    if (flags & ~(unsigned)GPULZ_FLAGS_KNOWN)
+    if (flags & ~(unsigned)H5Z_GPULZ_CD_FLAGS_KNOWN)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: unknown flags 0x%x in cd_values[4] (known: 0x1 adaptive)",
-                      flags & ~(unsigned)GPULZ_FLAGS_KNOWN);
+                      flags & ~(unsigned)H5Z_GPULZ_CD_FLAGS_KNOWN);
 done:
     return ret_value;
 }
