@@ -24,6 +24,7 @@
 
 #include "H5Zgpulz.h"
 #include "gpulz.h"
+#include "gpulz_env.h"
 #ifdef GPULZ_H5_DYNAMIC
 #include "h5_dynamic.h" /* the plugin module: HDF5 calls through the loader's table */
 #endif
@@ -223,24 +224,14 @@ static herr_t environment_read(filter_env *e)
     gpulz_params_init(&e->params);
     e->verbose = verb && *verb && strcmp(verb, "0") != 0;
     e->legacy_max = H5Z_GPULZ_LEGACY_CHUNK_MAX_DEFAULT;
-    if (!backend || !*backend || strcmp(backend, "auto") == 0)
-        e->params.backend = GPULZ_BACKEND_AUTO;
-    else if (strcmp(backend, "cpu") == 0)
-        e->params.backend = GPULZ_BACKEND_CPU;
-    else if (strcmp(backend, "gpu") == 0)
-        e->params.backend = GPULZ_BACKEND_GPU;
-    else
+    /* unset or empty: the defaults of gpulz_params_init() */
+    if (backend && *backend && gpulz_backend_parse(backend, &e->params.backend) != GPULZ_OK)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: GPULZ_BACKEND=%s is not auto, cpu or gpu", backend);
-    if (threads && *threads) {
-        char *end;
-        unsigned long t = strtoul(threads, &end, 10);
-        if (*end || threads[0] < '0' || threads[0] > '9' || t > GPULZ_THREADS_MAX)
-            PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                          "gpulz: GPULZ_THREADS=%s is not a thread count 0..%d (0 = all cores)",
-                          threads, GPULZ_THREADS_MAX);
-        e->params.threads = (unsigned)t;
-    }
+    if (threads && *threads && gpulz_threads_parse(threads, &e->params.threads) != GPULZ_OK)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: GPULZ_THREADS=%s is not a thread count 0..%d (0 = all cores)",
+                      threads, GPULZ_THREADS_MAX);
     if (legacy && *legacy && !(e->legacy_max = parse_bytes(legacy)))
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: GPULZ_LEGACY_CHUNK_MAX=%s is not a size of 1 byte to 4 GiB - 1 "

@@ -234,7 +234,7 @@ static unsigned resolve_threads(unsigned threads)
 static const char *backend_label(const bench_result *R)
 {
     if (R->comp_backend == R->decomp_backend)
-        return cli_backend_name(R->comp_backend);
+        return gpulz_backend_name(R->comp_backend);
     return R->comp_backend == GPULZ_BACKEND_GPU ? "gpu/cpu" : "cpu/gpu";
 }
 

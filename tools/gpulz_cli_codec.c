@@ -82,7 +82,6 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
                                          {NULL, 0, NULL, 0}};
     const char *optstring = compress ? ":s:l:w:b:at:o:fvh1234" : ":t:o:fvh";
     int c;
-    unsigned long v;
     cli_format_opts F;
     gpulz_params_init(&A->p);
     cli_format_opts_init(&F, A->p.symbol_size);
@@ -103,9 +102,8 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
         }
         switch (c) {
         case 't':
-            if (cli_parse_uint(cmd, "--threads", optarg, 0, GPULZ_THREADS_MAX, &v))
+            if (cli_parse_threads(cmd, "--threads", optarg, &A->p.threads))
                 return CLI_USAGE;
-            A->p.threads = (unsigned)v;
             break;
         case OPT_BACKEND:
             if (cli_parse_backend(cmd, optarg, &A->p.backend))
@@ -167,7 +165,7 @@ static void report(int compress, const char *in, const char *out, size_t n, size
     gpulz_backend b = gpulz_last_backend(&why);
     size_t raw = compress ? n : len, packed = compress ? len : n;
     fprintf(stderr, "gpulz: %s -> %s: %zu -> %zu bytes, ratio %.3f, %s (%s)\n", cli_name(in, 0),
-            cli_name(out, 1), n, len, (double)raw / (double)packed, cli_backend_name(b), why);
+            cli_name(out, 1), n, len, (double)raw / (double)packed, gpulz_backend_name(b), why);
 }
 
 static int run(int compress, int argc, char **argv)

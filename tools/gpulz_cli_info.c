@@ -120,7 +120,7 @@ int cli_info_main(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int blocks = 0, check = 0, c;
-    unsigned long threads = 0;
+    unsigned threads = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":bt:h", opts, NULL)) != -1) {
@@ -132,7 +132,7 @@ int cli_info_main(int argc, char **argv)
             check = 1;
             break;
         case 't':
-            if (cli_parse_uint("info", "--threads", optarg, 0, GPULZ_THREADS_MAX, &threads))
+            if (cli_parse_threads("info", "--threads", optarg, &threads))
                 return CLI_USAGE;
             break;
         case 'h':
@@ -149,7 +149,7 @@ int cli_info_main(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         if (i > optind)
             putchar('\n');
-        int r = describe(argv[i], blocks, check, (unsigned)threads);
+        int r = describe(argv[i], blocks, check, threads);
         if (r && !rc)
             rc = r;
         /* main() reports a failed stdout; this keeps its errno */
