@@ -27,7 +27,7 @@ static const char compress_help[] =
     "  -b, --block C      block size in symbols, a power of two 256..16384\n"
     "                     (default 2048)\n"
     "  -a, --adaptive     also try symbol size 1 where the ratio is under 1.5\n"
-    "  -t, --threads N    CPU threads, 0..4096, 0 = one per core (default 0)\n"
+    "  -t, --threads N    CPU threads, 0..%d, 0 = one per core (default 0)\n"
     "      --backend B    auto, cpu or gpu (default auto; gpu fails without a GPU)\n"
     "  -o, --output OUT   where to write\n"
     "  -f, --force        replace an existing OUT file; write binary to a terminal\n"
@@ -45,7 +45,7 @@ static const char decompress_help[] =
     "through (docs/cli.md).\n"
     "Every parameter comes from the chunk itself.\n"
     "\n"
-    "  -t, --threads N    CPU threads, 0..4096, 0 = one per core (default 0)\n"
+    "  -t, --threads N    CPU threads, 0..%d, 0 = one per core (default 0)\n"
     "      --backend B    auto, cpu or gpu (default auto)\n"
     "  -o, --output OUT   where to write\n"
     "  -f, --force        replace an existing OUT file; read from or write to a\n"
@@ -119,7 +119,7 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
             A->verbose = 1;
             break;
         case 'h':
-            fputs(compress ? compress_help : decompress_help, stdout);
+            printf(compress ? compress_help : decompress_help, GPULZ_THREADS_MAX);
             return -1;
         default:
             return cli_getopt_error(cmd, c, argv);

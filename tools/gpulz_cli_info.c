@@ -17,7 +17,7 @@ static const char info_help[] =
     "\n"
     "  -b, --blocks   also list every block: offset, raw and stored size, kind\n"
     "      --verify   also decode the file and check every block\n"
-    "  -t, --threads N  CPU threads for --verify, 0..4096, 0 = one per core\n"
+    "  -t, --threads N  CPU threads for --verify, 0..%d, 0 = one per core\n"
     "                   (default 0)\n"
     "  -h, --help     this help\n"
     "\n"
@@ -136,7 +136,7 @@ int cli_info_main(int argc, char **argv)
                 return CLI_USAGE;
             break;
         case 'h':
-            fputs(info_help, stdout);
+            printf(info_help, GPULZ_THREADS_MAX);
             return CLI_OK;
         default:
             return cli_getopt_error("info", c, argv);
