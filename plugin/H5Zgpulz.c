@@ -38,8 +38,20 @@
         goto done;                                                                           \
     } while (0)
 
+/* gpulz_cd.h includes neither HDF5 nor gpulz.h, so what its contract shares
+ * with the codec is tied here, where both are seen. */
 _Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION,
                "cd_values slot 0 holds the chunk format version");
+_Static_assert(GPULZ_H5_ADAPTIVE == GPULZ_FLAG_ADAPTIVE,
+               "the adaptive flag is the same bit in cd_values and in gpulz_params.flags");
+_Static_assert(H5Z_GPULZ_CD_FLAGS_KNOWN == GPULZ_FLAGS_KNOWN,
+               "cd_values slot 4 holds exactly the codec's flags");
+_Static_assert((GPULZ_H5_FLAGS_KNOWN & ~GPULZ_H5_OPTIONAL) == H5Z_GPULZ_CD_FLAGS_KNOWN &&
+                   !(GPULZ_H5_OPTIONAL & H5Z_GPULZ_CD_FLAGS_KNOWN),
+               "GPULZ_H5_OPTIONAL is the one flag of gpulz_h5_set_dcpl() not stored");
+_Static_assert(H5Z_GPULZ_CD_CHUNK_BYTES == H5Z_GPULZ_CD_NELMTS &&
+                   H5Z_GPULZ_CD_NELMTS_STORED == H5Z_GPULZ_CD_NELMTS + 1,
+               "set_local stores the user's slots and the chunk size after them");
 
 /* Room for more values than we take, to tell "too many" from "just right". */
 #define CD_CAPACITY 8
