@@ -15,8 +15,6 @@
  * (GPULZ_BACKEND, GPULZ_THREADS), so each gpulz setting runs in a child
  * process with its own environment, set before the plugin does any work.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <hdf5.h>
 #include <stdint.h>
@@ -29,6 +27,7 @@
 
 #include "corpus.h"
 #include "gpulz.h"
+#include "gpulz_cd.h"
 
 #define MAX_RANK CORPUS_MAX_RANK
 #define MAX_REPEATS 25
@@ -70,9 +69,9 @@ static filter_spec filters[] = {
     {"lzf", 0, -1, H5Z_FILTER_LZF, 0, {0}, RUN_HERE},
     /* cd_values: format version, symbol size (0 = from the datatype),
      * window, block symbols, flags */
-    {"gpulz-cpu-1t", 0, -1, GPULZ_FILTER_ID, 5, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPU1},
-    {"gpulz-cpu-all", 0, -1, GPULZ_FILTER_ID, 5, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPUALL},
-    {"gpulz-gpu", 0, -1, GPULZ_FILTER_ID, 5, {1, 0, 128, 2048, 0}, RUN_GPULZ_GPU},
+    {"gpulz-cpu-1t", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPU1},
+    {"gpulz-cpu-all", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPUALL},
+    {"gpulz-gpu", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, {1, 0, 128, 2048, 0}, RUN_GPULZ_GPU},
 };
 #define NFILTERS (sizeof filters / sizeof filters[0])
 
@@ -397,7 +396,7 @@ static void usage(FILE *f)
             "  --list             list the filter settings and exit\n"
             "Output: CSV on stdout. Status 'ok' or why a row was skipped or failed.\n"
             "Filters are looked up on HDF5_PLUGIN_PATH; gpulz filter ID %d.\n",
-            GPULZ_FILTER_ID);
+            H5Z_FILTER_GPULZ);
 }
 
 static int parse_numbers(const char *s, double *v, int max)

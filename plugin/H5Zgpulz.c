@@ -24,6 +24,7 @@
 
 #include "H5Zgpulz.h"
 #include "gpulz.h"
+#include "gpulz_env.h"
 #ifdef GPULZ_H5_DYNAMIC
 #include "h5_dynamic.h" /* the plugin module: HDF5 calls through the loader's table */
 #endif
@@ -37,8 +38,20 @@
         goto done;                                                                           \
     } while (0)
 
+/* gpulz_cd.h includes neither HDF5 nor gpulz.h, so what its contract shares
+ * with the codec is tied here, where both are seen. */
 _Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION,
                "cd_values slot 0 holds the chunk format version");
+_Static_assert(GPULZ_H5_ADAPTIVE == GPULZ_FLAG_ADAPTIVE,
+               "the adaptive flag is the same bit in cd_values and in gpulz_params.flags");
+_Static_assert(H5Z_GPULZ_CD_FLAGS_KNOWN == GPULZ_FLAGS_KNOWN,
+               "cd_values slot 4 holds exactly the codec's flags");
+_Static_assert((GPULZ_H5_FLAGS_KNOWN & ~GPULZ_H5_OPTIONAL) == H5Z_GPULZ_CD_FLAGS_KNOWN &&
+                   !(GPULZ_H5_OPTIONAL & H5Z_GPULZ_CD_FLAGS_KNOWN),
+               "GPULZ_H5_OPTIONAL is the one flag of gpulz_h5_set_dcpl() not stored");
+_Static_assert(H5Z_GPULZ_CD_CHUNK_BYTES == H5Z_GPULZ_CD_NELMTS &&
+                   H5Z_GPULZ_CD_NELMTS_STORED == H5Z_GPULZ_CD_NELMTS + 1,
+               "set_local stores the user's slots and the chunk size after them");
 
 /* Room for more values than we take, to tell "too many" from "just right". */
 #define CD_CAPACITY 8
@@ -66,10 +79,10 @@ herr_t H5Z_gpulz_check_user_params(unsigned symbol_size, unsigned window, unsign
                       "gpulz: block size %u (cd_values[3]) is not 0 (default %d) or a power of two "
                       "in %d..%d symbols",
                       C, GPULZ_BLOCK_DEFAULT, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
-    if (flags & ~(unsigned)GPULZ_FLAGS_KNOWN)
+    if (flags & ~(unsigned)H5Z_GPULZ_CD_FLAGS_KNOWN)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: unknown flags 0x%x in cd_values[4] (known: 0x1 adaptive)",
-                      flags & ~(unsigned)GPULZ_FLAGS_KNOWN);
+                      flags & ~(unsigned)H5Z_GPULZ_CD_FLAGS_KNOWN);
 done:
     return ret_value;
 }
@@ -223,24 +236,14 @@ static herr_t environment_read(filter_env *e)
     gpulz_params_init(&e->params);
     e->verbose = verb && *verb && strcmp(verb, "0") != 0;
     e->legacy_max = H5Z_GPULZ_LEGACY_CHUNK_MAX_DEFAULT;
-    if (!backend || !*backend || strcmp(backend, "auto") == 0)
-        e->params.backend = GPULZ_BACKEND_AUTO;
-    else if (strcmp(backend, "cpu") == 0)
-        e->params.backend = GPULZ_BACKEND_CPU;
-    else if (strcmp(backend, "gpu") == 0)
-        e->params.backend = GPULZ_BACKEND_GPU;
-    else
+    /* unset or empty: the defaults of gpulz_params_init() */
+    if (backend && *backend && gpulz_backend_parse(backend, &e->params.backend) != GPULZ_OK)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: GPULZ_BACKEND=%s is not auto, cpu or gpu", backend);
-    if (threads && *threads) {
-        char *end;
-        unsigned long t = strtoul(threads, &end, 10);
-        if (*end || threads[0] < '0' || threads[0] > '9' || t > GPULZ_THREADS_MAX)
-            PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                          "gpulz: GPULZ_THREADS=%s is not a thread count 0..%d (0 = all cores)",
-                          threads, GPULZ_THREADS_MAX);
-        e->params.threads = (unsigned)t;
-    }
+    if (threads && *threads && gpulz_threads_parse(threads, &e->params.threads) != GPULZ_OK)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: GPULZ_THREADS=%s is not a thread count 0..%d (0 = all cores)",
+                      threads, GPULZ_THREADS_MAX);
     if (legacy && *legacy && !(e->legacy_max = parse_bytes(legacy)))
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: GPULZ_LEGACY_CHUNK_MAX=%s is not a size of 1 byte to 4 GiB - 1 "

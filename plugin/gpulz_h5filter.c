@@ -7,16 +7,18 @@
 herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
                          unsigned block_symbols, unsigned flags)
 {
-    if (flags & ~(GPULZ_H5_ADAPTIVE | GPULZ_H5_OPTIONAL)) {
+    if (flags & ~GPULZ_H5_FLAGS_KNOWN) {
         H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_PLINE, H5E_BADVALUE,
                  "gpulz: unknown flags 0x%x (known: GPULZ_H5_ADAPTIVE, GPULZ_H5_OPTIONAL)",
-                 flags & ~(GPULZ_H5_ADAPTIVE | GPULZ_H5_OPTIONAL));
+                 flags & ~GPULZ_H5_FLAGS_KNOWN);
         return -1;
     }
-    unsigned stored = flags & GPULZ_H5_ADAPTIVE;
+    unsigned stored = flags & H5Z_GPULZ_CD_FLAGS_KNOWN;
     if (H5Z_gpulz_check_user_params(symbol_size, window, block_symbols, stored) < 0)
         return -1;
-    const unsigned cd[H5Z_GPULZ_CD_NELMTS] = {0, symbol_size, window, block_symbols, stored};
+    const unsigned cd[H5Z_GPULZ_CD_NELMTS] = {
+        [H5Z_GPULZ_CD_SYMBOL] = symbol_size, [H5Z_GPULZ_CD_WINDOW] = window,
+        [H5Z_GPULZ_CD_BLOCK] = block_symbols, [H5Z_GPULZ_CD_FLAGS] = stored};
     return H5Pset_filter(dcpl, H5Z_FILTER_GPULZ,
                          (flags & GPULZ_H5_OPTIONAL) ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY,
                          H5Z_GPULZ_CD_NELMTS, cd);

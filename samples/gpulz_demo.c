@@ -22,7 +22,7 @@
 
 #include <hdf5.h>
 
-#include "gpulz_h5filter.h"
+#include "gpulz_cd.h" /* the filter ID and cd_values: HDF5 loads the plugin */
 
 typedef struct sample {
     const char *file;    /* in DATADIR */

@@ -3,8 +3,8 @@
  * add it to a chunked dataset with H5Pset_filter, write, read back, compare.
  *
  * Build:  cc h5_write_read.c $(pkg-config --cflags --libs hdf5) -o h5_write_read
- *         (gpulz_h5filter.h is installed with gpulz; it only defines the ID and
- *          the cd_values slots, so no gpulz library is linked)
+ *         (gpulz_cd.h is installed with gpulz; it only defines the filter ID
+ *          and the cd_values slots, so no gpulz library is linked)
  * Run:    HDF5_PLUGIN_PATH=/where/libH5Zgpulz.so/is ./h5_write_read [FILE]
  *         (not needed when the plugin is installed in HDF5's plugin directory)
  */
@@ -14,7 +14,7 @@
 
 #include <hdf5.h>
 
-#include "gpulz_h5filter.h"
+#include "gpulz_cd.h"
 
 #define NY 512
 #define NX 1024

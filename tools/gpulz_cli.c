@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "gpulz_cd.h"
 #include "gpulz_cli.h"
 
 typedef struct subcommand {
@@ -43,7 +44,7 @@ static void main_help(void)
 static int version(void)
 {
     printf("gpulz %s (library %s, chunk format %d, HDF5 filter id %d, CUDA backend %s)\n",
-           PACKAGE_VERSION, gpulz_version_string(), GPULZ_FORMAT_VERSION, GPULZ_FILTER_ID,
+           PACKAGE_VERSION, gpulz_version_string(), GPULZ_FORMAT_VERSION, H5Z_FILTER_GPULZ,
 #ifdef GPULZ_HAVE_CUDA
            "built"
 #else

@@ -1,8 +1,10 @@
 /*
  * gpulz_cli.h - what the files of the gpulz command share: exit codes, the
  * error and usage reporters, argument parsers, whole-file I/O and the
- * subcommand entry points.  The command sits on the public gpulz.h alone
- * (plus the data generators of datagen.h).
+ * subcommand entry points.  The command sits on the public gpulz.h, the
+ * parsers of settings it shares with the HDF5 filter (gpulz_env.h), the
+ * filter's contract (gpulz_cd.h, no HDF5) and the data generators of
+ * datagen.h.
  */
 #ifndef GPULZ_CLI_H
 #define GPULZ_CLI_H
@@ -11,6 +13,7 @@
 #include <stdint.h>
 
 #include "gpulz.h"
+#include "gpulz_env.h"
 
 /* Exit codes a script can rely on (documented in docs/cli.md). */
 enum {
@@ -62,6 +65,9 @@ int cli_check_level(const char *cmd, const char *opt, unsigned long v);
 int cli_check_block(const char *cmd, const char *opt, unsigned long v);
 int cli_check_threads(const char *cmd, const char *opt, unsigned long v);
 
+/* A thread count, 0..GPULZ_THREADS_MAX (gpulz_threads_parse()); 0 on success. */
+int cli_parse_threads(const char *cmd, const char *opt, const char *s, unsigned *out);
+
 /*
  * The options that shape the compressed bytes, as compress and h5repack-args
  * take them: -s/--symbol, -l/--level (and -1..-4), -w/--window, -b/--block,
@@ -77,9 +83,8 @@ void cli_format_opts_init(cli_format_opts *o, unsigned long symbol);
 int cli_format_option(const char *cmd, int c, const char *arg, unsigned long symbol_min,
                       cli_format_opts *o);
 
-/* auto, cpu or gpu; 0 on success. */
+/* auto, cpu or gpu (gpulz_backend_parse(); gpulz_backend_name() names one); 0 on success. */
 int cli_parse_backend(const char *cmd, const char *s, gpulz_backend *out);
-const char *cli_backend_name(gpulz_backend b);
 
 /* Report getopt_long's ':' or '?' return c for cmd; returns CLI_USAGE. */
 int cli_getopt_error(const char *cmd, int c, char *const argv[]);

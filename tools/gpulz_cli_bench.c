@@ -43,7 +43,7 @@ static const char bench_help[] =
     "  -w, --window LIST      windows (default 32,64,128,255)\n"
     "  -l, --level LIST       levels 1-4, instead of --window\n"
     "  -b, --block LIST       block sizes in symbols (default 2048,4096)\n"
-    "  -t, --threads LIST     CPU thread counts, 0..4096, 0 = one per core\n"
+    "  -t, --threads LIST     CPU thread counts, 0..%d, 0 = one per core\n"
     "                         (default 0)\n"
     "  -a, --adaptive         compress with the adaptive flag\n"
     "Measurement:\n"
@@ -234,7 +234,7 @@ static unsigned resolve_threads(unsigned threads)
 static const char *backend_label(const bench_result *R)
 {
     if (R->comp_backend == R->decomp_backend)
-        return cli_backend_name(R->comp_backend);
+        return gpulz_backend_name(R->comp_backend);
     return R->comp_backend == GPULZ_BACKEND_GPU ? "gpu/cpu" : "cpu/gpu";
 }
 
@@ -476,7 +476,7 @@ int cli_bench_main(int argc, char **argv)
             G.csv = 1;
             break;
         case 'h':
-            fputs(bench_help, stdout);
+            printf(bench_help, GPULZ_THREADS_MAX);
             return CLI_OK;
         default:
             return cli_getopt_error(cmd, c, argv);

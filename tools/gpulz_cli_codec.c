@@ -27,7 +27,7 @@ static const char compress_help[] =
     "  -b, --block C      block size in symbols, a power of two 256..16384\n"
     "                     (default 2048)\n"
     "  -a, --adaptive     also try symbol size 1 where the ratio is under 1.5\n"
-    "  -t, --threads N    CPU threads, 0..4096, 0 = one per core (default 0)\n"
+    "  -t, --threads N    CPU threads, 0..%d, 0 = one per core (default 0)\n"
     "      --backend B    auto, cpu or gpu (default auto; gpu fails without a GPU)\n"
     "  -o, --output OUT   where to write\n"
     "  -f, --force        replace an existing OUT file; write binary to a terminal\n"
@@ -45,7 +45,7 @@ static const char decompress_help[] =
     "through (docs/cli.md).\n"
     "Every parameter comes from the chunk itself.\n"
     "\n"
-    "  -t, --threads N    CPU threads, 0..4096, 0 = one per core (default 0)\n"
+    "  -t, --threads N    CPU threads, 0..%d, 0 = one per core (default 0)\n"
     "      --backend B    auto, cpu or gpu (default auto)\n"
     "  -o, --output OUT   where to write\n"
     "  -f, --force        replace an existing OUT file; read from or write to a\n"
@@ -82,7 +82,6 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
                                          {NULL, 0, NULL, 0}};
     const char *optstring = compress ? ":s:l:w:b:at:o:fvh1234" : ":t:o:fvh";
     int c;
-    unsigned long v;
     cli_format_opts F;
     gpulz_params_init(&A->p);
     cli_format_opts_init(&F, A->p.symbol_size);
@@ -103,9 +102,8 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
         }
         switch (c) {
         case 't':
-            if (cli_parse_uint(cmd, "--threads", optarg, 0, GPULZ_THREADS_MAX, &v))
+            if (cli_parse_threads(cmd, "--threads", optarg, &A->p.threads))
                 return CLI_USAGE;
-            A->p.threads = (unsigned)v;
             break;
         case OPT_BACKEND:
             if (cli_parse_backend(cmd, optarg, &A->p.backend))
@@ -121,7 +119,7 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
             A->verbose = 1;
             break;
         case 'h':
-            fputs(compress ? compress_help : decompress_help, stdout);
+            printf(compress ? compress_help : decompress_help, GPULZ_THREADS_MAX);
             return -1;
         default:
             return cli_getopt_error(cmd, c, argv);
@@ -167,7 +165,7 @@ static void report(int compress, const char *in, const char *out, size_t n, size
     gpulz_backend b = gpulz_last_backend(&why);
     size_t raw = compress ? n : len, packed = compress ? len : n;
     fprintf(stderr, "gpulz: %s -> %s: %zu -> %zu bytes, ratio %.3f, %s (%s)\n", cli_name(in, 0),
-            cli_name(out, 1), n, len, (double)raw / (double)packed, cli_backend_name(b), why);
+            cli_name(out, 1), n, len, (double)raw / (double)packed, gpulz_backend_name(b), why);
 }
 
 static int run(int compress, int argc, char **argv)

@@ -2,18 +2,15 @@
  * gpulz_cli_h5repack.c - `gpulz h5repack-args`: the `-f UD=...` argument of
  * h5repack for the gpulz filter.
  *
- * The cd_values slots are the plugin's contract (docs/design.md §4): what
- * h5dump -p prints for a gpulz dataset can be pasted back here and the other
- * way round.
+ * The filter ID and the cd_values slots are the plugin's contract
+ * (gpulz_cd.h): what h5dump -p prints for a gpulz dataset can be pasted back
+ * here and the other way round.
  */
 #include <getopt.h>
 #include <stdio.h>
 
-#include "config.h"
+#include "gpulz_cd.h"
 #include "gpulz_cli.h"
-
-/* cd_values slots of the gpulz filter */
-enum { CD_VERSION, CD_SYMBOL, CD_WINDOW, CD_BLOCK, CD_FLAGS, CD_COUNT };
 
 /* H5Z_FLAG_OPTIONAL: HDF5 skips an optional filter that fails instead of failing the write */
 #define H5Z_FLAG_MANDATORY_VALUE 0
@@ -22,7 +19,7 @@ enum { CD_VERSION, CD_SYMBOL, CD_WINDOW, CD_BLOCK, CD_FLAGS, CD_COUNT };
 static const char h5repack_help[] =
     "Usage: gpulz h5repack-args [OPTIONS]\n"
     "Print the filter argument of h5repack -f for gpulz:\n"
-    "  UD=<filter id>,<flag>,5,<version>,<symbol>,<window>,<block>,<flags>\n"
+    "  UD=<filter id>,<flag>,%d,<version>,<symbol>,<window>,<block>,<flags>\n"
     "for example:  h5repack -f \"$(gpulz h5repack-args --level 4)\" in.h5 out.h5\n"
     "(add -l CHUNK=... where a dataset is not chunked yet).\n"
     "\n"
@@ -66,7 +63,7 @@ int cli_h5repack_main(int argc, char **argv)
             flag = H5Z_FLAG_OPTIONAL_VALUE;
             break;
         case 'h':
-            fputs(h5repack_help, stdout);
+            printf(h5repack_help, H5Z_GPULZ_CD_NELMTS);
             return CLI_OK;
         default:
             return cli_getopt_error(cmd, c, argv);
@@ -74,11 +71,12 @@ int cli_h5repack_main(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error(cmd, "takes no arguments ('%s' is extra)", argv[optind]);
-    const unsigned long cd[CD_COUNT] = {[CD_VERSION] = GPULZ_FORMAT_VERSION, [CD_SYMBOL] = F.symbol,
-                                        [CD_WINDOW] = F.window, [CD_BLOCK] = F.block,
-                                        [CD_FLAGS] = F.flags};
-    printf("UD=%d,%lu,%d", GPULZ_FILTER_ID, flag, CD_COUNT);
-    for (int i = 0; i < CD_COUNT; i++)
+    const unsigned long cd[H5Z_GPULZ_CD_NELMTS] = {
+        [H5Z_GPULZ_CD_VERSION] = H5Z_GPULZ_CD_VERSION_CURRENT, [H5Z_GPULZ_CD_SYMBOL] = F.symbol,
+        [H5Z_GPULZ_CD_WINDOW] = F.window, [H5Z_GPULZ_CD_BLOCK] = F.block,
+        [H5Z_GPULZ_CD_FLAGS] = F.flags};
+    printf("UD=%d,%lu,%d", H5Z_FILTER_GPULZ, flag, H5Z_GPULZ_CD_NELMTS);
+    for (int i = 0; i < H5Z_GPULZ_CD_NELMTS; i++)
         printf(",%lu", cd[i]);
     putchar('\n');
     return CLI_OK;

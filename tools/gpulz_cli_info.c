@@ -17,7 +17,7 @@ static const char info_help[] =
     "\n"
     "  -b, --blocks   also list every block: offset, raw and stored size, kind\n"
     "      --verify   also decode the file and check every block\n"
-    "  -t, --threads N  CPU threads for --verify, 0..4096, 0 = one per core\n"
+    "  -t, --threads N  CPU threads for --verify, 0..%d, 0 = one per core\n"
     "                   (default 0)\n"
     "  -h, --help     this help\n"
     "\n"
@@ -120,7 +120,7 @@ int cli_info_main(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int blocks = 0, check = 0, c;
-    unsigned long threads = 0;
+    unsigned threads = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":bt:h", opts, NULL)) != -1) {
@@ -132,11 +132,11 @@ int cli_info_main(int argc, char **argv)
             check = 1;
             break;
         case 't':
-            if (cli_parse_uint("info", "--threads", optarg, 0, GPULZ_THREADS_MAX, &threads))
+            if (cli_parse_threads("info", "--threads", optarg, &threads))
                 return CLI_USAGE;
             break;
         case 'h':
-            fputs(info_help, stdout);
+            printf(info_help, GPULZ_THREADS_MAX);
             return CLI_OK;
         default:
             return cli_getopt_error("info", c, argv);
@@ -149,7 +149,7 @@ int cli_info_main(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         if (i > optind)
             putchar('\n');
-        int r = describe(argv[i], blocks, check, (unsigned)threads);
+        int r = describe(argv[i], blocks, check, threads);
         if (r && !rc)
             rc = r;
         /* main() reports a failed stdout; this keeps its errno */

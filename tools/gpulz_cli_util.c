@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,15 +61,12 @@ int cli_codec_error(const char *what, int status)
 int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long lo,
                    unsigned long hi, unsigned long *out)
 {
-    char *end;
-    errno = 0;
-    /* strtoul accepts "-1" and wraps it; refuse any sign */
-    unsigned long v = (*s >= '0' && *s <= '9') ? strtoul(s, &end, 10) : 0;
-    if (!(*s >= '0' && *s <= '9') || *end || errno)
+    unsigned long long v;
+    if (gpulz_uint_parse(s, ULONG_MAX, &v) != GPULZ_OK)
         return cli_usage_error(cmd, "%s: '%s' is not a number", opt, s);
     if (v < lo || v > hi)
-        return cli_usage_error(cmd, "%s: %lu is out of %lu..%lu", opt, v, lo, hi);
-    *out = v;
+        return cli_usage_error(cmd, "%s: %llu is out of %lu..%lu", opt, v, lo, hi);
+    *out = (unsigned long)v;
     return 0;
 }
 
@@ -240,29 +238,25 @@ int cli_format_option(const char *cmd, int c, const char *arg, unsigned long sym
     }
 }
 
+/* The library's parsers of settings leave their reason in gpulz_last_error(). */
+static int setting_error(const char *cmd, const char *opt)
+{
+    return cli_usage_error(cmd, "%s: %s", opt, gpulz_last_error());
+}
+
 int cli_check_threads(const char *cmd, const char *opt, unsigned long v)
 {
-    if (v > GPULZ_THREADS_MAX)
-        return cli_usage_error(cmd, "%s: %lu threads is out of 0..%d", opt, v, GPULZ_THREADS_MAX);
-    return 0;
+    return gpulz_threads_check(v) != GPULZ_OK ? setting_error(cmd, opt) : 0;
+}
+
+int cli_parse_threads(const char *cmd, const char *opt, const char *s, unsigned *out)
+{
+    return gpulz_threads_parse(s, out) != GPULZ_OK ? setting_error(cmd, opt) : 0;
 }
 
 int cli_parse_backend(const char *cmd, const char *s, gpulz_backend *out)
 {
-    if (!strcmp(s, "auto"))
-        *out = GPULZ_BACKEND_AUTO;
-    else if (!strcmp(s, "cpu"))
-        *out = GPULZ_BACKEND_CPU;
-    else if (!strcmp(s, "gpu"))
-        *out = GPULZ_BACKEND_GPU;
-    else
-        return cli_usage_error(cmd, "--backend: '%s' is not auto, cpu or gpu", s);
-    return 0;
-}
-
-const char *cli_backend_name(gpulz_backend b)
-{
-    return b == GPULZ_BACKEND_GPU ? "gpu" : b == GPULZ_BACKEND_CPU ? "cpu" : "auto";
+    return gpulz_backend_parse(s, out) != GPULZ_OK ? setting_error(cmd, "--backend") : 0;
 }
 
 int cli_getopt_error(const char *cmd, int c, char *const argv[])
