@@ -9,6 +9,7 @@
 
 #include "cpu_codec.h"
 #include "gpulz_chunk.h"
+#include "gpulz_env.h"
 #include "gpulz_gpu.h"
 
 void gpulz_params_init(gpulz_params *p)
@@ -32,11 +33,10 @@ static int run_params_check(const gpulz_params *p)
 {
     /* each thread costs a stack and an encoder scratch: an unchecked count
      * (a negative int cast to unsigned) would mean gigabytes of them */
-    if (p->threads > GPULZ_THREADS_MAX)
-        return gpulz_fail(GPULZ_ERR_PARAM, "%u threads is out of 0..%d", p->threads,
-                          GPULZ_THREADS_MAX);
-    if (p->backend != GPULZ_BACKEND_AUTO && p->backend != GPULZ_BACKEND_CPU &&
-        p->backend != GPULZ_BACKEND_GPU)
+    int rc = gpulz_threads_check(p->threads);
+    if (rc != GPULZ_OK)
+        return rc;
+    if (!gpulz_backend_name(p->backend))
         return gpulz_fail(GPULZ_ERR_PARAM, "backend %d is not auto, cpu or gpu", (int)p->backend);
     return GPULZ_OK;
 }
