@@ -59,11 +59,11 @@ expect 0 "$GPULZ" --help
 expect 0 "$GPULZ" --version
 grep -q '^gpulz [0-9]' out.log || fail "--version"
 expect 0 "$GPULZ" version
-# configure reads its version from gpulz.h: both say the same
+# configure.ac's AC_INIT and gpulz.h state the version: both must say the same
 pkg=$(sed -n 's/^gpulz \([^ ]*\) (library .*/\1/p' out.log)
 lib=$(sed -n 's/^gpulz [^ ]* (library \([^,]*\),.*/\1/p' out.log)
 [ -n "$pkg" ] && [ "$pkg" = "$lib" ] ||
-    fail "configure's version '$pkg' is not gpulz.h's '$lib' (autoreconf after a version change)"
+    fail "configure's version '$pkg' is not gpulz.h's '$lib': change both"
 
 # 1: damaged compressed data, and no output left behind
 size=$(size q.gplz)
