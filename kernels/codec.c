@@ -99,31 +99,24 @@ static int encode_init(void *ctx, unsigned worker)
     return GPULZ_OK;
 }
 
-/*
- * Encode block k into its raw-size slot (compaction squeezes the gaps later),
- * walking the chunk's stages forward.  The last stage falls back to storing
- * the block raw when its result would not be shorter (FORMAT.md §6 step 3);
- * a stored block skips every stage.
- */
+/* The stages the CPU backend implements; a chunk needing another is refused
+ * once, before any block (the list of format 1 is LZSS alone, so a block
+ * is LZSS-coded or stored raw, FORMAT.md §6 step 3). */
+static int cpu_stages_check(const gpulz_layout *L)
+{
+    static const gpulz_stage_id cpu[] = {GPULZ_STAGE_LZSS};
+    return gpulz_stages_supported(L->flags, cpu, sizeof cpu / sizeof cpu[0], "CPU");
+}
+
+/* Encode block k into its raw-size slot; compaction squeezes the gaps later. */
 static int encode_one(void *ctx, unsigned worker, uint64_t k)
 {
     encode_job *J = ctx;
     const gpulz_layout *L = J->L;
     uint64_t off = k * L->block_symbols * L->symbol_size;
     unsigned c = gpulz_block_raw_size(L, k) / L->symbol_size;
-    uint32_t e = 0;
-    size_t count;
-    const gpulz_stage *stage = gpulz_stages(L->flags, &count);
-    for (size_t i = 0; i < count; i++) {
-        switch (stage[i].id) {
-        case GPULZ_STAGE_LZSS:
-            e = gpulz_cpu_encode_block(J->src + off, c, L->symbol_size, L->window,
-                                       J->dst + L->table_end + off, J->scratch[worker]);
-            break;
-        default:
-            return gpulz_fail(GPULZ_ERR_VERSION, "stage %s has no CPU encoder", stage[i].name);
-        }
-    }
+    uint32_t e = gpulz_cpu_encode_block(J->src + off, c, L->symbol_size, L->window,
+                                        J->dst + L->table_end + off, J->scratch[worker]);
     gpulz_put_u32(J->dst + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k, e);
     return 0;
 }
@@ -132,7 +125,9 @@ static int encode_one(void *ctx, unsigned worker, uint64_t k)
 static int cpu_compress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len,
                         unsigned threads)
 {
-    int rc = GPULZ_OK;
+    int rc = cpu_stages_check(L);
+    if (rc != GPULZ_OK)
+        return rc;
     unsigned workers = gpulz_worker_count(threads, L->blocks);
     gpulz_cpu_scratch **scratch = calloc(workers, sizeof *scratch);
     if (!scratch)
@@ -343,25 +338,14 @@ static int decode_one(void *ctx, unsigned worker, uint64_t k)
         memcpy(out, J->src + J->start[k], raw);
         return GPULZ_OK;
     }
-    /* the stages backward, from the last one encoding ran */
-    size_t count;
-    const gpulz_stage *stage = gpulz_stages(L->flags, &count);
-    int rc = GPULZ_OK;
-    for (size_t i = count; i-- > 0 && rc == GPULZ_OK;) {
-        switch (stage[i].id) {
-        case GPULZ_STAGE_LZSS:
-            rc = gpulz_cpu_decode_block(J->src + J->start[k], e & GPULZ_SIZE_MASK, out,
-                                        raw / L->symbol_size, L->symbol_size, L->window, k);
-            break;
-        default:
-            rc = gpulz_fail(GPULZ_ERR_VERSION, "stage %s has no CPU decoder", stage[i].name);
-        }
-    }
-    return rc;
+    return gpulz_cpu_decode_block(J->src + J->start[k], e & GPULZ_SIZE_MASK, out,
+                                  raw / L->symbol_size, L->symbol_size, L->window, k);
 }
 
 static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, unsigned threads)
 {
+    if (cpu_stages_check(L) != GPULZ_OK)
+        return GPULZ_ERR_VERSION;
     uint64_t *start = malloc((L->blocks ? L->blocks : 1) * sizeof *start);
     if (!start)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the offsets of %llu blocks",

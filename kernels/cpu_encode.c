@@ -108,8 +108,7 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
     memset(s->flags, 0, (c + 7) / 8);
 
     /* Stop as soon as the encoding cannot beat the raw size (FORMAT.md §6 step 3). */
-    size_t tbytes = 0; /* token bytes written: S a literal, 2 a match */
-    uint32_t T = 0, M = 0;
+    uint32_t tbytes = 0, T = 0; /* token bytes written: S a literal, 2 a match */
     unsigned i = 0;
     while (i < c) {
         unsigned maxlen = c - i < GPULZ_MATCH_MAX ? c - i : GPULZ_MATCH_MAX;
@@ -144,7 +143,6 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
             s->tokens[tbytes] = (uint8_t)best;
             s->tokens[tbytes + 1] = (uint8_t)bestd;
             tbytes += GPULZ_MATCH_SIZE;
-            M++;
             for (unsigned e = i + best; i < e; i++)
                 chain_insert(s, i, c, singles);
         } else {
@@ -154,10 +152,10 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
             i++;
         }
         T++;
-        if (gpulz_encoded_size(T, M, S) >= raw)
+        if (gpulz_block_bytes(T, tbytes) >= raw)
             break;
     }
-    uint32_t E = gpulz_encoded_size(T, M, S);
+    uint32_t E = gpulz_block_bytes(T, tbytes);
     if (i < c || E >= raw) {
         memcpy(dst, x, raw);
         return GPULZ_RAW_BIT | raw;

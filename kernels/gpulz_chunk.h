@@ -16,8 +16,11 @@ extern "C" {
 #endif
 
 /*
- * A stage of the block pipeline.  Encoding walks the list forward, decoding
- * backward; a block stored raw bypasses every stage (FORMAT.md §3).  A stage
+ * A stage of the block pipeline, in the list's (canonical) order: encoding
+ * applies them forward, decoding backward, and a block stored raw bypasses
+ * every stage (FORMAT.md §3).  Each backend names the stages it implements
+ * and checks a chunk's list once, before any block (gpulz_stages_supported);
+ * format 1's list is LZSS alone, so its blocks call the LZSS coder directly.  A stage
  * that a chunk may or may not use has a bit in the header's flags byte
  * (FORMAT.md §2); one that every chunk of the version uses has none.
  */

@@ -103,11 +103,18 @@ GPULZ_HD uint32_t gpulz_flag_bytes(uint32_t T)
     return (T + 7) / 8;
 }
 
-/* FORMAT.md §5-6: E, the encoded size of a block of T tokens of which M are
- * matches: the token count, the flags, S bytes a literal, 2 a match. */
+/* FORMAT.md §5: E, the encoded size of a block of T tokens taking
+ * token_bytes: the token count, the flags, then the tokens. */
+GPULZ_HD uint32_t gpulz_block_bytes(uint32_t T, uint32_t token_bytes)
+{
+    return GPULZ_TOKEN_COUNT_SIZE + gpulz_flag_bytes(T) + token_bytes;
+}
+
+/* FORMAT.md §5-6: E for T tokens of which M are matches (S bytes a literal,
+ * 2 a match). */
 GPULZ_HD uint32_t gpulz_encoded_size(uint32_t T, uint32_t M, unsigned S)
 {
-    return GPULZ_TOKEN_COUNT_SIZE + gpulz_flag_bytes(T) + S * (T - M) + GPULZ_MATCH_SIZE * M;
+    return gpulz_block_bytes(T, S * (T - M) + GPULZ_MATCH_SIZE * M);
 }
 
 /* The geometry of an input under given parameters (FORMAT.md §2). */
