@@ -32,6 +32,7 @@
 
 #include "corpus.h"
 #include "datagen.h"
+#include "gpu_tune.h"
 #include "gpulz.h"
 
 #define CK(call)                                                                                   \
@@ -147,7 +148,7 @@ static int synthetic_main(int argc, char **argv)
                 }
     }
 
-    /* the encoder's warps per block (GPULZ_ENC_SEGMENT symbols per warp) */
+    /* the encoder's warps per block (symbols per warp, gpu_tune.h) */
     printf("\nencoder segment (symbols per warp), quant\n%2s %4s %6s %8s %10s\n", "S", "W", "block", "segment",
            "comp GB/s");
     gpulz_gen("quant", h, n, 42);
@@ -155,9 +156,8 @@ static int synthetic_main(int argc, char **argv)
     static const unsigned tune[][3] = {{2, 128, 4096}, {4, 32, 4096}, {2, 32, 4096}, {1, 128, 16384}};
     for (int ti = 0; ti < 4; ti++)
         for (unsigned seg = 256; seg <= 4096; seg *= 2) {
-            char v[16];
-            snprintf(v, sizeof v, "%u", seg);
-            setenv("GPULZ_ENC_SEGMENT", v, 1);
+            if (gpu_tune_enc_segment(seg) != GPULZ_OK)
+                bad++;
             gpulz_params_init(&p);
             p.symbol_size = tune[ti][0];
             p.window = tune[ti][1];
@@ -175,7 +175,7 @@ static int synthetic_main(int argc, char **argv)
             printf("%2u %4u %6u %8u %10.1f\n", tune[ti][0], tune[ti][1], tune[ti][2], seg,
                    n / (median(tc, reps) * 1e6));
         }
-    unsetenv("GPULZ_ENC_SEGMENT");
+    gpu_tune_enc_segment(0);
 
     /* host buffers: pageable memory, copies included */
     printf("\nhost buffers (pageable), quant, S=2 W=128 4096-byte blocks\n%12s %10s %10s\n", "bytes",

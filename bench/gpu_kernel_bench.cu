@@ -1,7 +1,7 @@
 /*
- * gpu_kernel_bench.cu - where the GPU encoder's time goes: the encode kernel
- * stopped after each phase (load, match keys, walk, all), timed with CUDA
- * events on 256 MB of quant data.  A tuning aid, built by hand:
+ * gpu_kernel_bench.cu - where the GPU encoder's time goes: the encode kernel's
+ * steps (gpu_encode.cuh) run up to each one (load, match keys, walk, all),
+ * timed with CUDA events on 256 MB of quant data.  A tuning aid, built by hand:
  *   nvcc -O3 -arch=sm_90 -std=c++17 -Ikernels -Itools -I. \
  *        bench/gpu_kernel_bench.cu tools/datagen.c -o gpu_kernel_bench
  */
@@ -23,11 +23,45 @@ extern "C" {
         }                                                                                          \
     } while (0)
 
+/* The encode kernel's steps up to STOP (1 load, 2 match keys, 3 walk, 9
+ * all); a value from the last step run is kept so that none is optimised
+ * away. */
+template <typename Sym, int G, int STOP>
+__global__ void __launch_bounds__(256) steps_kernel(gpulz_enc_args a)
+{
+    extern __shared__ __align__(16) uint8_t smem[];
+    const gpulz_enc_smem lay = gpulz_enc_smem_layout(a.C, sizeof(Sym));
+    const unsigned lmin = gpulz_min_match(sizeof(Sym));
+    const uint64_t k = a.k0 + blockIdx.x;
+    const Sym *sym = (const Sym *)smem;
+    uint16_t *key = (uint16_t *)(smem + lay.key);
+    const unsigned c = gpulz_enc_load<Sym>(a, k, smem, lay);
+    if (STOP == 1) {
+        if (threadIdx.x == 0)
+            a.size[k] = (uint64_t)sym[0];
+        return;
+    }
+    gpulz_enc_keys<Sym, G>(sym, key, c, a.W);
+    if (STOP == 2) {
+        if (threadIdx.x == 0)
+            a.size[k] = key[0] + key[c / 2];
+        return;
+    }
+    unsigned T, M;
+    gpulz_enc_walk(key, (uint32_t *)(smem + lay.starts), c, lmin, &T, &M);
+    if (STOP == 3) {
+        if (threadIdx.x == 0)
+            a.size[k] = T + M;
+        return;
+    }
+    gpulz_enc_store<Sym>(a, k, smem, lay, c, T, M, lmin);
+}
+
 template <typename Sym, int G, int STOP>
 static float run(gpulz_enc_args a, uint64_t nb, unsigned seg)
 {
-    void (*k)(gpulz_enc_args) = gpulz_encode_kernel<Sym, G, STOP>;
-    size_t smem = gpulz_enc_smem(a.C, sizeof(Sym));
+    void (*k)(gpulz_enc_args) = STOP == 9 ? gpulz_encode_kernel<Sym, G> : steps_kernel<Sym, G, STOP>;
+    size_t smem = gpulz_enc_smem_layout(a.C, sizeof(Sym)).total;
     CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     CK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
     int per_sm = 0;

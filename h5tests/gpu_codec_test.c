@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "datagen.h"
+#include "gpu_tune.h"
 #include "gpu_testutil.h"
 
 static int quick;
@@ -124,11 +125,12 @@ static void random_trials(int trials)
             n = 1u << 21;
         make_input(buf, n, (unsigned)(rnd() % 10));
         /* the encoder's split of a block among warps must not show */
-        static const char *segs[] = {"256", "512", "1024", "2048", "16384"};
-        setenv("GPULZ_ENC_SEGMENT", segs[rnd() % 5], 1);
+        static const unsigned segs[] = {256, 512, 1024, 2048, 16384};
+        CHECK(gpu_tune_enc_segment(384) == GPULZ_ERR_PARAM, "384 symbols per warp accepted");
+        CHECK(gpu_tune_enc_segment(segs[rnd() % 5]) == GPULZ_OK, "gpu_tune_enc_segment");
         compare_one(buf, n, S, W, C, rnd() % 8 == 0 ? GPULZ_FLAG_ADAPTIVE : 0);
     }
-    unsetenv("GPULZ_ENC_SEGMENT");
+    gpu_tune_enc_segment(0);
     free(buf);
 }
 

@@ -152,11 +152,11 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
             i++;
         }
         T++;
-        if (gpulz_block_bytes(T, tbytes) >= raw)
+        if (!gpulz_block_shrinks(gpulz_block_bytes(T, tbytes), raw))
             break;
     }
     uint32_t E = gpulz_block_bytes(T, tbytes);
-    if (i < c || E >= raw) {
+    if (i < c || !gpulz_block_shrinks(E, raw)) {
         memcpy(dst, x, raw);
         return GPULZ_RAW_BIT | raw;
     }

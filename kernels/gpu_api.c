@@ -62,9 +62,9 @@ static int enc_all(gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint
     if (rc == GPULZ_OK)
         rc = gpu_plan_make(L->blocks, L->symbols * L->symbol_size, &P);
     if (rc == GPULZ_OK)
-        rc = gpu_enc_launch(c, L, d_src, scratch, &P, 0, L->blocks, gpu_enc_segment(), st);
+        rc = gpu_enc_launch(c, L, d_src, scratch, &P, 0, L->blocks, gpu_enc_segment(c), st);
     if (rc == GPULZ_OK)
-        rc = gpu_enc_finish(L, d_src, d_dst, dst_cap, scratch, &P, c->h_status, st, len);
+        rc = gpu_enc_finish(c, L, d_src, d_dst, dst_cap, scratch, &P, st, len);
     return rc;
 }
 
@@ -175,9 +175,9 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
     if ((rc = gpu_plan_make(L.blocks, 0, &P)) != GPULZ_OK ||
         (rc = scratch_for(c, d_scratch, scratch_size, P.total, &scratch)) != GPULZ_OK)
         goto done;
-    if ((rc = gpu_dec_prepare(&L, d_src, n, d_dst, scratch, &P, st)) != GPULZ_OK ||
+    if ((rc = gpu_dec_prepare(c, &L, d_src, n, d_dst, scratch, &P, st)) != GPULZ_OK ||
         (rc = gpu_dec_launch(c, &L, d_src, n, d_dst, scratch, &P, 0, L.blocks, st)) != GPULZ_OK ||
-        (rc = gpu_dec_result(c->h_status, scratch, &P, st)) != GPULZ_OK)
+        (rc = gpu_dec_result(c, scratch, &P, st)) != GPULZ_OK)
         goto done;
     *dst_len = (size_t)L.n;
 done:

@@ -8,14 +8,8 @@
 
 #include <stdint.h>
 
+#include "gpu_warp.cuh"
 #include "gpulz_format.h"
-
-/* #pragma unroll in functions that are also compiled for the host */
-#ifdef __CUDA_ARCH__
-#define GPULZ_UNROLL _Pragma("unroll")
-#else
-#define GPULZ_UNROLL
-#endif
 
 /* Error codes a kernel leaves in the device error word (first one wins). */
 #define GPULZ_DEV_ERR_CORRUPT 1u /* a block or the table breaks FORMAT.md §3-5 */

@@ -9,13 +9,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdatomic.h>
+
 #include "gpu_context.h"
+#include "gpu_tune.h"
 #include "gpulz_chunk.h"
 
 int gpu_stages_check(const gpulz_layout *L)
 {
     static const gpulz_stage_id kernels[] = {GPULZ_STAGE_LZSS};
     return gpulz_stages_supported(L->flags, kernels, sizeof kernels / sizeof kernels[0], "GPU");
+}
+
+void gpu_policy_fill(gpu_policy *pol, const struct cudaDeviceProp *prop)
+{
+    pol->enc_segment = 2048;
+    pol->enc_tail_segment = 512;
+    pol->work_streams = 14; /* at most GPULZ_WORK_STREAMS_MAX */
+    pol->dec_piece = 8 * GPULZ_COPY_PIECE;
+    pol->max_grid = prop->maxGridSize[0] < (1 << 30) ? (uint64_t)prop->maxGridSize[0] : (uint64_t)1 << 30;
+    pol->smem_optin = prop->sharedMemPerBlockOptin;
+}
+
+static atomic_uint tuned_segment; /* 0: the policy's */
+
+int gpu_tune_enc_segment(unsigned symbols_per_warp)
+{
+    unsigned v = symbols_per_warp;
+    if (v && (v < 256 || v > 16384 || (v & (v - 1))))
+        return gpulz_fail(GPULZ_ERR_PARAM, "%u symbols per warp: not a power of two from 256 to 16384", v);
+    atomic_store(&tuned_segment, v);
+    return GPULZ_OK;
+}
+
+unsigned gpu_enc_segment(const gpu_ctx *c)
+{
+    unsigned v = atomic_load(&tuned_segment);
+    return v ? v : c->pol.enc_segment;
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -152,12 +182,12 @@ int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
     if (dev != *prev)
         GPULZ_CK(cudaSetDevice(dev));
     if (!c->ready) {
-        int optin = 0;
-        GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-        c->smem_optin = (size_t)optin;
+        struct cudaDeviceProp prop;
+        GPULZ_CK(cudaGetDeviceProperties(&prop, dev));
+        gpu_policy_fill(&c->pol, &prop);
         GPULZ_CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
         GPULZ_CK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
-        for (int w = 0; w < GPULZ_WORK_STREAMS; w++) {
+        for (unsigned w = 0; w < c->pol.work_streams; w++) {
             GPULZ_CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
             GPULZ_CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));
         }

@@ -17,20 +17,50 @@
 extern "C" {
 #endif
 
-/* ---- launch policy: each number with the reason behind it ---------------- */
+/* ---- fixed sizes ------------------------------------------------------------ */
 
 #define GPULZ_MAX_DEVICES 64
 #define GPULZ_COPY_PIECE ((size_t)1 << 20) /* host copies and transfers go in pieces this big */
 #define GPULZ_COPY_THREADS 8               /* copiers of pageable memory, the caller included */
-/* Encoders of input pieces run side by side, one stream each in turn; more
- * streams than the device's 8 hardware queues measured faster than 6 on an
- * H100. */
-#define GPULZ_WORK_STREAMS 14
-/* Symbols per warp at most for the last round of pieces, whose encoders have
- * no later copies to overlap: more warps per block finish each block sooner. */
-#define GPULZ_ENC_TAIL_SEGMENT 512
-#define GPULZ_MAX_GRID ((uint64_t)1 << 30)
-#define GPULZ_STATUS_BYTES 64 /* pinned: error word, chunk length, a header */
+#define GPULZ_WORK_STREAMS_MAX 32          /* work streams a context creates at most */
+#define GPULZ_STATUS_BYTES 64              /* pinned: error word, chunk length, a header */
+
+/* ---- launch policy --------------------------------------------------------- */
+
+/*
+ * How the GPU backend shapes its work on one device: filled once per context
+ * from the device's properties (gpu_policy_fill), read by every launch.  The
+ * numbers that are not properties are measurements on an H100 (132 SMs); the
+ * comment of each says which.  None of them changes a compressed byte.
+ */
+typedef struct gpu_policy {
+    /* Symbols per warp in the encoder's match search, a power of two: at
+     * S=2 W=128 4 KiB blocks 2048 gave 37.3 GB/s against 30.1 at 512 and 23.2
+     * at 256; at S=4 W=32, 106.3 against 68.9 and 92.7 (the segment sweep of
+     * bench/gpu_bench, bench/results/2026-11-22-h100-ab-74c3a8b). */
+    unsigned enc_segment;
+    /* ... for the last round of input pieces of the host path, whose encoders
+     * have no later copies to overlap: more warps per block finish each block
+     * sooner (16 MiB host compression 10.2-10.9 -> 13.2-13.5 GB/s with it,
+     * bench/RESULTS.md "each 1 MiB piece encoded as it arrives"). */
+    unsigned enc_tail_segment;
+    /* Encoders of input pieces running side by side, one stream each in turn:
+     * more streams than the device's hardware queues (8 on an H100) measured
+     * faster than 6 (same section). */
+    unsigned work_streams;
+    /* Host decompression decodes and copies back this many bytes at a time,
+     * so the copy back of one piece overlaps the decoding of the next. */
+    size_t dec_piece;
+    /* Blocks in one launch: the device's grid limit in x, at most 2^30 so
+     * that grid arithmetic stays in 32 bits. */
+    uint64_t max_grid;
+    /* The largest dynamic shared memory a block may opt in to: it bounds the
+     * block sizes the kernels accept. */
+    size_t smem_optin;
+} gpu_policy;
+
+/* The policy of a device from its properties. */
+void gpu_policy_fill(gpu_policy *pol, const struct cudaDeviceProp *prop);
 
 /* One call of a CUDA function that may fail; needs rc and a done label. */
 #define GPULZ_CK(call)                                                                             \
@@ -51,9 +81,9 @@ typedef struct gpu_ctx {
     int ready;
     pthread_mutex_t lock; /* one call at a time per device */
     cudaStream_t stream;
-    cudaStream_t copy_stream, work[GPULZ_WORK_STREAMS]; /* host path: transfers in, encoders */
-    cudaEvent_t work_done[GPULZ_WORK_STREAMS];
-    size_t smem_optin; /* largest dynamic shared memory a block may opt in to */
+    cudaStream_t copy_stream, work[GPULZ_WORK_STREAMS_MAX]; /* host path: transfers in, encoders */
+    cudaEvent_t work_done[GPULZ_WORK_STREAMS_MAX];
+    gpu_policy pol;
     uint8_t *d_in, *d_out, *d_scratch;
     size_t in_cap, out_cap, scratch_cap;
     uint8_t *h_pinned; /* staging for pageable host buffers */
@@ -110,9 +140,9 @@ typedef struct gpu_scratch_plan {
 /* The scratch of nb blocks with slot_bytes of encoder slots (0 to decode). */
 int gpu_plan_make(uint64_t nb, uint64_t slot_bytes, gpu_scratch_plan *P);
 
-/* Symbols per warp in the encoder's match search (GPULZ_ENC_SEGMENT, a power
- * of two 256..16384, overrides it for tuning; it never changes the output). */
-unsigned gpu_enc_segment(void);
+/* Symbols per warp in the encoder's match search on context c: the policy's,
+ * unless a test or benchmark set another (gpu_tune.h). */
+unsigned gpu_enc_segment(const gpu_ctx *c);
 
 /* Encode blocks [k0, k1) of the input on the device, seg symbols per warp. */
 int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *scratch,
@@ -123,19 +153,19 @@ int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src
  * write header and tail, read back the error word and the length (*dst_len
  * is the chunk's length even when GPULZ_ERR_DST_SIZE says it did not fit).
  */
-int gpu_enc_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, size_t dst_cap,
-                   uint8_t *scratch, const gpu_scratch_plan *P, uint64_t *h_status, cudaStream_t st,
+int gpu_enc_finish(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst,
+                   size_t dst_cap, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st,
                    size_t *dst_len);
 
 /* Decoding the chunk d_src (n bytes) of layout L into d_dst: check the table
  * and scan it into offsets, copy the tail; then decode blocks [k0, k1); then
  * read the error word back (GPULZ_ERR_CORRUPT for a damaged block or table). */
-int gpu_dec_prepare(const gpulz_layout *L, const uint8_t *d_src, size_t n, uint8_t *d_dst,
+int gpu_dec_prepare(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, size_t n, uint8_t *d_dst,
                     uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st);
 int gpu_dec_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, size_t n,
                    uint8_t *d_dst, uint8_t *scratch, const gpu_scratch_plan *P, uint64_t k0,
                    uint64_t k1, cudaStream_t st);
-int gpu_dec_result(uint64_t *h_status, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st);
+int gpu_dec_result(const gpu_ctx *c, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st);
 
 /* ---- pageable host buffers through pinned memory (gpu_staging.c) ----------- */
 

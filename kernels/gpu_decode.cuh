@@ -31,10 +31,20 @@ struct gpulz_dec_args {
     unsigned C, W;
 };
 
-/* Dynamic shared memory of the decoder: symbols and two pointer arrays. */
-static inline size_t gpulz_dec_smem(unsigned C, unsigned S)
+/* The decoder's dynamic shared memory, one layout for the launch and the
+ * kernel: the literal symbols at 0, then two arrays of a source position per
+ * output symbol, which pointer jumping swaps. */
+struct gpulz_dec_smem {
+    size_t cur, nxt, total;
+};
+
+GPULZ_HDI gpulz_dec_smem gpulz_dec_smem_layout(unsigned C, unsigned S)
 {
-    return (size_t)C * S + 4u * C;
+    gpulz_dec_smem m;
+    m.cur = (size_t)C * S;
+    m.nxt = m.cur + sizeof(uint16_t) * C;
+    m.total = m.nxt + sizeof(uint16_t) * C;
+    return m;
 }
 
 /*
@@ -75,53 +85,58 @@ __global__ void gpulz_dec_finish_kernel(gpulz_dec_args a, uint64_t nb, unsigned 
         a.dst[a.m * S + j] = a.src[end + j];
 }
 
-template <typename Sym>
-__device__ __forceinline__ Sym gpulz_load_sym(const uint8_t *p)
-{
-    Sym v = 0;
-#pragma unroll
-    for (unsigned j = 0; j < sizeof(Sym); j++)
-        v |= (Sym)p[j] << (8 * j);
-    return v;
-}
-
 /*
- * Decode the encoded block b of size bytes into out (c symbols).  Returns
- * false, for the whole block alike, on any breach of FORMAT.md §5.
+ * The steps of decoding one encoded block b of size bytes into c symbols,
+ * each over all GPULZ_DEC_THREADS threads: locate each thread's run of
+ * tokens in b, validate every token against FORMAT.md §5, link every output
+ * symbol to its source, resolve the links to literals, store the symbols.
+ * A step that finds a breach returns false for the whole block alike.
  */
-template <typename Sym>
-__device__ bool gpulz_decode_block(const uint8_t *b, unsigned size, uint8_t *out, unsigned c,
-                                   unsigned C, unsigned W, uint8_t *smem)
-{
-    typedef cub::BlockScan<unsigned, GPULZ_DEC_THREADS> Scan;
-    __shared__ typename Scan::TempStorage scan_tmp;
-    const unsigned S = sizeof(Sym), NT = GPULZ_DEC_THREADS, tid = threadIdx.x;
-    const unsigned lmin = gpulz_min_match(S);
-    Sym *val = (Sym *)smem;
-    uint16_t *cur = (uint16_t *)(smem + (size_t)C * S), *nxt = cur + C;
+typedef cub::BlockScan<unsigned, GPULZ_DEC_THREADS> gpulz_dec_scan;
 
-    /* the token count and the flag area (size >= 2 was checked with the table) */
+/* A thread's run of tokens [t0, t1): where its tokens start in the block
+ * (p) and where its symbols start in the output (o). */
+struct gpulz_dec_run {
+    unsigned t0, t1, p, o;
+};
+
+/* Locate: the token count and the flag area (size >= 2 was checked with the
+ * table), then each thread's run and, from a scan of the matches before it,
+ * its first byte. */
+__device__ __forceinline__ bool gpulz_dec_locate(const uint8_t *b, unsigned size, unsigned c, unsigned S,
+                                                 gpulz_dec_scan::TempStorage &tmp, gpulz_dec_run *r)
+{
+    const unsigned NT = GPULZ_DEC_THREADS;
     const unsigned T = gpulz_get_u16(b), fb = gpulz_flag_bytes(T);
     if (T == 0 || T > c || GPULZ_TOKEN_COUNT_SIZE + fb > size)
         return false;
     const uint8_t *fl = b + GPULZ_TOKEN_COUNT_SIZE;
     if ((T & 7) && (fl[fb - 1] >> (T & 7)))
         return false;
-
-    /* each thread takes a run of tokens [t0, t1) and finds where it starts */
     const unsigned tpt = (T + NT - 1) / NT;
-    const unsigned t0 = min(T, tid * tpt), t1 = min(T, t0 + tpt);
-    unsigned nm = 0;
-    for (unsigned t = t0; t < t1; t++)
+    r->t0 = min(T, threadIdx.x * tpt);
+    r->t1 = min(T, r->t0 + tpt);
+    unsigned nm = 0, mb;
+    for (unsigned t = r->t0; t < r->t1; t++)
         nm += fl[t >> 3] >> (t & 7) & 1;
-    unsigned mb;
-    Scan(scan_tmp).ExclusiveSum(nm, mb);
-    const unsigned p_start = GPULZ_TOKEN_COUNT_SIZE + fb + (t0 - mb) * S + mb * GPULZ_MATCH_SIZE;
+    gpulz_dec_scan(tmp).ExclusiveSum(nm, mb);
+    r->p = GPULZ_TOKEN_COUNT_SIZE + fb + (r->t0 - mb) * S + mb * GPULZ_MATCH_SIZE;
+    return true;
+}
 
-    /* pass 1: every token inside the block's bytes, lengths, symbol counts */
+/* Validate: every token of the run inside the block's bytes with a legal
+ * length, the last token ending at the block's end, and the symbols of all
+ * runs adding up to c; a scan of the runs' symbol counts places each run's
+ * output (r->o). */
+__device__ __forceinline__ bool gpulz_dec_validate(const uint8_t *b, unsigned size, unsigned c, unsigned S,
+                                                   unsigned lmin, gpulz_dec_scan::TempStorage &tmp,
+                                                   gpulz_dec_run *r)
+{
+    const uint8_t *fl = b + GPULZ_TOKEN_COUNT_SIZE;
+    const unsigned T = gpulz_get_u16(b);
     bool bad = false;
-    unsigned p = p_start, cnt = 0;
-    for (unsigned t = t0; t < t1 && !bad; t++) {
+    unsigned p = r->p, cnt = 0;
+    for (unsigned t = r->t0; t < r->t1; t++) {
         if (fl[t >> 3] >> (t & 7) & 1) {
             if (p > size || size - p < GPULZ_MATCH_SIZE || b[p] < lmin) {
                 bad = true;
@@ -138,24 +153,41 @@ __device__ bool gpulz_decode_block(const uint8_t *b, unsigned size, uint8_t *out
             p += S;
         }
     }
-    /* the last token ends exactly at the block's end */
-    if (t0 < t1 && t1 == T && p != size)
+    if (r->t0 < r->t1 && r->t1 == T && p != size)
         bad = true;
-    __syncthreads(); /* scan_tmp is reused */
-    unsigned o0, total;
-    Scan(scan_tmp).ExclusiveSum(cnt, o0, total);
+    __syncthreads(); /* the scan storage is reused */
+    unsigned total;
+    gpulz_dec_scan(tmp).ExclusiveSum(cnt, r->o, total);
     if (total != c)
         bad = true;
-    if (__syncthreads_or(bad))
-        return false;
+    return !__syncthreads_or(bad);
+}
 
-    /* pass 2: literals and source pointers; total == c with every token
-     * producing >= 1 symbol keeps [o, o + L) inside [0, c) */
-    p = p_start;
-    unsigned o = o0;
-    for (unsigned t = t0; t < t1; t++) {
+template <typename Sym>
+__device__ __forceinline__ Sym gpulz_load_sym(const uint8_t *p)
+{
+    Sym v = 0;
+#pragma unroll
+    for (unsigned j = 0; j < sizeof(Sym); j++)
+        v |= (Sym)p[j] << (8 * j);
+    return v;
+}
+
+/* Link: literal symbols into val, and for every output symbol its source (a
+ * literal itself, a match's symbol the one D before it).  The validated
+ * total c, with every token producing >= 1 symbol, keeps [o, o + L) inside
+ * [0, c); an offset is checked here, against the window and the output so
+ * far. */
+template <typename Sym>
+__device__ __forceinline__ bool gpulz_dec_link(const uint8_t *b, unsigned W, const gpulz_dec_run &r, Sym *val,
+                                               uint16_t *cur)
+{
+    const uint8_t *fl = b + GPULZ_TOKEN_COUNT_SIZE;
+    bool bad = false;
+    unsigned p = r.p, o = r.o;
+    for (unsigned t = r.t0; t < r.t1; t++) {
         if (fl[t >> 3] >> (t & 7) & 1) {
-            unsigned L = b[p], D = b[p + 1];
+            const unsigned L = b[p], D = b[p + 1];
             p += GPULZ_MATCH_SIZE;
             if (D == 0 || D > W || D > o) {
                 bad = true;
@@ -167,19 +199,22 @@ __device__ bool gpulz_decode_block(const uint8_t *b, unsigned size, uint8_t *out
         } else {
             val[o] = gpulz_load_sym<Sym>(b + p);
             cur[o] = (uint16_t)o;
-            p += S;
+            p += sizeof(Sym);
             o++;
         }
     }
-    if (__syncthreads_or(bad))
-        return false;
+    return !__syncthreads_or(bad);
+}
 
-    /* pointer jumping: a literal points to itself; every pointer goes to an
-     * earlier symbol of the same value, so the jumps end at literals, and
-     * doubling the distance each round takes at most log2(c) + 1 rounds */
+/* Resolve: pointer jumping.  A literal points to itself and every other
+ * pointer to an earlier symbol of the same value, so the jumps end at
+ * literals, and doubling the distance each round takes at most log2(c) + 1
+ * rounds.  Returns the array holding the final links. */
+__device__ __forceinline__ uint16_t *gpulz_dec_resolve(uint16_t *cur, uint16_t *nxt, unsigned c)
+{
     for (;;) {
         int changed = 0;
-        for (unsigned q = tid; q < c; q += NT) {
+        for (unsigned q = threadIdx.x; q < c; q += GPULZ_DEC_THREADS) {
             unsigned r = cur[q], r2 = cur[r];
             nxt[q] = (uint16_t)r2;
             changed |= r2 != r;
@@ -188,21 +223,45 @@ __device__ bool gpulz_decode_block(const uint8_t *b, unsigned size, uint8_t *out
         cur = nxt;
         nxt = t;
         if (!__syncthreads_or(changed))
-            break;
+            return cur;
     }
+}
 
+/* Store: each output symbol from its literal, as whole symbols where out is
+ * aligned for them. */
+template <typename Sym>
+__device__ __forceinline__ void gpulz_dec_store(const Sym *val, const uint16_t *src, unsigned c, uint8_t *out)
+{
+    const unsigned S = sizeof(Sym);
     if (((uintptr_t)out & (S - 1)) == 0) {
         Sym *o = (Sym *)out;
-        for (unsigned q = tid; q < c; q += NT)
-            o[q] = val[cur[q]];
+        for (unsigned q = threadIdx.x; q < c; q += GPULZ_DEC_THREADS)
+            o[q] = val[src[q]];
     } else {
-        for (unsigned q = tid; q < c; q += NT) {
-            Sym v = val[cur[q]];
+        for (unsigned q = threadIdx.x; q < c; q += GPULZ_DEC_THREADS) {
+            const Sym v = val[src[q]];
 #pragma unroll
             for (unsigned j = 0; j < S; j++)
                 out[(size_t)q * S + j] = (uint8_t)((uint64_t)v >> (8 * j));
         }
     }
+}
+
+template <typename Sym>
+__device__ bool gpulz_decode_block(const uint8_t *b, unsigned size, uint8_t *out, unsigned c, unsigned C,
+                                   unsigned W, uint8_t *smem)
+{
+    __shared__ typename gpulz_dec_scan::TempStorage scan_tmp;
+    const unsigned S = sizeof(Sym);
+    const gpulz_dec_smem lay = gpulz_dec_smem_layout(C, S);
+    Sym *val = (Sym *)smem;
+    gpulz_dec_run r;
+    if (!gpulz_dec_locate(b, size, c, S, scan_tmp, &r) ||
+        !gpulz_dec_validate(b, size, c, S, gpulz_min_match(S), scan_tmp, &r) ||
+        !gpulz_dec_link<Sym>(b, W, r, val, (uint16_t *)(smem + lay.cur)))
+        return false;
+    const uint16_t *src = gpulz_dec_resolve((uint16_t *)(smem + lay.cur), (uint16_t *)(smem + lay.nxt), c);
+    gpulz_dec_store<Sym>(val, src, c, out);
     return true;
 }
 

@@ -16,7 +16,7 @@ int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *
         return rc;
     const size_t n = (size_t)L->n, bound = (size_t)L->table_end + n;
     const size_t pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
-    const unsigned streams = pieces < GPULZ_WORK_STREAMS ? (unsigned)pieces : GPULZ_WORK_STREAMS;
+    const unsigned streams = pieces < c->pol.work_streams ? (unsigned)pieces : c->pol.work_streams;
     gpu_scratch_plan P;
     gpu_enc_feed feed = {L, &P};
     size_t len = 0;
@@ -32,7 +32,7 @@ int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *
         GPULZ_CK(cudaEventRecord(c->work_done[w], c->work[w]));
         GPULZ_CK(cudaStreamWaitEvent(c->stream, c->work_done[w], 0));
     }
-    if ((rc = gpu_enc_finish(L, c->d_in, c->d_out, bound, c->d_scratch, &P, c->h_status, c->stream, &len)) !=
+    if ((rc = gpu_enc_finish(c, L, c->d_in, c->d_out, bound, c->d_scratch, &P, c->stream, &len)) !=
         GPULZ_OK)
         goto done;
     if ((rc = gpu_d2h_enqueue(c, c->d_out, 0, len)) != GPULZ_OK ||
@@ -61,11 +61,11 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
         goto done;
     if ((rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK)
         goto done;
-    if ((rc = gpu_dec_prepare(L, c->d_in, n, c->d_out, c->d_scratch, &P, c->stream)) != GPULZ_OK)
+    if ((rc = gpu_dec_prepare(c, L, c->d_in, n, c->d_out, c->d_scratch, &P, c->stream)) != GPULZ_OK)
         goto done;
     /* decode and bring back a few megabytes at a time */
     for (size_t off = 0; off < out_n;) {
-        size_t piece = 8 * GPULZ_COPY_PIECE;
+        size_t piece = c->pol.dec_piece;
         size_t len_out = out_n - off < piece ? out_n - off : piece;
         uint64_t k0 = off / block_bytes;
         uint64_t k1 = off + len_out == out_n ? L->blocks : (off + len_out) / block_bytes;
@@ -77,7 +77,7 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
     }
     if ((rc = gpu_copy_pieces(c, dst, c->d_out, 0, out_n, 0, c->stream, NULL)) != GPULZ_OK)
         goto done;
-    rc = gpu_dec_result(c->h_status, c->d_scratch, &P, c->stream);
+    rc = gpu_dec_result(c, c->d_scratch, &P, c->stream);
 done:
     gpu_ctx_release(c, prev);
     return rc;

@@ -89,25 +89,14 @@ static dec_kernel_t dec_kernel(unsigned S)
 static int smem_optin(const gpu_ctx *c, const void *kernel, size_t smem)
 {
     int rc = GPULZ_OK;
-    if (smem > c->smem_optin)
+    if (smem > c->pol.smem_optin)
         return gpulz_fail(GPULZ_ERR_CUDA, "a block needs %zu bytes of shared memory; the device has %zu",
-                          smem, c->smem_optin);
+                          smem, c->pol.smem_optin);
     GPULZ_CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GPULZ_CK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                             cudaSharedmemCarveoutMaxShared));
 done:
     return rc;
-}
-
-extern "C" unsigned gpu_enc_segment(void)
-{
-    const char *env = getenv("GPULZ_ENC_SEGMENT");
-    if (env && *env) {
-        unsigned long v = strtoul(env, NULL, 10);
-        if (v >= 256 && v <= 16384 && !(v & (v - 1)))
-            return (unsigned)v;
-    }
-    return GPULZ_ENC_SEGMENT_DEFAULT;
 }
 
 /* Encode blocks [k0, k1) of the input already on the device, seg symbols
@@ -117,7 +106,7 @@ extern "C" int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uin
 {
     int rc = GPULZ_OK;
     const unsigned S = L->symbol_size, C = L->block_symbols;
-    const size_t smem = gpulz_enc_smem(C, S);
+    const size_t smem = gpulz_enc_smem_layout(C, S).total;
     enc_kernel_t kern = enc_kernel(S, L->window);
     if ((rc = smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
         return rc;
@@ -130,7 +119,7 @@ extern "C" int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uin
     a.C = C;
     a.W = L->window;
     while (k0 < k1) {
-        uint64_t nblk = k1 - k0 < GPULZ_MAX_GRID ? k1 - k0 : GPULZ_MAX_GRID;
+        uint64_t nblk = k1 - k0 < c->pol.max_grid ? k1 - k0 : c->pol.max_grid;
         a.k0 = k0;
         kern<<<(unsigned)nblk, 32 * gpulz_enc_warps(C, seg), smem, st>>>(a);
         GPULZ_CK(cudaGetLastError());
@@ -146,10 +135,11 @@ done:
  * (*dst_len is the chunk's length even when GPULZ_ERR_DST_SIZE says it did
  * not fit in dst_cap).
  */
-extern "C" int gpu_enc_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, size_t dst_cap,
-                      uint8_t *scratch, const gpu_scratch_plan *P, uint64_t *h_status, cudaStream_t st,
-                      size_t *dst_len)
+extern "C" int gpu_enc_finish(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst,
+                              size_t dst_cap, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st,
+                              size_t *dst_len)
 {
+    uint64_t *h_status = c->h_status;
     int rc = GPULZ_OK;
     const uint64_t nb = L->blocks;
     uint64_t *size = (uint64_t *)(scratch + P->size);
@@ -162,7 +152,7 @@ extern "C" int gpu_enc_finish(const gpulz_layout *L, const uint8_t *d_src, uint8
     GPULZ_CK(cudaMemsetAsync(err, 0, sizeof(unsigned), st));
     GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp, temp, size, (uint64_t)(nb + 1), st));
     if (nb) {
-        uint64_t grid = nb < GPULZ_MAX_GRID ? nb : GPULZ_MAX_GRID;
+        uint64_t grid = nb < c->pol.max_grid ? nb : c->pol.max_grid;
         gpulz_compact_kernel<<<(unsigned)grid, 256, 0, st>>>(
             d_src, scratch + P->slot, (const uint32_t *)(scratch + P->entry), size, d_dst, dst_cap,
             L->table_end, nb, L->tail, L->block_symbols, L->symbol_size);
@@ -199,7 +189,7 @@ static void dec_args_make(const gpulz_layout *L, const uint8_t *d_src, size_t n,
     a->W = L->window;
 }
 
-extern "C" int gpu_dec_prepare(const gpulz_layout *L, const uint8_t *d_src, size_t n, uint8_t *d_dst,
+extern "C" int gpu_dec_prepare(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, size_t n, uint8_t *d_dst,
                                uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st)
 {
     int rc = GPULZ_OK;
@@ -210,8 +200,8 @@ extern "C" int gpu_dec_prepare(const gpulz_layout *L, const uint8_t *d_src, size
     uint64_t *size = (uint64_t *)(scratch + P->size);
     size_t temp = P->temp_bytes;
     uint64_t grid = (nb + 1 + 255) / 256;
-    if (grid > 65536)
-        grid = 65536;
+    if (grid > c->pol.max_grid)
+        grid = c->pol.max_grid;
     GPULZ_CK(cudaMemsetAsync(a->err, 0, sizeof(unsigned), st));
     gpulz_table_sizes_kernel<<<(unsigned)grid, 256, 0, st>>>(a->src + GPULZ_HEADER_SIZE, nb, L->symbols,
                                                              L->block_symbols, L->symbol_size, size,
@@ -231,12 +221,12 @@ extern "C" int gpu_dec_launch(const gpu_ctx *c, const gpulz_layout *L, const uin
     int rc = GPULZ_OK;
     gpulz_dec_args a;
     dec_args_make(L, d_src, n, d_dst, scratch, P, &a);
-    const size_t smem = gpulz_dec_smem(L->block_symbols, L->symbol_size);
+    const size_t smem = gpulz_dec_smem_layout(L->block_symbols, L->symbol_size).total;
     dec_kernel_t kern = dec_kernel(L->symbol_size);
     if ((rc = smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
         return rc;
     while (k0 < k1) {
-        uint64_t nblk = k1 - k0 < GPULZ_MAX_GRID ? k1 - k0 : GPULZ_MAX_GRID;
+        uint64_t nblk = k1 - k0 < c->pol.max_grid ? k1 - k0 : c->pol.max_grid;
         a.k0 = k0;
         kern<<<(unsigned)nblk, GPULZ_DEC_THREADS, smem, st>>>(a);
         GPULZ_CK(cudaGetLastError());
@@ -246,9 +236,9 @@ done:
     return rc;
 }
 
-extern "C" int gpu_dec_result(uint64_t *h_status, uint8_t *scratch, const gpu_scratch_plan *P,
-                              cudaStream_t st)
+extern "C" int gpu_dec_result(const gpu_ctx *c, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st)
 {
+    uint64_t *h_status = c->h_status;
     int rc = GPULZ_OK;
     const unsigned *err = (const unsigned *)(scratch + P->status);
     GPULZ_CK(cudaMemcpyAsync(h_status, err, sizeof(unsigned), cudaMemcpyDeviceToHost, st));

@@ -51,12 +51,12 @@ static int enc_piece(gpulz_copy_job *J, size_t i, size_t off, size_t len)
     const gpulz_layout *L = J->feed->L;
     const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;
     const uint64_t k0 = off / block_bytes, k1 = off + len == J->n ? L->blocks : (off + len) / block_bytes;
-    cudaStream_t w = c->work[i % GPULZ_WORK_STREAMS];
-    unsigned seg = gpu_enc_segment();
+    cudaStream_t w = c->work[i % c->pol.work_streams];
+    unsigned seg = gpu_enc_segment(c);
     if (k0 >= k1)
         return rc;
-    if (i + J->copiers >= J->pieces && seg > GPULZ_ENC_TAIL_SEGMENT)
-        seg = GPULZ_ENC_TAIL_SEGMENT;
+    if (i + J->copiers >= J->pieces && seg > c->pol.enc_tail_segment)
+        seg = c->pol.enc_tail_segment;
     GPULZ_CK(cudaEventRecord(c->events[i], J->st));
     GPULZ_CK(cudaStreamWaitEvent(w, c->events[i], 0));
     rc = gpu_enc_launch(c, L, J->dev, c->d_scratch, J->feed->P, k0, k1, seg, w);

@@ -117,6 +117,13 @@ GPULZ_HD uint32_t gpulz_encoded_size(uint32_t T, uint32_t M, unsigned S)
     return gpulz_block_bytes(T, S * (T - M) + GPULZ_MATCH_SIZE * M);
 }
 
+/* FORMAT.md §6 step 3: a block is LZSS-coded only when its encoding E is
+ * shorter than its raw bytes; otherwise it is stored raw. */
+GPULZ_HD int gpulz_block_shrinks(uint32_t E, uint32_t raw)
+{
+    return E < raw;
+}
+
 /* The geometry of an input under given parameters (FORMAT.md §2). */
 typedef struct gpulz_layout {
     unsigned flags;       /* the header's flags byte: which optional stages run (gpulz_stages()) */

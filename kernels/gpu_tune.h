@@ -1,0 +1,23 @@
+/*
+ * gpu_tune.h - hooks for the tests and benchmarks of the GPU backend: they
+ * change how the work is split, never a compressed byte.  Internal: the
+ * tests and bench/ link libgpulz_core; libgpulz and the plugin export only
+ * gpulz_* names, so no application reaches these.
+ */
+#ifndef GPULZ_GPU_TUNE_H
+#define GPULZ_GPU_TUNE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Symbols per warp of the encoder's match search for every later call of
+ * this process, instead of the launch policy's (0 restores it).  A power of
+ * two from 256 to 16384, else GPULZ_ERR_PARAM. */
+int gpu_tune_enc_segment(unsigned symbols_per_warp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

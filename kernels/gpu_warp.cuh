@@ -1,0 +1,112 @@
+/*
+ * gpu_warp.cuh - the warp of the encoder's steps, for the device and for the
+ * emulator (h5tests/gpu_emulate.cu), so that both run the same step bodies.
+ * A step is written over a Warp that gives each thread of code Warp::lanes
+ * lanes: on the device one (the thread is lane threadIdx.x % 32), in the
+ * emulator all 32, run in lockstep by one host thread.  The warp-wide
+ * operations (maximum, ballot, setting bits in shared words, the barrier)
+ * are the Warp's.  Internal; included by nvcc units only.
+ */
+#ifndef GPULZ_GPU_WARP_CUH
+#define GPULZ_GPU_WARP_CUH
+
+#include <stdint.h>
+
+/* A step body for the device and the emulator. */
+#define GPULZ_HDI __host__ __device__ __forceinline__
+
+/* #pragma unroll in functions that are also compiled for the host */
+#ifdef __CUDA_ARCH__
+#define GPULZ_UNROLL _Pragma("unroll")
+#define GPULZ_UNROLL_4 _Pragma("unroll 4")
+#else
+#define GPULZ_UNROLL
+#define GPULZ_UNROLL_4
+#endif
+
+GPULZ_HDI unsigned gpulz_popc(unsigned v)
+{
+#ifdef __CUDA_ARCH__
+    return __popc(v);
+#else
+    return (unsigned)__builtin_popcount(v);
+#endif
+}
+
+/* One lane per thread: the warp of the kernels.  Its members compile for the
+ * host too (the step bodies are __host__ __device__) but run on the device
+ * only. */
+struct gpulz_device_warp {
+    static const int lanes = 1;
+    GPULZ_HDI unsigned lane(int) const
+    {
+#ifdef __CUDA_ARCH__
+        return threadIdx.x & 31;
+#else
+        return 0;
+#endif
+    }
+    /* the lane that writes what the warp computed together */
+    GPULZ_HDI bool leader() const { return lane(0) == 0; }
+    GPULZ_HDI unsigned max(const unsigned (&v)[1]) const
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        return __reduce_max_sync(0xFFFFFFFFu, v[0]);
+#elif defined(__CUDA_ARCH__)
+        unsigned m = v[0];
+        for (int o = 16; o > 0; o >>= 1)
+            m = ::max(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
+        return m;
+#else
+        return v[0];
+#endif
+    }
+    GPULZ_HDI unsigned ballot(const bool (&p)[1]) const
+    {
+#ifdef __CUDA_ARCH__
+        return __ballot_sync(0xFFFFFFFFu, p[0]);
+#else
+        return p[0];
+#endif
+    }
+    /* lanes set bits of the same shared word */
+    GPULZ_HDI void set_bits(uint32_t *word, uint32_t bits) const
+    {
+#ifdef __CUDA_ARCH__
+        atomicOr(word, bits);
+#else
+        *word |= bits;
+#endif
+    }
+    GPULZ_HDI void sync() const
+    {
+#ifdef __CUDA_ARCH__
+        __syncwarp();
+#endif
+    }
+};
+
+/* All 32 lanes in one host thread, one after another at each step. */
+struct gpulz_host_warp {
+    static const int lanes = 32;
+    GPULZ_HDI unsigned lane(int j) const { return (unsigned)j; }
+    GPULZ_HDI bool leader() const { return true; }
+    GPULZ_HDI unsigned max(const unsigned (&v)[32]) const
+    {
+        unsigned m = 0;
+        for (int j = 0; j < 32; j++)
+            m = v[j] > m ? v[j] : m;
+        return m;
+    }
+    GPULZ_HDI unsigned ballot(const bool (&p)[32]) const
+    {
+        unsigned b = 0;
+        for (int j = 0; j < 32; j++)
+            b |= (unsigned)p[j] << j;
+        return b;
+    }
+    GPULZ_HDI void set_bits(uint32_t *word, uint32_t bits) const { *word |= bits; }
+    GPULZ_HDI void sync() const {}
+};
+
+#endif
