@@ -155,6 +155,8 @@ int main(void)
     setting_fails("GPULZ_THREADS", "4097", "GPULZ_THREADS=4097");
     setting_fails("GPULZ_LEGACY_CHUNK_MAX", "lots", "GPULZ_LEGACY_CHUNK_MAX=lots");
     setting_fails("GPULZ_LEGACY_CHUNK_MAX", "5G", "GPULZ_LEGACY_CHUNK_MAX=5G");
+    setting_fails("GPULZ_GPU_MIN_BYTES", "1M", "GPULZ_GPU_MIN_BYTES=1M");
+    setting_fails("GPULZ_GPU_MIN_BYTES", "-5", "GPULZ_GPU_MIN_BYTES=-5");
     /* ... a GPU that is asked for and not there too: none at all, or a device
      * that does not exist */
     if (!gpulz_gpu_available())

@@ -14,6 +14,7 @@
 #include "gpu_context.h"
 #include "gpu_tune.h"
 #include "gpulz_chunk.h"
+#include "gpulz_env.h"
 
 int gpu_stages_check(const gpulz_layout *L)
 {
@@ -90,9 +91,8 @@ static int pick_device(int *dev)
     if (count <= 0)
         return gpulz_fail(GPULZ_ERR_NO_GPU, "no CUDA device");
     if (env && *env) {
-        char *end;
-        long v = strtol(env, &end, 10);
-        if (*end || v < 0 || v >= count)
+        unsigned long long v = 0;
+        if (gpulz_env_uint("GPULZ_DEVICE", (unsigned long long)count - 1, &v) != GPULZ_OK)
             return gpulz_fail(GPULZ_ERR_NO_GPU, "GPULZ_DEVICE=%s is not a device 0..%d", env, count - 1);
         *dev = (int)v;
     } else {
@@ -294,15 +294,10 @@ int gpulz_gpu_last_device(void)
 
 size_t gpulz_gpu_min_bytes(void)
 {
-    /* Below about a megabyte the transfers and launches cost more than the
-     * CPU codec on a few cores; GPULZ_GPU_MIN_BYTES moves the threshold. */
-    const char *env = getenv("GPULZ_GPU_MIN_BYTES");
-    if (env && *env) {
-        char *end;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (!*end)
-            return (size_t)v;
-    }
-    return (size_t)1 << 20;
+    unsigned long long v = GPULZ_GPU_MIN_BYTES_DEFAULT;
+    /* a bad value keeps the default; the filter refuses it at dataset creation */
+    if (gpulz_env_uint("GPULZ_GPU_MIN_BYTES", SIZE_MAX, &v) != GPULZ_OK)
+        v = GPULZ_GPU_MIN_BYTES_DEFAULT;
+    return (size_t)v;
 }
 

@@ -17,6 +17,10 @@
 extern "C" {
 #endif
 
+/* Below about a megabyte the transfers and launches cost more than the CPU
+ * codec on a few cores: the default of GPULZ_GPU_MIN_BYTES. */
+#define GPULZ_GPU_MIN_BYTES_DEFAULT ((unsigned long long)1 << 20)
+
 /* "auto", "cpu" or "gpu" (nothing else: no case folding, no spaces). */
 int gpulz_backend_parse(const char *s, gpulz_backend *out);
 

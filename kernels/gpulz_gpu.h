@@ -30,7 +30,8 @@ int gpulz_gpu_maybe_usable(void);
 /* The device of the calling thread's last GPU call, -1 before any. */
 int gpulz_gpu_last_device(void);
 
-/* Smallest input (bytes) for which the auto backend tries the GPU. */
+/* Smallest input (bytes) for which the auto backend tries the GPU:
+ * GPULZ_GPU_MIN_BYTES, else GPULZ_GPU_MIN_BYTES_DEFAULT (gpulz_env.h). */
 size_t gpulz_gpu_min_bytes(void);
 
 /*

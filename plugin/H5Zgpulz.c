@@ -233,6 +233,7 @@ static herr_t environment_read(filter_env *e)
     const char *threads = getenv("GPULZ_THREADS");
     const char *verb = getenv("GPULZ_VERBOSE");
     const char *legacy = getenv("GPULZ_LEGACY_CHUNK_MAX");
+    unsigned long long min_bytes = 0;
     gpulz_params_init(&e->params);
     e->verbose = verb && *verb && strcmp(verb, "0") != 0;
     e->legacy_max = H5Z_GPULZ_LEGACY_CHUNK_MAX_DEFAULT;
@@ -249,6 +250,10 @@ static herr_t environment_read(filter_env *e)
                       "gpulz: GPULZ_LEGACY_CHUNK_MAX=%s is not a size of 1 byte to 4 GiB - 1 "
                       "(a number, optionally with K, M or G)",
                       legacy);
+    /* read again by the codec at each call; checked here so that a typo is
+     * not silently the default */
+    if (gpulz_env_uint("GPULZ_GPU_MIN_BYTES", SIZE_MAX, &min_bytes) != GPULZ_OK)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
 done:
     return ret_value;
 }
