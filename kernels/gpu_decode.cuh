@@ -120,7 +120,7 @@ __device__ __forceinline__ bool gpulz_dec_locate(const uint8_t *b, unsigned size
     for (unsigned t = r->t0; t < r->t1; t++)
         nm += fl[t >> 3] >> (t & 7) & 1;
     gpulz_dec_scan(tmp).ExclusiveSum(nm, mb);
-    r->p = GPULZ_TOKEN_COUNT_SIZE + fb + (r->t0 - mb) * S + mb * GPULZ_MATCH_SIZE;
+    r->p = gpulz_token_pos(T, r->t0, mb, S);
     return true;
 }
 

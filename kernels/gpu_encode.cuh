@@ -88,7 +88,7 @@ GPULZ_UNROLL
                 continue;
             const unsigned below = (1u << wp.lane(j)) - 1; /* lanes before this one */
             const unsigned t = t0 + gpulz_popc(bs & below), mb = m0 + gpulz_popc(bm & below);
-            uint8_t *o = out + GPULZ_TOKEN_COUNT_SIZE + fb + S * (t - mb) + GPULZ_MATCH_SIZE * mb;
+            uint8_t *o = out + gpulz_token_pos(T, t, mb, S);
             if (m[j]) {
                 o[0] = (uint8_t)(kk[j] >> 8);
                 o[1] = (uint8_t)(255u - (kk[j] & 255u));

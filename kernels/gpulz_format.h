@@ -117,6 +117,13 @@ GPULZ_HD uint32_t gpulz_encoded_size(uint32_t T, uint32_t M, unsigned S)
     return gpulz_block_bytes(T, S * (T - M) + GPULZ_MATCH_SIZE * M);
 }
 
+/* FORMAT.md §5: where token t of a block of T tokens starts, after M matches
+ * (a literal takes S bytes, a match 2). */
+GPULZ_HD uint32_t gpulz_token_pos(uint32_t T, uint32_t t, uint32_t M, unsigned S)
+{
+    return GPULZ_TOKEN_COUNT_SIZE + gpulz_flag_bytes(T) + S * (t - M) + GPULZ_MATCH_SIZE * M;
+}
+
 /* FORMAT.md §6 step 3: a block is LZSS-coded only when its encoding E is
  * shorter than its raw bytes; otherwise it is stored raw. */
 GPULZ_HD int gpulz_block_shrinks(uint32_t E, uint32_t raw)
