@@ -12,10 +12,11 @@
 #include "gpu_context.h"
 #include "gpulz_chunk.h"
 
+const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS};
+
 int gpu_stages_check(const gpulz_layout *L)
 {
-    static const gpulz_stage_id kernels[] = {GPULZ_STAGE_LZSS};
-    return gpulz_stages_supported(L->flags, kernels, sizeof kernels / sizeof kernels[0], "GPU");
+    return gpulz_stages_supported(L->flags, gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, "GPU");
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
