@@ -3,10 +3,94 @@
  * adaptive rule: format 1 is the list with LZSS alone and no header flag, a
  * backend without a stage of a chunk refuses it by name, the header's flags
  * byte comes from the layout and goes back into it, and the adaptive retry
- * follows FORMAT.md §8 (2n < 3 len, S > 1, the flag set).
+ * follows FORMAT.md §8 (2n < 3 len, S > 1, the flag set).  The
+ * decompression driver with a test backend: what it checks before the
+ * backend decodes, and what it leaves to a backend whose table stays on the
+ * device.
  */
 #include "codec_testutil.h"
 #include "gpulz_chunk.h"
+
+/* A backend that hands the driver the chunk's bytes and counts its decodes. */
+typedef struct test_chunk {
+    const uint8_t *src;
+    int header_rc;
+    int decodes;
+    uint64_t decoded_n;
+} test_chunk;
+
+static int test_header(void *ctx, const uint8_t **bytes)
+{
+    test_chunk *T = ctx;
+    *bytes = T->src;
+    return T->header_rc == GPULZ_OK ? GPULZ_OK : gpulz_fail(T->header_rc, "test header");
+}
+
+static int test_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
+{
+    test_chunk *T = ctx;
+    (void)dst;
+    T->decodes++;
+    T->decoded_n = L->n;
+    return GPULZ_OK;
+}
+
+static void driver_trials(void)
+{
+    enum { N = 5000 };
+    static const gpulz_stage_id lzss[] = {GPULZ_STAGE_LZSS};
+    gpulz_chunk_dec_ops ops = {"test", lzss, 1, 0, test_header, test_decode};
+    uint8_t in[N], out[N];
+    uint64_t seed = 7;
+    tu_fill_matchy(in, N, &seed);
+    gpulz_params p;
+    size_t len = 0, got = 0;
+    tu_params(&p, 2, 64, 256, 1);
+    uint8_t *chunk = tu_compress(in, N, &p, &len);
+    if (!chunk)
+        return;
+
+    test_chunk T = {chunk, GPULZ_OK, 0, 0};
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, out, N, &got) == GPULZ_OK && T.decodes == 1 &&
+                 T.decoded_n == N && got == N,
+             "driver: %d decodes of %llu bytes, %zu reported", T.decodes,
+             (unsigned long long)T.decoded_n, got);
+
+    T.decodes = 0;
+    T.header_rc = GPULZ_ERR_CUDA;
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, out, N, &got) == GPULZ_ERR_CUDA && !T.decodes,
+             "driver: the header's failure is not returned");
+    T.header_rc = GPULZ_OK;
+
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, out, N - 1, &got) == GPULZ_ERR_DST_SIZE &&
+                 strstr(gpulz_last_error(), "exceeds the output capacity 4999") && !T.decodes,
+             "driver: capacity: \"%s\"", gpulz_last_error());
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, NULL, N, &got) == GPULZ_ERR_DST_SIZE && !T.decodes,
+             "driver: no output buffer");
+
+    ops.stage_count = 0;
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, out, N, &got) == GPULZ_ERR_VERSION &&
+                 strstr(gpulz_last_error(), "test backend has no lzss stage") && !T.decodes,
+             "driver: a backend without LZSS: \"%s\"", gpulz_last_error());
+    ops.stage_count = 1;
+
+    /* a table entry out of range: refused from host bytes, left to a
+     * backend that checks the table where it lies */
+    uint8_t *bad = tu_xmalloc(len);
+    memcpy(bad, chunk, len);
+    gpulz_put_u32(bad + GPULZ_HEADER_SIZE, 1);
+    T.src = bad;
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, out, N, &got) == GPULZ_ERR_CORRUPT && !T.decodes,
+             "driver: a bad table entry reached the backend");
+    ops.table_on_device = 1;
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, out, N, &got) == GPULZ_OK && T.decodes == 1,
+             "driver: a table on the device was read on the host");
+    bad[0] ^= 1;
+    TU_CHECK(gpulz_chunk_decompress(&ops, &T, len, out, N, &got) == GPULZ_ERR_CORRUPT && T.decodes == 1,
+             "driver: a bad magic reached the backend");
+    free(bad);
+    free(chunk);
+}
 
 int main(void)
 {
@@ -45,5 +129,7 @@ int main(void)
     p.symbol_size = 4;
     p.flags = 0;
     TU_CHECK(!gpulz_adaptive_retry(&p, 300, 299), "retried without the flag");
+
+    driver_trials();
     return tu_finish("codec_stages");
 }

@@ -1,7 +1,7 @@
 /*
- * chunk.c - the one chunk driver (gpulz_chunk.h): the stage list and the
- * choice between encodings, for the host API (codec.c) and the device API
- * (gpu_api.c) alike.
+ * chunk.c - the one chunk driver (gpulz_chunk.h): the stage list, the
+ * choice between encodings, and the checks before a chunk is decoded, for
+ * the host API (codec.c) and the device API (gpu_api.c) alike.
  */
 #include "gpulz_chunk.h"
 
@@ -83,5 +83,42 @@ int gpulz_chunk_compress(const gpulz_chunk_ops *ops, void *ctx, size_t n, const 
     *dst_len = best_len;
 done:
     ops->release(ctx);
+    return rc;
+}
+
+int gpulz_chunk_read_layout(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, const uint8_t *dst,
+                            size_t dst_cap, gpulz_layout *L)
+{
+    const uint8_t *bytes = NULL;
+    int rc = ops->header(ctx, &bytes);
+    if (rc != GPULZ_OK)
+        return rc;
+    rc = ops->table_on_device ? gpulz_header_read(bytes, n, L) : gpulz_header_parse(bytes, n, L, NULL);
+    if (rc != GPULZ_OK)
+        return rc;
+    if (L->n > dst_cap || (!dst && L->n))
+        return gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",
+                          (unsigned long long)L->n, dst_cap);
+    return GPULZ_OK;
+}
+
+int gpulz_chunk_decode_blocks(const gpulz_chunk_dec_ops *ops, void *ctx, const gpulz_layout *L,
+                              uint8_t *dst, size_t *dst_len)
+{
+    int rc = gpulz_stages_supported(L->flags, ops->stages, ops->stage_count, ops->backend);
+    if (rc == GPULZ_OK)
+        rc = ops->decode(ctx, L, dst);
+    if (rc == GPULZ_OK)
+        *dst_len = (size_t)L->n;
+    return rc;
+}
+
+int gpulz_chunk_decompress(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, uint8_t *dst,
+                           size_t dst_cap, size_t *dst_len)
+{
+    gpulz_layout L;
+    int rc = gpulz_chunk_read_layout(ops, ctx, n, dst, dst_cap, &L);
+    if (rc == GPULZ_OK)
+        rc = gpulz_chunk_decode_blocks(ops, ctx, &L, dst, dst_len);
     return rc;
 }

@@ -102,10 +102,12 @@ static int encode_init(void *ctx, unsigned worker)
 /* The stages the CPU backend implements; a chunk needing another is refused
  * once, before any block (the list of format 1 is LZSS alone, so a block
  * is LZSS-coded or stored raw, FORMAT.md §6 step 3). */
+static const gpulz_stage_id cpu_stages[] = {GPULZ_STAGE_LZSS};
+#define CPU_STAGE_COUNT (sizeof cpu_stages / sizeof cpu_stages[0])
+
 static int cpu_stages_check(const gpulz_layout *L)
 {
-    static const gpulz_stage_id cpu[] = {GPULZ_STAGE_LZSS};
-    return gpulz_stages_supported(L->flags, cpu, sizeof cpu / sizeof cpu[0], "CPU");
+    return gpulz_stages_supported(L->flags, cpu_stages, CPU_STAGE_COUNT, "CPU");
 }
 
 /* Encode block k into its raw-size slot; compaction squeezes the gaps later. */
@@ -283,7 +285,7 @@ int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t 
     return gpulz_chunk_compress(&host_ops, &J, n, p, dst, dst_cap, dst_len);
 }
 
-/* ---- decompression on the CPU ---------------------------------------- */
+/* ---- decompression ---------------------------------------------------- */
 
 int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info)
 {
@@ -319,6 +321,20 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size)
     return rc;
 }
 
+/* The host API's side of the decompression driver: the chunk in host
+ * memory, decoded on the CPU or by the GPU's host path. */
+typedef struct host_chunk {
+    const uint8_t *src;
+    size_t n;
+    unsigned threads;
+} host_chunk;
+
+static int host_header(void *ctx, const uint8_t **bytes)
+{
+    *bytes = ((host_chunk *)ctx)->src;
+    return GPULZ_OK;
+}
+
 typedef struct decode_job {
     const uint8_t *src;
     uint8_t *dst;
@@ -342,10 +358,10 @@ static int decode_one(void *ctx, unsigned worker, uint64_t k)
                                   raw / L->symbol_size, L->symbol_size, L->window, k);
 }
 
-static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, unsigned threads)
+/* The table was checked by the driver: every entry fits its block. */
+static int cpu_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
 {
-    if (cpu_stages_check(L) != GPULZ_OK)
-        return GPULZ_ERR_VERSION;
+    const host_chunk *C = ctx;
     uint64_t *start = malloc((L->blocks ? L->blocks : 1) * sizeof *start);
     if (!start)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the offsets of %llu blocks",
@@ -353,17 +369,28 @@ static int cpu_decompress(const uint8_t *src, const gpulz_layout *L, uint8_t *ds
     uint64_t pos = L->table_end;
     for (uint64_t k = 0; k < L->blocks; k++) {
         start[k] = pos;
-        pos += gpulz_get_u32(src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k) & GPULZ_SIZE_MASK;
+        pos += gpulz_get_u32(C->src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k) & GPULZ_SIZE_MASK;
     }
-    decode_job J = {src, dst, L, start};
-    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), NULL, decode_one,
+    decode_job J = {C->src, dst, L, start};
+    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(C->threads, L->blocks), NULL, decode_one,
                                 &J);
     /* only with a tail: dst may be NULL for an empty chunk, and NULL + 0 is undefined */
     if (rc == GPULZ_OK && L->tail)
-        memcpy(dst + L->symbols * L->symbol_size, src + pos, L->tail);
+        memcpy(dst + L->symbols * L->symbol_size, C->src + pos, L->tail);
     free(start);
     return rc;
 }
+
+static int gpu_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
+{
+    const host_chunk *C = ctx;
+    return gpulz_gpu_decompress_host(C->src, C->n, L, dst);
+}
+
+static const gpulz_chunk_dec_ops cpu_dec_ops = {"CPU", cpu_stages, CPU_STAGE_COUNT, 0, host_header,
+                                                cpu_decode};
+static const gpulz_chunk_dec_ops gpu_dec_ops = {"GPU", gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, 0,
+                                                host_header, gpu_decode};
 
 int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                      const gpulz_params *p)
@@ -378,23 +405,17 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
     int rc = run_params_check(p);
     if (rc != GPULZ_OK)
         return rc;
+    /* the backend goes by the uncompressed size: the driver in two halves,
+     * the layout read once (both backends read the chunk from host memory) */
+    host_chunk C = {src, n, p->threads};
     gpulz_layout L;
-    rc = gpulz_header_parse(src, n, &L, NULL);
+    rc = gpulz_chunk_read_layout(&cpu_dec_ops, &C, n, dst, dst_cap, &L);
     if (rc != GPULZ_OK)
         return rc;
-    if (L.n > dst_cap || (!dst && L.n))
-        return gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",
-                          (unsigned long long)L.n, dst_cap);
     if (want_gpu(p, (size_t)L.n)) {
-        rc = gpulz_gpu_decompress_host(src, n, &L, dst);
-        if (gpu_result_stands(p, rc)) {
-            if (rc == GPULZ_OK)
-                *dst_len = (size_t)L.n;
+        rc = gpulz_chunk_decode_blocks(&gpu_dec_ops, &C, &L, dst, dst_len);
+        if (gpu_result_stands(p, rc))
             return rc;
-        }
     }
-    rc = cpu_decompress(src, &L, dst, p->threads);
-    if (rc == GPULZ_OK)
-        *dst_len = (size_t)L.n;
-    return rc;
+    return gpulz_chunk_decode_blocks(&cpu_dec_ops, &C, &L, dst, dst_len);
 }

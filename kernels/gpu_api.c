@@ -142,6 +142,47 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
     return rc;
 }
 
+/* The device API's side of the decompression driver: the header copied to
+ * the host, the table checked and the blocks decoded on the device. */
+typedef struct device_chunk {
+    gpu_ctx *c;
+    const uint8_t *src;
+    size_t n;
+    void *d_scratch;
+    size_t scratch_size;
+    cudaStream_t st;
+    uint8_t header[GPULZ_HEADER_SIZE];
+} device_chunk;
+
+static int device_header(void *ctx, const uint8_t **bytes)
+{
+    device_chunk *C = ctx;
+    int rc = GPULZ_OK;
+    GPULZ_CK(cudaMemcpyAsync(C->c->h_status, C->src, GPULZ_HEADER_SIZE, cudaMemcpyDeviceToHost, C->st));
+    GPULZ_CK(cudaStreamSynchronize(C->st));
+    memcpy(C->header, C->c->h_status, GPULZ_HEADER_SIZE);
+    *bytes = C->header;
+done:
+    return rc;
+}
+
+static int device_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
+{
+    device_chunk *C = ctx;
+    gpu_scratch_plan P;
+    uint8_t *scratch = NULL;
+    int rc;
+    if ((rc = gpu_plan_make(L->blocks, 0, &P)) != GPULZ_OK ||
+        (rc = scratch_for(C->c, C->d_scratch, C->scratch_size, P.total, &scratch)) != GPULZ_OK ||
+        (rc = gpu_dec_prepare(C->c, L, C->src, C->n, dst, scratch, &P, C->st)) != GPULZ_OK ||
+        (rc = gpu_dec_launch(C->c, L, C->src, C->n, dst, scratch, &P, 0, L->blocks, C->st)) != GPULZ_OK)
+        return rc;
+    return gpu_dec_result(C->c, scratch, &P, C->st);
+}
+
+static const gpulz_chunk_dec_ops device_dec_ops = {"GPU", gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, 1,
+                                                   device_header, device_decode};
+
 int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
                                        size_t *dst_len, void *cuda_stream, void *d_scratch,
                                        size_t scratch_size)
@@ -156,31 +197,9 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
     int prev = 0, dev = 0, rc = gpu_buffers_device(bufs, names, 3, &dev);
     if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
-    cudaStream_t st = cuda_stream ? (cudaStream_t)cuda_stream : c->stream;
-    uint8_t h[GPULZ_HEADER_SIZE];
-    gpulz_layout L;
-    gpu_scratch_plan P;
-    uint8_t *scratch = NULL;
-    GPULZ_CK(cudaMemcpyAsync(c->h_status, d_src, GPULZ_HEADER_SIZE, cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaStreamSynchronize(st));
-    memcpy(h, c->h_status, GPULZ_HEADER_SIZE);
-    /* the table itself is checked on the device */
-    if ((rc = gpulz_header_read(h, n, &L)) != GPULZ_OK || (rc = gpu_stages_check(&L)) != GPULZ_OK)
-        goto done;
-    if (L.n > dst_cap || (!d_dst && L.n)) {
-        rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",
-                        (unsigned long long)L.n, dst_cap);
-        goto done;
-    }
-    if ((rc = gpu_plan_make(L.blocks, 0, &P)) != GPULZ_OK ||
-        (rc = scratch_for(c, d_scratch, scratch_size, P.total, &scratch)) != GPULZ_OK)
-        goto done;
-    if ((rc = gpu_dec_prepare(c, &L, d_src, n, d_dst, scratch, &P, st)) != GPULZ_OK ||
-        (rc = gpu_dec_launch(c, &L, d_src, n, d_dst, scratch, &P, 0, L.blocks, st)) != GPULZ_OK ||
-        (rc = gpu_dec_result(c, scratch, &P, st)) != GPULZ_OK)
-        goto done;
-    *dst_len = (size_t)L.n;
-done:
+    device_chunk C = {c, (const uint8_t *)d_src, n, d_scratch, scratch_size,
+                      cuda_stream ? (cudaStream_t)cuda_stream : c->stream, {0}};
+    rc = gpulz_chunk_decompress(&device_dec_ops, &C, n, (uint8_t *)d_dst, dst_cap, dst_len);
     gpu_ctx_release(c, prev);
     return rc;
 }

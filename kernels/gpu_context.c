@@ -16,10 +16,11 @@
 #include "gpulz_chunk.h"
 #include "gpulz_env.h"
 
+const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS};
+
 int gpu_stages_check(const gpulz_layout *L)
 {
-    static const gpulz_stage_id kernels[] = {GPULZ_STAGE_LZSS};
-    return gpulz_stages_supported(L->flags, kernels, sizeof kernels / sizeof kernels[0], "GPU");
+    return gpulz_stages_supported(L->flags, gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, "GPU");
 }
 
 void gpu_policy_fill(gpu_policy *pol, const struct cudaDeviceProp *prop)

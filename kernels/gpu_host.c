@@ -47,8 +47,8 @@ done:
 int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst)
 {
     gpu_ctx *c = NULL;
-    int prev = 0, rc = gpu_stages_check(L);
-    if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, -1)) != GPULZ_OK)
+    int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
+    if (rc != GPULZ_OK)
         return rc;
     const size_t out_n = (size_t)L->n;
     const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;

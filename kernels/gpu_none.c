@@ -1,6 +1,8 @@
 /* gpu_none.c - the GPU backend of a build without CUDA: never usable. */
 #include "gpulz_gpu.h"
 
+const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS};
+
 int gpulz_gpu_usable(void)
 {
     return 0;

@@ -19,7 +19,8 @@ extern "C" {
  * A stage of the block pipeline, in the list's (canonical) order: encoding
  * applies them forward, decoding backward, and a block stored raw bypasses
  * every stage (FORMAT.md §3).  Each backend names the stages it implements
- * and checks a chunk's list once, before any block (gpulz_stages_supported);
+ * and checks a chunk's list once, before any block (gpulz_stages_supported;
+ * the decompression driver does it from gpulz_chunk_dec_ops);
  * format 1's list is LZSS alone, so its blocks call the LZSS coder directly.  A stage
  * that a chunk may or may not use has a bit in the header's flags byte
  * (FORMAT.md §2); one that every chunk of the version uses has none.
@@ -68,6 +69,43 @@ typedef struct gpulz_chunk_ops {
  * it, the shorter kept. */
 int gpulz_chunk_compress(const gpulz_chunk_ops *ops, void *ctx, size_t n, const gpulz_params *p,
                          uint8_t *dst, size_t dst_cap, size_t *dst_len);
+
+/*
+ * What a backend gives the decompression driver.  backend, stages,
+ * stage_count: its name and the stages it implements, which the driver
+ * checks the chunk's list against once, before any block.  header(): the
+ * chunk's bytes in host memory, all of them, or with table_on_device only
+ * its GPULZ_HEADER_SIZE header: a chunk in device memory has its block
+ * table checked there, by decode(), rather than copied to the host.
+ * decode(): every block and the tail of the chunk of layout L into dst.
+ */
+typedef struct gpulz_chunk_dec_ops {
+    const char *backend;
+    const gpulz_stage_id *stages;
+    size_t stage_count;
+    int table_on_device;
+    int (*header)(void *ctx, const uint8_t **bytes);
+    int (*decode)(void *ctx, const gpulz_layout *L, uint8_t *dst);
+} gpulz_chunk_dec_ops;
+
+/* Decompress the chunk of n bytes (the backend holds it) into dst: its
+ * header (and table) checked, the output capacity, the stages, the blocks.
+ * Both halves below, one after the other. */
+int gpulz_chunk_decompress(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, uint8_t *dst,
+                           size_t dst_cap, size_t *dst_len);
+
+/*
+ * The driver's two halves, for a caller that picks the backend by the
+ * chunk's uncompressed size, known only once the header is read (the host
+ * API: the GPU above a threshold, the CPU after the GPU failed).
+ * read_layout: the header from ops, checked into L with the block table
+ * (unless table_on_device), and L.n against dst_cap.  decode_blocks: the
+ * chunk's stages against the backend's, then its decode(); *dst_len = L.n.
+ */
+int gpulz_chunk_read_layout(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, const uint8_t *dst,
+                            size_t dst_cap, gpulz_layout *L);
+int gpulz_chunk_decode_blocks(const gpulz_chunk_dec_ops *ops, void *ctx, const gpulz_layout *L,
+                              uint8_t *dst, size_t *dst_len);
 
 #ifdef __cplusplus
 }

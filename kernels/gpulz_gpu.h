@@ -1,5 +1,5 @@
 /*
- * gpulz_gpu.h - what the codec driver (codec.c) needs from the GPU backend.
+ * gpulz_gpu.h - what the host API (codec.c) needs from the GPU backend.
  * Built from gpu_*.cu with CUDA, from gpu_none.c without.  Internal.
  */
 #ifndef GPULZ_GPU_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpulz_format.h"
+#include "gpulz_chunk.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,8 +41,16 @@ size_t gpulz_gpu_min_bytes(void);
  */
 int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len);
 
-/* Host-buffer decompression of a chunk whose header parsed into L. */
+/* Host-buffer decompression of a chunk whose header and table the chunk
+ * driver checked into L, the stages included (gpulz_chunk_read_layout,
+ * gpulz_chunk_decode_blocks). */
 int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst);
+
+/* The stages the kernels implement.  A build without CUDA lists them too:
+ * what a call there hears is that there is no GPU, not that a stage is
+ * missing. */
+#define GPULZ_GPU_STAGE_COUNT 1
+extern const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT];
 
 #ifdef __cplusplus
 }
