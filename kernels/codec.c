@@ -11,6 +11,7 @@
 #include "gpulz_chunk.h"
 #include "gpulz_env.h"
 #include "gpulz_gpu.h"
+#include "gpulz_parallel.h"
 
 void gpulz_params_init(gpulz_params *p)
 {
@@ -136,7 +137,7 @@ static int cpu_compress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst,
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
     gpulz_header_write(dst, L);
     encode_job J = {src, dst, L, scratch};
-    rc = gpulz_parallel_for(L->blocks, workers, encode_init, encode_one, &J);
+    rc = gpulz_parallel_for(L->blocks, workers, GPULZ_BLOCK_GRAIN, encode_init, encode_one, &J);
     if (rc != GPULZ_OK)
         goto done;
     /* Each block sits in a slot of its raw size; move them together.  A
@@ -372,8 +373,8 @@ static int cpu_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
         pos += gpulz_get_u32(C->src + GPULZ_HEADER_SIZE + GPULZ_TABLE_ENTRY_SIZE * k) & GPULZ_SIZE_MASK;
     }
     decode_job J = {C->src, dst, L, start};
-    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(C->threads, L->blocks), NULL, decode_one,
-                                &J);
+    int rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(C->threads, L->blocks), GPULZ_BLOCK_GRAIN,
+                                NULL, decode_one, &J);
     /* only with a tail: dst may be NULL for an empty chunk, and NULL + 0 is undefined */
     if (rc == GPULZ_OK && L->tail)
         memcpy(dst + L->symbols * L->symbol_size, C->src + pos, L->tail);

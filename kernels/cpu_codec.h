@@ -1,7 +1,7 @@
 /*
  * cpu_codec.h - the CPU reference encoder and decoder of one block
- * (docs/FORMAT.md §5-6), and the parallel-for that spreads blocks over
- * cores.  Internal: not installed.
+ * (docs/FORMAT.md §5-6); gpulz_parallel.h spreads blocks over cores.
+ * Internal: not installed.
  */
 #ifndef GPULZ_CPU_CODEC_H
 #define GPULZ_CPU_CODEC_H
@@ -35,24 +35,6 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
  */
 int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
                            unsigned W, uint64_t k);
-
-/*
- * Run fn(ctx, worker, item) for item = 0..items-1 on up to workers threads
- * (the calling thread among them; gpulz_worker_count() sizes them), handing
- * out items dynamically.  worker is 0..workers-1, so fn can index
- * per-worker state; init (may be NULL) sets that state up in each worker
- * before it takes items.  The count is a ceiling: a thread that cannot be
- * created, or whose init fails, is done without and the others take its
- * share; the call fails, with the calling thread's init status, only when
- * no worker's init succeeded.  The first nonzero
- * return of fn stops the hand-out and is returned, with its detail carried
- * to the calling thread's gpulz_last_error().
- */
-typedef int (*gpulz_worker_init_fn)(void *ctx, unsigned worker);
-typedef int (*gpulz_item_fn)(void *ctx, unsigned worker, uint64_t item);
-unsigned gpulz_worker_count(unsigned threads, uint64_t items);
-int gpulz_parallel_for(uint64_t items, unsigned workers, gpulz_worker_init_fn init,
-                       gpulz_item_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }
