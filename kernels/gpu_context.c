@@ -169,9 +169,6 @@ int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
         if (c) {
             c->device = dev;
             pthread_mutex_init(&c->lock, NULL);
-            pthread_mutex_init(&c->pool_lock, NULL);
-            pthread_cond_init(&c->pool_go, NULL);
-            pthread_cond_init(&c->pool_done, NULL);
             ctx_table[dev] = c;
         }
     }

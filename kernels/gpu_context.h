@@ -74,8 +74,6 @@ void gpu_policy_fill(gpu_policy *pol, const struct cudaDeviceProp *prop);
 
 /* ---- the per-device context (gpu_context.c) -------------------------------- */
 
-struct gpulz_copy_job;
-
 typedef struct gpu_ctx {
     int device;
     int ready;
@@ -91,13 +89,6 @@ typedef struct gpu_ctx {
     uint64_t *h_status; /* pinned, GPULZ_STATUS_BYTES */
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
-    /* host copy threads, started on first need and kept */
-    pthread_mutex_t pool_lock;
-    pthread_cond_t pool_go, pool_done;
-    struct gpulz_copy_job *pool_job;
-    unsigned long pool_gen;
-    unsigned pool_threads, pool_finished;
-    int pool_tried;
 } gpu_ctx;
 
 /* GPULZ_ERR_NO_GPU in a child forked after CUDA started, before any CUDA call. */

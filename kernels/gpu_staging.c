@@ -1,15 +1,16 @@
 /*
  * gpu_staging.c - pageable host buffers to and from the device through the
- * context's pinned buffer, in pieces copied by a few threads: one core copies
- * pageable memory at about the speed of a pageable transfer, so it takes
- * several to approach the pinned one.  Compression's encoders start on each
- * piece as soon as it is on the device.  Plain C against the CUDA runtime.
+ * context's pinned buffer, in pieces copied by a few threads of the
+ * library's pool (gpulz_parallel.h): one core copies pageable memory at
+ * about the speed of a pageable transfer, so it takes several to approach
+ * the pinned one.  Compression's encoders start on each piece as soon as it
+ * is on the device.  Plain C against the CUDA runtime.
  */
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "gpu_context.h"
+#include "gpulz_parallel.h"
 
 /* No block straddles two pieces. */
 _Static_assert(GPULZ_COPY_PIECE % ((size_t)8 << GPULZ_LOG2_BLOCK_MAX) == 0,
@@ -29,14 +30,10 @@ typedef struct gpulz_copy_job {
     uint8_t *dev; /* with a feed: the start of the device input */
     size_t n;
     size_t pieces;
-    size_t copiers; /* threads taking pieces */
+    size_t copiers; /* threads taking pieces, at most */
     int into_device;
     cudaStream_t st; /* of the transfers in */
     const gpu_enc_feed *feed; /* or NULL */
-    pthread_mutex_t lock;
-    size_t next;
-    int rc;
-    char detail[256];
 } gpulz_copy_job;
 
 /*
@@ -82,73 +79,22 @@ done:
     return rc;
 }
 
-/* Take pieces until none is left (or one failed). */
-static void copy_run(gpulz_copy_job *J)
+/* A copier of the pool runs on the context's device, as the caller does;
+ * one that cannot leaves the pieces to the others. */
+static int copier_init(void *ctx, unsigned worker)
 {
-    for (;;) {
-        pthread_mutex_lock(&J->lock);
-        size_t i = J->rc == GPULZ_OK ? J->next++ : J->pieces;
-        pthread_mutex_unlock(&J->lock);
-        if (i >= J->pieces)
-            break;
-        int rc = copy_piece(J, i);
-        if (rc != GPULZ_OK) {
-            pthread_mutex_lock(&J->lock);
-            if (J->rc == GPULZ_OK) {
-                J->rc = rc;
-                strncpy(J->detail, gpulz_last_error(), sizeof J->detail - 1);
-            }
-            pthread_mutex_unlock(&J->lock);
-        }
-    }
+    gpulz_copy_job *J = ctx;
+    int rc = GPULZ_OK;
+    if (worker > 0)
+        GPULZ_CK(cudaSetDevice(J->c->device));
+done:
+    return rc;
 }
 
-/*
- * A copy thread of the context: each generation of pool_gen it helps with
- * pool_job, then reports in pool_finished.  Threads live as long as the
- * process; starting them per call would cost more than a small copy.
- */
-static void *pool_worker(void *arg)
+static int copy_one(void *ctx, unsigned worker, uint64_t i)
 {
-    gpu_ctx *c = arg;
-    unsigned long seen = 0;
-    int usable = cudaSetDevice(c->device) == cudaSuccess;
-    pthread_mutex_lock(&c->pool_lock);
-    for (;;) {
-        while (c->pool_gen == seen)
-            pthread_cond_wait(&c->pool_go, &c->pool_lock);
-        seen = c->pool_gen;
-        gpulz_copy_job *J = c->pool_job;
-        pthread_mutex_unlock(&c->pool_lock);
-        if (usable) /* else the other copiers do the pieces */
-            copy_run(J);
-        pthread_mutex_lock(&c->pool_lock);
-        if (++c->pool_finished == c->pool_threads)
-            pthread_cond_signal(&c->pool_done);
-    }
-    return NULL;
-}
-
-static void pool_start(gpu_ctx *c)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned want = GPULZ_COPY_THREADS - 1;
-    c->pool_tried = 1;
-    if (cores > 0 && (long)want > cores - 1)
-        want = cores > 1 ? (unsigned)(cores - 1) : 0;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attr, 256 * 1024);
-    pthread_mutex_lock(&c->pool_lock);
-    for (unsigned t = 0; t < want; t++) {
-        pthread_t tid;
-        if (pthread_create(&tid, &attr, pool_worker, c) != 0)
-            break;
-        c->pool_threads++;
-    }
-    pthread_mutex_unlock(&c->pool_lock);
-    pthread_attr_destroy(&attr);
+    (void)worker;
+    return copy_piece(ctx, (size_t)i);
 }
 
 /*
@@ -182,43 +128,15 @@ done:
 int gpu_copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, size_t n, int into_device,
                        cudaStream_t st, const gpu_enc_feed *feed)
 {
-    int rc = GPULZ_OK;
-    gpulz_copy_job J;
-    memset(&J, 0, sizeof J);
-    (void)rc;
-    J.c = c;
-    J.pin = c->h_pinned + pin_off;
-    J.host = host;
-    J.dev = dev;
-    J.n = n;
-    J.pieces = (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE;
-    J.into_device = into_device;
-    J.st = st;
-    J.feed = feed;
-    pthread_mutex_init(&J.lock, NULL);
-    if (J.pieces > 1 && !c->pool_tried)
-        pool_start(c);
-    J.copiers = J.pieces > 1 ? c->pool_threads + 1 : 1;
-    if (J.pieces > 1 && c->pool_threads > 0) {
-        /* the calling thread is one of the copiers; J must outlive every
-         * thread's look at it, hence the wait for all of them */
-        pthread_mutex_lock(&c->pool_lock);
-        c->pool_job = &J;
-        c->pool_finished = 0;
-        c->pool_gen++;
-        pthread_cond_broadcast(&c->pool_go);
-        pthread_mutex_unlock(&c->pool_lock);
-        copy_run(&J);
-        pthread_mutex_lock(&c->pool_lock);
-        while (c->pool_finished < c->pool_threads)
-            pthread_cond_wait(&c->pool_done, &c->pool_lock);
-        pthread_mutex_unlock(&c->pool_lock);
-    } else {
-        copy_run(&J);
+    gpulz_copy_job J = {c, c->h_pinned + pin_off, host, dev, n, (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE,
+                        1, into_device, st, feed};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (J.pieces > 1) {
+        J.copiers = J.pieces < GPULZ_COPY_THREADS ? J.pieces : GPULZ_COPY_THREADS;
+        if (cores > 0 && (long)J.copiers > cores)
+            J.copiers = (size_t)cores;
     }
-    if (J.rc != GPULZ_OK)
-        rc = gpulz_fail(J.rc, "%s", J.detail);
-    pthread_mutex_destroy(&J.lock);
-    return rc;
+    /* one piece at a time, in order: each piece's transfer goes on one
+     * stream as soon as it is staged, and its encoder right after it */
+    return gpulz_parallel_for(J.pieces, (unsigned)J.copiers, 1, copier_init, copy_one, &J);
 }
-
