@@ -34,7 +34,7 @@ for f in $CODEC_ASAN_LIB_SOURCES \
     "$CLANG" $flags $incs -c "$src/$f" -o "$o"
     objs="$objs $o"
 done
-for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus; do
+for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus codec_pool codec_threads; do
     "$CLANG" $flags $incs "$src/h5tests/$t.c" $objs -o "$tmp/$t" -lm -lpthread
 done
 set +e
@@ -44,7 +44,7 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS top_srcdir
 status=0
 for cmd in "codec_roundtrip quick" "codec_canonical 600" "codec_golden" "codec_corrupt 300" \
-           "codec_corpus"; do
+           "codec_corpus" "codec_pool quick" "codec_threads"; do
     echo "== $cmd (ASan, UBSan)"
     # shellcheck disable=SC2086
     "$tmp/"$cmd || { echo "FAIL under sanitizers: $cmd"; status=1; }
