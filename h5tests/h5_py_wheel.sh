@@ -22,7 +22,7 @@ export PYTHONPATH
 
 # without HDF5_PLUGIN_PATH the wheel's HDF5 does not find the plugin;
 # importing the helper module adds its folder (here the build's)
-env -u HDF5_PLUGIN_PATH GPULZ_PLUGIN_DIR="$top_builddir/.libs" "$H5PY_WHEEL_PYTHON" -c '
+env -u HDF5_PLUGIN_PATH GPULZ_PLUGIN_DIR="$top_builddir/test-plugins" "$H5PY_WHEEL_PYTHON" -c '
 import sys, h5py, numpy as np
 fid = int(sys.argv[1])
 if h5py.h5z.filter_avail(fid):
