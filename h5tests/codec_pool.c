@@ -7,7 +7,10 @@
  * several threads at once, and from inside an item, finish; a child forked
  * while the pool works compresses with threads of its own.  "quick" (the
  * sanitizer run) does fewer rounds; "valgrind" fewer still and no fork: a
- * forked child's leak check counts what the parent's other threads hold.
+ * forked child's leak check counts what the parent's other threads hold;
+ * "nofork" is quick without the forks, for the ASan build, whose runtime
+ * (clang 14 here) can deadlock in a child forked while other threads
+ * allocate: 1 run in 30 hung there, none in 200 without it.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -222,7 +225,8 @@ static void fork_trials(const uint8_t *in, const uint8_t *ref, size_t ref_len, u
 int main(int argc, char **argv)
 {
     int under_valgrind = argc > 1 && strcmp(argv[1], "valgrind") == 0;
-    int quick = under_valgrind || (argc > 1 && strcmp(argv[1], "quick") == 0);
+    int no_fork = under_valgrind || (argc > 1 && strcmp(argv[1], "nofork") == 0);
+    int quick = no_fork || (argc > 1 && strcmp(argv[1], "quick") == 0);
     semantics();
     concurrent_calls(quick ? 10 : 100);
 
@@ -235,7 +239,7 @@ int main(int argc, char **argv)
     if (ref) {
         TU_CHECK(codec_round(in, ref, ref_len, 0) && codec_round(in, ref, ref_len, 8),
                  "threads wrote other bytes than one thread");
-        if (!under_valgrind)
+        if (!no_fork)
             fork_trials(in, ref, ref_len, quick ? 2 : 10);
     }
     free(in);
