@@ -23,14 +23,21 @@ int gpu_stages_check(const gpulz_layout *L)
     return gpulz_stages_supported(L->flags, gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, "GPU");
 }
 
-void gpu_policy_fill(gpu_policy *pol, const struct cudaDeviceProp *prop)
+int gpu_policy_fill(gpu_policy *pol, int dev)
 {
+    int rc = GPULZ_OK, grid_x = 0, optin = 0;
+    /* two attributes, not cudaGetDeviceProperties: that one queries every
+     * property and costs milliseconds on the first call of a process */
+    GPULZ_CK(cudaDeviceGetAttribute(&grid_x, cudaDevAttrMaxGridDimX, dev));
+    GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     pol->enc_segment = 2048;
     pol->enc_tail_segment = 512;
     pol->work_streams = 14; /* at most GPULZ_WORK_STREAMS_MAX */
     pol->dec_piece = 8 * GPULZ_COPY_PIECE;
-    pol->max_grid = prop->maxGridSize[0] < (1 << 30) ? (uint64_t)prop->maxGridSize[0] : (uint64_t)1 << 30;
-    pol->smem_optin = prop->sharedMemPerBlockOptin;
+    pol->max_grid = grid_x < (1 << 30) ? (uint64_t)grid_x : (uint64_t)1 << 30;
+    pol->smem_optin = (size_t)optin;
+done:
+    return rc;
 }
 
 static atomic_uint tuned_segment; /* 0: the policy's */
@@ -180,9 +187,8 @@ int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
     if (dev != *prev)
         GPULZ_CK(cudaSetDevice(dev));
     if (!c->ready) {
-        struct cudaDeviceProp prop;
-        GPULZ_CK(cudaGetDeviceProperties(&prop, dev));
-        gpu_policy_fill(&c->pol, &prop);
+        if ((rc = gpu_policy_fill(&c->pol, dev)) != GPULZ_OK)
+            goto done;
         GPULZ_CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
         GPULZ_CK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
         for (unsigned w = 0; w < c->pol.work_streams; w++) {

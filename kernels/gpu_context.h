@@ -59,8 +59,8 @@ typedef struct gpu_policy {
     size_t smem_optin;
 } gpu_policy;
 
-/* The policy of a device from its properties. */
-void gpu_policy_fill(gpu_policy *pol, const struct cudaDeviceProp *prop);
+/* The policy of device dev from its attributes. */
+int gpu_policy_fill(gpu_policy *pol, int dev);
 
 /* One call of a CUDA function that may fail; needs rc and a done label. */
 #define GPULZ_CK(call)                                                                             \

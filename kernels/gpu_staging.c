@@ -7,7 +7,6 @@
  * is on the device.  Plain C against the CUDA runtime.
  */
 #include <string.h>
-#include <unistd.h>
 
 #include "gpu_context.h"
 #include "gpulz_parallel.h"
@@ -130,11 +129,10 @@ int gpu_copy_pieces(gpu_ctx *c, uint8_t *host, uint8_t *dev, size_t pin_off, siz
 {
     gpulz_copy_job J = {c, c->h_pinned + pin_off, host, dev, n, (n + GPULZ_COPY_PIECE - 1) / GPULZ_COPY_PIECE,
                         1, into_device, st, feed};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (J.pieces > 1) {
         J.copiers = J.pieces < GPULZ_COPY_THREADS ? J.pieces : GPULZ_COPY_THREADS;
-        if (cores > 0 && (long)J.copiers > cores)
-            J.copiers = (size_t)cores;
+        if (J.copiers > gpulz_online_cores())
+            J.copiers = gpulz_online_cores();
     }
     /* one piece at a time, in order: each piece's transfer goes on one
      * stream as soon as it is staged, and its encoder right after it */

@@ -17,6 +17,9 @@ extern "C" {
  * rather than in fixed ranges. */
 #define GPULZ_BLOCK_GRAIN 4
 
+/* Online cores when first asked, 1..GPULZ_THREADS_MAX. */
+unsigned gpulz_online_cores(void);
+
 /* Workers for items blocks at grain GPULZ_BLOCK_GRAIN: threads (0: one per
  * online core, at most GPULZ_THREADS_MAX), fewer where some would get less
  * than a few batches. */

@@ -62,13 +62,26 @@ static struct {
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0};
 
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
+static unsigned online_cores;
+
+static void cores_count(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    online_cores = cores > 0 ? (cores < GPULZ_THREADS_MAX ? (unsigned)cores : GPULZ_THREADS_MAX) : 1;
+}
+
+unsigned gpulz_online_cores(void)
+{
+    /* read once: glibc reads /sys for it, and every chunk asks */
+    pthread_once(&cores_once, cores_count);
+    return online_cores;
+}
 
 unsigned gpulz_worker_count(unsigned threads, uint64_t items)
 {
-    if (threads == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cores > 0 ? (cores < GPULZ_THREADS_MAX ? (unsigned)cores : GPULZ_THREADS_MAX) : 1;
-    }
+    if (threads == 0)
+        threads = gpulz_online_cores();
     /* a worker with less than a few batches to do costs more than it saves */
     uint64_t useful = items / (2 * GPULZ_BLOCK_GRAIN);
     if (useful < threads)
@@ -214,10 +227,9 @@ static void fork_child(void)
 
 static void pool_setup(void)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     /* the caller of a job is its worker 0: a thread per other core keeps
      * a default-sized job off threads of its own */
-    pool.cap = cores > 1 ? (cores <= GPULZ_THREADS_MAX ? (unsigned)cores - 1 : GPULZ_THREADS_MAX - 1) : 0;
+    pool.cap = gpulz_online_cores() - 1;
     pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
