@@ -38,7 +38,9 @@ static void main_help(void)
         printf("  %-14s %s\n", s->name, s->summary);
     printf("\n'gpulz COMMAND --help' describes each command.\n"
            "Exit status: 0 ok, 1 data error (corrupt input, failed round trip),\n"
-           "2 usage error, 3 I/O or system error.\n");
+           "2 usage error, 3 I/O or system error.\n"
+           "\nReport bugs to: <" PACKAGE_BUGREPORT ">\n"
+           "gpulz home page: <" PACKAGE_URL ">\n");
 }
 
 static int version(void)
