@@ -1,13 +1,16 @@
 # gpulz_hdf5.m4 - find the HDF5 to build the plugin for, through pkg-config
 # (Debian: hdf5, hdf5-serial, hdf5-openmpi).
 #
-# GPULZ_CHECK_HDF5 (--with-hdf5-pkg) sets with_hdf5_pkg (the module),
-# hdf5_pkg_given (yes/no), HDF5_CFLAGS and HDF5_LIBS (with MPI's flags for a
-# parallel HDF5), hdf5_flavour (serial/parallel), MPIEXEC (parallel only) and
-# the conditional HDF5_PARALLEL.
+# GPULZ_CHECK_HDF5 (--with-hdf5-pkg) sets with_hdf5_pkg (the module, also
+# substituted as HDF5_PKG), hdf5_pkg_given (yes/no), HDF5_CFLAGS and
+# HDF5_LIBS (with MPI's flags for a parallel HDF5), hdf5_flavour
+# (serial/parallel), MPIEXEC (parallel only) and the conditional
+# HDF5_PARALLEL.
 #
-# GPULZ_HDF5_PLUGIN_DIR (--with-hdf5-plugin-dir) sets plugindir: the option,
-# else the module's PluginDir, else ${libdir}/hdf5/plugins.
+# GPULZ_HDF5_PLUGIN_DIR (--with-hdf5-plugin-dir) sets hdf5_plugindir, the
+# folder this HDF5 searches for plugins when HDF5_PLUGIN_PATH is unset, and
+# plugindir, where the plugin is installed: the option, else hdf5_plugindir.
+# Each comes with a *_source naming where it came from, for the summary.
 
 # _GPULZ_HDF5_MPI_LINK: sets gpulz_mpi_ok, whether a program using parallel
 # HDF5 (and MPI) links with HDF5_CFLAGS, HDF5_LIBS, MPI_CFLAGS and MPI_LIBS.
@@ -26,6 +29,7 @@ AC_DEFUN([GPULZ_CHECK_HDF5], [
     [AS_HELP_STRING([--with-hdf5-pkg=MODULE], [pkg-config module of the HDF5 to build the plugin for, serial or parallel: hdf5-openmpi for MPI programs on Debian (default: hdf5)])],
     [hdf5_pkg_given=yes], [with_hdf5_pkg=hdf5 hdf5_pkg_given=no])
   PKG_CHECK_MODULES([HDF5], [$with_hdf5_pkg >= 1.10])
+  AC_SUBST([HDF5_PKG], [$with_hdf5_pkg])
 
   dnl serial or parallel: a parallel HDF5's hdf5.h includes mpi.h and its
   dnl library needs MPI's; not every pkg-config module says so (Debian's
@@ -70,12 +74,111 @@ AC_DEFUN([GPULZ_CHECK_HDF5], [
   AM_CONDITIONAL([HDF5_PARALLEL], [test $hdf5_flavour = parallel])
 ])
 
+# _GPULZ_H5PUBCONF_PLUGINDIR: sets gpulz_h5_plugindir to the value of
+# H5_DEFAULT_PLUGINDIR in the H5pubconf.h that HDF5_CFLAGS finds (empty when
+# it is not defined or not usable here) and gpulz_h5pubconf to that header's
+# path.  The preprocessor expands the macro, so a definition through other
+# macros or as adjacent string literals ("/opt/hdf5" "/lib/plugin") reads as
+# the compiler sees it; the C string is then unquoted (\\ and \" only).
+# HDF5 built for Windows defaults to %ALLUSERSPROFILE%/hdf5/lib/plugin and
+# expands such a variable when it searches; a variable in the value
+# (%NAME%, $NAME or ${NAME}) is expanded from configure's environment where
+# it is set.  A value left relative or with a variable unset is skipped with
+# a warning: there is no folder to install into.
+AC_DEFUN([_GPULZ_H5PUBCONF_PLUGINDIR], [
+  AC_REQUIRE([AC_PROG_CPP])
+  AC_REQUIRE([AC_PROG_AWK])
+  gpulz_h5_plugindir= gpulz_h5pubconf=
+  AC_LANG_CONFTEST([AC_LANG_SOURCE([[#include <H5pubconf.h>
+#ifdef H5_DEFAULT_PLUGINDIR
+gpulz_plugindir: H5_DEFAULT_PLUGINDIR
+#endif]])])
+  gpulz_cpp_out=`$CPP $CPPFLAGS $HDF5_CFLAGS conftest.$ac_ext 2>&AS_MESSAGE_LOG_FD`
+  rm -f conftest.$ac_ext
+  gpulz_h5pubconf=`printf '%s\n' "$gpulz_cpp_out" | sed -n 's/^@%:@ *[[0-9]][[0-9]]* "\(.*H5pubconf\.h\)".*/\1/p' | sed 1q`
+  test -n "$gpulz_h5pubconf" || gpulz_h5pubconf=H5pubconf.h
+  gpulz_literal=`printf '%s\n' "$gpulz_cpp_out" | sed -n 's/^gpulz_plugindir: *//p' | sed 1q`
+  if test -n "$gpulz_literal"; then
+    printf '%s\n' "$gpulz_h5pubconf: H5_DEFAULT_PLUGINDIR is $gpulz_literal" >&AS_MESSAGE_LOG_FD
+    # one or more adjacent C string literals, nothing else (the program in
+    # a variable: backquotes would take its backslashes)
+    gpulz_awk='{
+      s = $[]0; out = ""; i = 1; n = length(s); ok = 1; lits = 0
+      while (ok && i <= n) {
+        c = substr(s, i, 1)
+        if (c == " " || c == "\t") { i++; continue }
+        if (c != "\"") { ok = 0; break }
+        lits++; i++
+        for (;;) {
+          if (i > n) { ok = 0; break }
+          c = substr(s, i, 1)
+          if (c == "\"") { i++; break }
+          if (c == "\\") { i++; c = substr(s, i, 1); if (c != "\\" && c != "\"") { ok = 0; break } }
+          out = out c; i++
+        }
+      }
+      if (ok && lits) print out
+    }'
+    gpulz_v=`printf '%s\n' "$gpulz_literal" | $AWK "$gpulz_awk"`
+    if test -z "$gpulz_v"; then
+      AC_MSG_WARN([$gpulz_h5pubconf: H5_DEFAULT_PLUGINDIR is $gpulz_literal, not a plain C string: not used])
+    fi
+    # variables, the first one each time round
+    while test -n "$gpulz_v"; do
+      case $gpulz_v in
+        *%*%*) gpulz_name=`printf '%s\n' "$gpulz_v" | sed -n 's/^[[^%]]*%\([[A-Za-z_]][[A-Za-z0-9_]]*\)%.*/\1/p'`
+               gpulz_ref="%$gpulz_name%" ;;
+        *'${'*) gpulz_name=`printf '%s\n' "$gpulz_v" | sed -n 's/^[[^$]]*\${\([[A-Za-z_]][[A-Za-z0-9_]]*\)}.*/\1/p'`
+                gpulz_ref="\${$gpulz_name}" ;;
+        *'$'*) gpulz_name=`printf '%s\n' "$gpulz_v" | sed -n 's/^[[^$]]*\$\([[A-Za-z_]][[A-Za-z0-9_]]*\).*/\1/p'`
+               gpulz_ref="\$$gpulz_name" ;;
+        *) break ;;
+      esac
+      gpulz_set=
+      test -n "$gpulz_name" && eval "gpulz_set=\${$gpulz_name+set}"
+      if test "$gpulz_set" != set; then
+        AC_MSG_WARN([$gpulz_h5pubconf: H5_DEFAULT_PLUGINDIR is $gpulz_literal, with ${gpulz_name:-a variable} not set here: not used])
+        gpulz_v=
+        break
+      fi
+      eval "gpulz_val=\$$gpulz_name"
+      gpulz_v="${gpulz_v%%"$gpulz_ref"*}$gpulz_val${gpulz_v#*"$gpulz_ref"}"
+    done
+    case $gpulz_v in
+      /*) gpulz_h5_plugindir=$gpulz_v ;;
+      '') ;;
+      *) AC_MSG_WARN([$gpulz_h5pubconf: H5_DEFAULT_PLUGINDIR is $gpulz_literal ('$gpulz_v'), not an absolute path: not used]) ;;
+    esac
+  fi
+])
+
 AC_DEFUN([GPULZ_HDF5_PLUGIN_DIR], [
   AC_REQUIRE([GPULZ_CHECK_HDF5])
   AC_ARG_WITH([hdf5-plugin-dir],
-    [AS_HELP_STRING([--with-hdf5-plugin-dir=DIR], [where to install the HDF5 plugin (default: the PluginDir of the HDF5 pkg-config module)])],
-    [plugindir=$withval],
-    [plugindir=`$PKG_CONFIG --variable=PluginDir $with_hdf5_pkg 2>/dev/null`
-     AS_IF([test -z "$plugindir"], [plugindir='${libdir}/hdf5/plugins'])])
+    [AS_HELP_STRING([--with-hdf5-plugin-dir=DIR], [where to install the HDF5 plugin (default: the folder the HDF5 searches: the PluginDir of its pkg-config module, else H5_DEFAULT_PLUGINDIR of its H5pubconf.h, else HDF5's default /usr/local/hdf5/lib/plugin)])],
+    [], [with_hdf5_plugin_dir=])
+  case $with_hdf5_plugin_dir in
+    yes|no) AC_MSG_ERROR([--with-hdf5-plugin-dir needs a folder, not '$with_hdf5_plugin_dir']) ;;
+  esac
+  hdf5_plugindir=`$PKG_CONFIG --variable=PluginDir $with_hdf5_pkg 2>/dev/null`
+  if test -n "$hdf5_plugindir"; then
+    hdf5_plugindir_source="PluginDir of pkg-config's $with_hdf5_pkg"
+  else
+    _GPULZ_H5PUBCONF_PLUGINDIR
+    if test -n "$gpulz_h5_plugindir"; then
+      hdf5_plugindir=$gpulz_h5_plugindir
+      hdf5_plugindir_source="H5_DEFAULT_PLUGINDIR of $gpulz_h5pubconf"
+    else
+      hdf5_plugindir=/usr/local/hdf5/lib/plugin
+      hdf5_plugindir_source="HDF5's default; no PluginDir in $with_hdf5_pkg.pc, no usable H5_DEFAULT_PLUGINDIR"
+    fi
+  fi
+  AC_MSG_CHECKING([where HDF5 ($with_hdf5_pkg) looks for plugins])
+  AC_MSG_RESULT([$hdf5_plugindir ($hdf5_plugindir_source)])
+  if test -n "$with_hdf5_plugin_dir"; then
+    plugindir=$with_hdf5_plugin_dir plugindir_source=--with-hdf5-plugin-dir
+  else
+    plugindir=$hdf5_plugindir plugindir_source=$hdf5_plugindir_source
+  fi
   AC_SUBST([plugindir])
 ])
