@@ -10,10 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Build: toolchain and HDF5.  Tests: the HDF5 tools, h5py, netCDF, valgrind,
-# clang (sanitizer builds) and the CPU filters the benchmarks compare with.
+# clang (sanitizer builds), cmake (a CMake program built against the
+# installed package) and the CPU filters the benchmarks compare with.
 packages=(build-essential autoconf automake libtool pkg-config
           libhdf5-dev hdf5-tools python3-h5py python3-numpy
-          netcdf-bin libnetcdf-dev valgrind clang)
+          netcdf-bin libnetcdf-dev valgrind clang cmake)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
