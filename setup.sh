@@ -9,12 +9,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Build: toolchain and HDF5.  Tests: the HDF5 tools, h5py, netCDF, valgrind,
-# clang (sanitizer builds), cmake (a CMake program built against the
-# installed package) and the CPU filters the benchmarks compare with.
+# Build: toolchain, HDF5 and help2man (the man page).  Tests: the HDF5 tools,
+# h5py, netCDF, valgrind, clang (sanitizer builds), cmake (a CMake program
+# built against the installed package), man-db (the page renders),
+# bash-completion (the completion with its library loaded) and the CPU
+# filters the benchmarks compare with.
 packages=(build-essential autoconf automake libtool pkg-config
-          libhdf5-dev hdf5-tools python3-h5py python3-numpy
-          netcdf-bin libnetcdf-dev valgrind clang cmake)
+          libhdf5-dev hdf5-tools help2man python3-h5py python3-numpy
+          netcdf-bin libnetcdf-dev valgrind clang cmake man-db bash-completion)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
