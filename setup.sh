@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # setup.sh - on a fresh Debian 12 machine: install the build dependencies,
 # build gpulz in ./build, install the library, the command and the HDF5
 # plugin, and run the demo on the bundled sample data through HDF5.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ab_round.sh - two builds side by side on one GPU machine: the `make dist`
 # tarballs of a base (A) and a change (B) are built alike, B runs `make check`
 # (GPU tests included), and the device-resident gpu_bench runs A, B, A, B on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* corpus.c - the reader of the benchmark corpus shared by the benchmark programs. */
 #include "corpus.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * corpus.h - the benchmark corpus as the benchmark programs read it: the
  * MANIFEST that bench/data/make_corpus.py writes (one array per line:

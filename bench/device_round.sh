@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # device_round.sh - the whole round on a GPU machine, from a folder holding a
 # `make dist` tarball and, optionally, what the benchmarks compare with:
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5bench - HDF5-level benchmark of compression filters, gpulz among them.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # mpi_round.sh - the MPI flavour's test on a GPU machine whose own HDF5 is
 # serial: Debian's parallel HDF5 is unpacked beside the build (nothing is
 # installed), gpulz is configured for it with CUDA, and h5tests/h5_mpi.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nvcomp_bench - nvCOMP's batched codecs on the benchmark corpus, device-resident.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Plot the benchmark CSVs of bench/run_all.sh.
 
 Reads RESULTS/h5bench.csv, and RESULTS/gpu_bench.csv and RESULTS/nvcomp.csv

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_all.sh - regenerate every benchmark result of gpulz on this machine.
 #
 #   1. the corpus (bench/data/make_corpus.py), if its MANIFEST is missing

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Markdown tables of the benchmark CSVs of bench/run_all.sh, laid out like
 the gpuLZ paper's Tables 1 and 2.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The benchmark programs on a corpus of two small arrays, so that they keep
 # working between benchmark rounds: h5bench writes a row per array, filter
 # and chunk size, every one `ok`, with ratios that fit the data (codes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz compress/decompress -v say where the work ran and why.  Without a
 # usable GPU the reason is "no usable GPU" (a build without CUDA says so for
 # every input, small ones included, never "below the GPU threshold"); with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz bench: a row per grid point, quantization codes compress (ratio > 1),
 # random data does not, files work as inputs, and the default grid is
 # {element size, 1} x {32, 64, 128, 255} x {2048, 4096} blocks.

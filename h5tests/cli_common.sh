@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by the h5tests/cli_*.sh tests: the command under test, a scratch
 # directory of the test's own (kept when the test fails) and assertions.
 : "${top_builddir:=.}"

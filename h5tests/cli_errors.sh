@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Exit codes a script can rely on: 2 for a bad command line, 1 for corrupt or
 # truncated data, 3 for I/O; a failure leaves no output file behind.
 . "$top_srcdir/h5tests/cli_common.sh"

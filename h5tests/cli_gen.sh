@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz gen is deterministic: the same kind, size and seed give the same
 # bytes, another seed other bytes; sizes take K/M suffixes (powers of 1024).
 . "$top_srcdir/h5tests/cli_common.sh"

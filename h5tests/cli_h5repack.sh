@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz h5repack-args prints UD=<id>,<flag>,5,<version>,<S>,<W>,<C>,<flags>
 # in the cd_values layout of the gpulz filter: version, symbol size (0 = the
 # datatype's), window, block size in symbols, flags (1 = adaptive).

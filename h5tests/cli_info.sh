@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz info reports what the file was compressed with: the fields are
 # checked against the parameters given and the sizes FORMAT.md §2-3 implies.
 . "$top_srcdir/h5tests/cli_common.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # What -o names decides how the output is written (docs/cli.md, "Where the
 # output goes"): devices and FIFOs are written in place as streams, never
 # replaced, with or without -f; a symbolic link is written through, its

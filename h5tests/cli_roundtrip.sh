@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz compress/decompress: generated data of every kind and odd sizes come
 # back byte for byte through files, stdin/stdout and the -c/-d aliases, under
 # a sample of option combinations; options that only say where the work runs

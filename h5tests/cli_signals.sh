@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A command ended by SIGTERM, SIGINT (Ctrl-C) or SIGHUP while its output is
 # still a temporary file (OUT.tmp-XXXXXX, created before the work) removes
 # it and dies of the signal: no OUT.tmp-*, no OUT, exit status 128 + signal.

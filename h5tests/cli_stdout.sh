@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Output that never reaches stdout fails the command with exit 3 and
 # "gpulz: stdout: write failed: ..." on stderr: every command that prints,
 # text or binary, to a full device (/dev/full) and to a closed stdout (>&-).

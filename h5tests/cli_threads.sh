@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The thread count is a ceiling: under an address-space limit (ulimit -v)
 # that one thread fits in but 4096 thread stacks and encoder scratches do
 # not, -t 4096 still succeeds, with the threads there is room for, and

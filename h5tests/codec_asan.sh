@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # codec_asan.sh - builds the CPU codec and the codec tests with clang's
 # AddressSanitizer and UndefinedBehaviorSanitizer in a temporary folder and
 # runs them with reduced counts.  Skipped (77) without clang or its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_canonical.c - the CPU encoder against the brute-force encoder of
  * codec_refenc.c (docs/FORMAT.md §6) on thousands of small random inputs:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_corpus.c - replays the fuzz seed corpus (h5tests/fuzz/corpus)
  * through the decoder and through the fuzz target itself, so the corpus

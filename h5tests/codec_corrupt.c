@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_corrupt.c - the decoder against damaged and hostile chunks
  * (docs/FORMAT.md §9): every prefix of valid chunks, targeted breakage of

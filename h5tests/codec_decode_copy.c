@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_decode_copy.c - the block decoder's match copies at every offset and
  * every end position.  The decoder copies matches in whole 8- or 16-byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_env.c - the parsers of settings the filter and the command share
  * (kernels/gpulz_env.h): what they take, what they refuse, and that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_golden.c - the golden vectors, the .hex files of h5tests/golden/: for each,
  * gpulz_compress must write exactly the recorded bytes, gpulz_decompress

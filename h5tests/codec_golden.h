@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_golden.h - the text form of the golden vectors in h5tests/golden/:
  * "symbol_size N", "window N", "block_symbols N", then "input" and "output"

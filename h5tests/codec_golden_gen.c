@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_golden_gen.c - writes the generated golden vectors gen-*.hex into a
  * folder: inputs from this file's own generator, outputs from the

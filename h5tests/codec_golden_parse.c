@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* codec_golden_parse.c - see codec_golden.h. */
 #include <ctype.h>
 #include <stdio.h>

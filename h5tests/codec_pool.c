@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_pool.c - the thread pool of gpulz_parallel.h: every item runs
  * once, on a worker numbered below the count, each worker's items in

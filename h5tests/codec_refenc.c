@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_refenc.c - see codec_refenc.h.  Every step is the literal reading
  * of docs/FORMAT.md: every offset is tried at every position and every

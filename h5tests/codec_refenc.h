@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_refenc.h - a slow encoder written from docs/FORMAT.md alone, with
  * no code shared with kernels/: the oracle for the canonical encoding (§6).

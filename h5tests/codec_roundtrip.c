@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_roundtrip.c - round trips through the CPU codec over the parameter
  * space of docs/FORMAT.md: every symbol size, window edges and levels, block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_stages.c - the chunk driver's stage seam and its one copy of the
  * adaptive rule: format 1 is the list with LZSS alone and no header flag, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_testutil.h - helpers shared by the codec tests: a seeded generator,
  * failure counting, small-alphabet data, and compress/decompress wrappers

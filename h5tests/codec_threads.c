@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_threads.c - the thread count of gpulz_params: GPULZ_THREADS_MAX is
  * taken and writes the bytes of one thread; anything above it, up to

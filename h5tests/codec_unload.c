@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_unload.c - the shared objects that carry the codec stay loaded after
  * dlclose: the thread pool keeps threads that run their code for the life of

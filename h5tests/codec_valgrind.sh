@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # codec_valgrind.sh - the decoder's corruption test, the golden vectors, the
 # corpus replay and the thread pool under valgrind memcheck: an invalid read
 # or write fails the test even where it changes no result (a token cut off

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_chunk_size.c - a stored chunk must decompress to exactly the dataset's
  * chunk size.  HDF5 pads or cuts whatever a filter returns, so a valid gpulz

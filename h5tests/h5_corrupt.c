@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_corrupt.c - a damaged chunk on disk gives a clean read error with our
  * message on the HDF5 error stack, never a crash or wrong data.

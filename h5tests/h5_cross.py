@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """h5_cross.py - h5py's side of h5_cross.sh.
 
   make PLAIN OUT   write the reference data uncompressed to PLAIN and with gpulz to OUT

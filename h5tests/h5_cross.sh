@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_cross.sh - a file written with gpulz through one front-end reads back
 # identical through each of the others: writers h5py, h5repack, nccopy and a C
 # program (samples/h5_write_read); readers the HDF5 C library (h5diff), h5py

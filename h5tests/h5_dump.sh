@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_dump.sh - `h5dump -pH` of datasets repacked to gpulz matches the checked-in
 # expected output: filter ID (the configured one), stored name, the 5 resolved
 # cd_values and the chunk size in bytes (4096 x 4 and 1000 x 1), and the

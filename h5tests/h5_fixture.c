@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_fixture.c - files written by earlier gpulz releases must stay readable.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_gpu.c - the plugin on the GPU path: datasets written with
  * GPULZ_BACKEND=gpu and GPULZ_BACKEND=cpu hold identical chunk bytes, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_mkfile.c - write the uncompressed input file of the tool tests:
  *   /zeros      int32[4096] of zeros (its gpulz size follows from FORMAT.md by hand)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_mpi.c - the plugin in an MPI program, through parallel HDF5.
  *

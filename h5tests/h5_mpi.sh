@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_mpi.sh - h5tests/h5_mpi under mpiexec, with 1 and with 3 ranks: parallel
 # HDF5 writes and reads through the plugin (see h5_mpi.c).  Built only for a
 # parallel HDF5 (configure --with-hdf5-pkg=hdf5-openmpi); fails if any rank

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_nccopy.sh - netCDF-4 through nccopy -F: a file built by ncgen from a CDL is
 # copied with gpulz on two variables and back without it; ncdump shows the same
 # data all three times, the _Filter attribute holds the resolved cd_values,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_netcdf.c - gpulz from the netCDF-C API: nc_def_var_filter on a chunked
  * variable, written, closed, reopened; the data reads back, nc_inq_var_filter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_optional.c - optional versus mandatory, checked per chunk.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_plugin_load.c - the plugin as HDF5 finds it through HDF5_PLUGIN_PATH,
  * with no gpulz filter linked (the codec is, to ask whether a GPU is usable): it is available for encoding and decoding,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """h5_py.py - gpulz through h5py (run by h5_py.sh).
 
 Each check asserts what a user relies on: the data reads back, the stored

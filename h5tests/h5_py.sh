@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_py.sh - the h5py round trips of h5_py.py, with the helper module
 # gpulz_h5py.py (generated into $top_builddir/samples) on PYTHONPATH, and the
 # plugin registered from Python (h5_py_register.py).

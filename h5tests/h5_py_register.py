@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """h5_py_register.py - the plugin registered from Python the way hdf5plugin and
 Python wheels do it, without HDF5's plugin search (run by h5_py.sh and
 h5_py_wheel.sh with the plugin file as argv[1]).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_py_wheel.sh - the h5py checks of h5_py.py in a Python whose h5py carries
 # its own HDF5 (a wheel from PyPI): the plugin must bind to that library, not
 # to the one it was built against, and the file must read with this build's

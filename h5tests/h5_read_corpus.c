@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_read_corpus.c - replays the seed corpus of the filter's read-path fuzz
  * target (h5tests/fuzz/corpus_h5read) through the target itself, linked here

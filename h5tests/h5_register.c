@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_register.c - library mode: the filter linked in through libh5gpulz and
  * registered with gpulz_h5_register(), dynamic plugin loading switched off

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_repack.sh - h5repack to gpulz and back: h5diff finds no difference either
 # way, compressible datasets shrink by the ratio they should, the filter ran
 # on the CPU with GPULZ_VERBOSE saying so on stderr (never stdout), and

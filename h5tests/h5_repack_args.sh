@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_repack_args.sh - what `gpulz h5repack-args` prints is accepted by
 # h5repack, and the parameters it encodes are the ones stored in the file.
 # Skips while the gpulz command is not built.

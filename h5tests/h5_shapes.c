@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_shapes.c - chunk shapes through the plugin: 1-D, 2-D and 3-D datasets
  * whose extents leave partial edge chunks, with and without

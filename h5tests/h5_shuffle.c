@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_shuffle.c - gpulz inside a longer pipeline: shuffle before it,
  * Fletcher-32 after it.  With the symbol size forced to 8 on int32 chunks of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_types.c - every datatype family through the plugin (HDF5_PLUGIN_PATH):
  * integers and floats of every width in both byte orders, an 11-byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_util.h - small helpers shared by the C tests of the HDF5 filter.
  * A failed check prints where and why, plus the HDF5 error stack, to stderr

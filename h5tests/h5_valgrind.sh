@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # h5_valgrind.sh - the filter's buffer handling under valgrind: damaged chunks
 # (h5_corrupt), chunks of the wrong size (h5_chunk_size), parameter and
 # environment errors (h5_plugin_load) and odd sizes in a pipeline (h5_shuffle)

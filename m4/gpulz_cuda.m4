@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz_cuda.m4 - find nvcc and decide what CUDA code to build.
 #
 # GPULZ_CHECK_CUDA sets have_cuda (yes/no), NVCC, CUDA_CPPFLAGS, CUDA_LIBS

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz_hdf5.m4 - find the HDF5 to build the plugin for, through pkg-config
 # (Debian: hdf5, hdf5-serial, hdf5-openmpi).
 #

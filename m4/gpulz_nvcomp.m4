@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # gpulz_nvcomp.m4 - nvCOMP (optional), only for the comparison benchmark
 # bench/nvcomp_bench.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * H5Zgpulz.c - the gpulz HDF5 filter: can_apply, set_local and the filter
  * function.  Only parameter resolution and buffer handling live here; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * H5Zgpulz.h - the filter core shared by the plugin module (libH5Zgpulz) and
  * the linkable library (libh5gpulz).  Internal.

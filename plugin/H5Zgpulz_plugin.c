@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * H5Zgpulz_plugin.c - the two entry points HDF5 looks up when it opens the
  * plugin, and hdf5plugin's init_filter() for callers that are not HDF5.  HDF5 opens every plugin in its search path whenever it looks for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_h5filter.c - the API of libh5gpulz for programs that link the filter:
  * a DCPL helper and a register function (declared in gpulz_h5filter.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_h5filter.h - the gpulz HDF5 filter for programs that link libh5gpulz:
  * a helper that adds the filter to a dataset creation property list, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_dynamic.c - binds the plugin to the HDF5 library that loaded it (see
  * h5_dynamic.h): the library is found from an address inside it (dladdr),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_dynamic.h - the HDF5 functions and error classes the filter uses, taken
  * at run time from the HDF5 library that loads the plugin.  One plugin file

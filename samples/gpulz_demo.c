@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_demo.c - the gpulz filter on real data, end to end through HDF5.
  *

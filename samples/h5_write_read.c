@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * h5_write_read.c - the smallest complete use of the gpulz filter from C:
  * add it to a chunked dataset with H5Pset_filter, write, read back, compare.

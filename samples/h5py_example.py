@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """h5py_example.py - write and read a dataset with the gpulz filter from h5py.
 
     HDF5_PLUGIN_PATH=/where/libH5Zgpulz.so/is PYTHONPATH=/where/gpulz_h5py.py/is \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # recipes.sh - the command-line recipes for gpulz, runnable on any HDF5 file.
 #
 #   sh recipes.sh IN.h5 [FILTER_ID]      (FILTER_ID default 34791, the provisional ID)

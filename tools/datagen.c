@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * datagen.c - see datagen.h.  Everything derives from a 64-bit seed through
  * splitmix64, so the same call gives the same bytes on every machine.

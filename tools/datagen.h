@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * datagen.h - deterministic generators of test and benchmark data: the
  * adversarial kinds (random, zeros, runs, ramps, repeated records) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli.c - the gpulz command: picks the subcommand and hands it its
  * arguments (argv[0] is the subcommand's name, as getopt expects).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli.h - what the files of the gpulz command share: exit codes, the
  * error and usage reporters, argument parsers, whole-file I/O and the

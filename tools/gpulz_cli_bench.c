@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli_bench.c - `gpulz bench`: compression ratio and throughput over a
  * grid of parameters, on files or generated data, every run checked.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli_codec.c - `gpulz compress` and `gpulz decompress`: one raw file
  * (or stdin) becomes one gpulz chunk (or stdout) and back, in memory.

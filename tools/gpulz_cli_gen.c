@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli_gen.c - `gpulz gen`: write the deterministic test and benchmark
  * data of datagen.c to a file or stdout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli_h5repack.c - `gpulz h5repack-args`: the `-f UD=...` argument of
  * h5repack for the gpulz filter.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli_info.c - `gpulz info`: what a compressed file's header and block
  * table say, optionally block by block, optionally checked by decoding.

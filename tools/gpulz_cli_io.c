@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli_io.c - whole files into memory, outputs of every kind (files,
  * devices, FIFOs, links, stdout) out of it, and the rule that a failed

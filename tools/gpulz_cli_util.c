@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_cli_util.c - error reporting and the parsers of numbers, sizes,
  * lists and codec options that every subcommand shares.

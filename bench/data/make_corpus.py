@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Build the gpulz benchmark corpus from real data, offline apart from apt.
 
 Sources (Debian packages, fetched with `apt-get download` and unpacked with

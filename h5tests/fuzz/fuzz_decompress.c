@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_decompress.c - libFuzzer target of the chunk decoder: any input must
  * be rejected or decoded within the output buffer, never crash or read out

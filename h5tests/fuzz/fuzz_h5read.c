@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_h5read.c - libFuzzer target of the filter's read path: the input is a
  * stored chunk of an HDF5 dataset, written with H5Dwrite_chunk (filter mask

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_h5read.h - what the filter read-path fuzz target (fuzz_h5read.c)
  * shares with its seed generator (gen_corpus_h5read.c) and its corpus replay

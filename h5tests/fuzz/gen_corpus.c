@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gen_corpus.c - writes the seed corpus of the decoder's fuzz target: small
  * valid chunks over every symbol size, windows, block sizes, stored and

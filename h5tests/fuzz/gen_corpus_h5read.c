@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gen_corpus_h5read.c - writes the seed corpus of the filter's read-path fuzz
  * target (fuzz_h5read.c): for each of its datasets, byte 0 picking dataset
