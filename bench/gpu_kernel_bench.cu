@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_kernel_bench.cu - where the GPU encoder's time goes: the encode kernel's
  * steps (gpu_encode.cuh) run up to each one (load, match keys, walk, all),

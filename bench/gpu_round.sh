@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The whole GPU round on a GPU machine, from a `make dist` tarball: unpack,
 # configure for the given architecture, build, `make check` (the GPU tests
 # and the sanitizer test included), then the device-resident benchmark and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_codec_test.c - the GPU codec against the CPU reference: the same bytes
  * over many random inputs and parameter sets (adversarial ones included),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_emulate.cu - the GPU encoder run on the host against the CPU reference
  * encoder: no GPU needed, so the logic of the kernels is checked on every

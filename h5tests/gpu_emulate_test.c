@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_emulate_test.c - the GPU encoder's algorithm, run on the host, writes
  * the CPU encoder's bytes (see gpu_emulate.cu).  Needs no GPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_multidev_test.c - gpulz on a host with several GPUs, where MPI ranks
  * and threads each pick their own: the work runs on the calling thread's

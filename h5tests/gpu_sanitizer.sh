@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # compute-sanitizer memcheck and racecheck over the GPU codec test on small
 # inputs.  Skipped (77) without compute-sanitizer or a usable GPU.
 prog=${top_builddir:-.}/h5tests/gpu_codec_test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_testutil.h - the failure check of the GPU tests: prints where and
  * why (with the library's last error detail), counts, and gives up after 20.

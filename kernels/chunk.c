@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * chunk.c - the one chunk driver (gpulz_chunk.h): the stage list, the
  * choice between encodings, and the checks before a chunk is decoded, for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec.c - the public host-buffer API: parameters, the CPU backend's
  * compression and decompression over blocks, the backend choice, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpu_codec.h - the CPU reference encoder and decoder of one block
  * (docs/FORMAT.md §5-6); gpulz_parallel.h spreads blocks over cores.

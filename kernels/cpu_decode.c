@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpu_decode.c - the reference decoder of one encoded block (docs/FORMAT.md
  * §5), checking every field before it is used (§9).

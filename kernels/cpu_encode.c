@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpu_encode.c - the reference encoder of one block: the canonical greedy
  * parse of docs/FORMAT.md §6.

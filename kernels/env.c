@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* env.c - the parsers of gpulz_env.h. */
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* errors.c - status texts and the per-thread detail of the last failure. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* format.c - the header and block table of chunk format v1 (docs/FORMAT.md §2-3). */
 #include "gpulz_format.h"
 

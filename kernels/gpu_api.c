@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_api.c - the device-buffer API of gpulz.h: buffers already on one
  * device, the work queued on the caller's stream, no data across PCIe but a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_common.cuh - small device helpers shared by the GPU encoder and decoder.
  * Internal; included by gpu_launch.cu (and the emulator) only (one translation unit, no

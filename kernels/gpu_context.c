@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_context.c - the GPU backend's per-device context: which device a call
  * runs on (GPULZ_DEVICE, the caller's current one, or the one holding the

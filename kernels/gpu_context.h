@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_context.h - what the files of the GPU backend share: the per-device
  * context (gpu_context.c), the staging of pageable host buffers

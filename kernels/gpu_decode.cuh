@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_decode.cuh - the GPU decoder of docs/FORMAT.md §5, with every check of
  * §9: one thread block of GPULZ_DEC_THREADS threads per compressed block.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_encode.cuh - the GPU encoder of docs/FORMAT.md §6: one thread block per
  * data block, writing exactly the bytes of the CPU reference encoder

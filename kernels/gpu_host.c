@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_host.c - the GPU backend's host-buffer path that codec.c calls: the
  * chunk goes through the pinned staging buffer in pieces, each piece encoded

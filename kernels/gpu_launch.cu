@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_launch.cu - the one nvcc translation unit: the scratch plan (CUB's
  * scan sizes it), the kernels' instantiations, shared memory opt-in and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_match.cuh - the match step of the GPU encoder (docs/FORMAT.md §6 steps
  * 1-2): the canonical match key of every position of a block, and the greedy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gpu_none.c - the GPU backend of a build without CUDA: never usable. */
 #include "gpulz_gpu.h"
 

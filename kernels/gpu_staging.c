@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_staging.c - pageable host buffers to and from the device through the
  * context's pinned buffer, in pieces copied by a few threads of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_tune.h - hooks for the tests and benchmarks of the GPU backend: they
  * change how the work is split, never a compressed byte.  Internal: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_warp.cuh - the warp of the encoder's steps, for the device and for the
  * emulator (h5tests/gpu_emulate.cu), so that both run the same step bodies.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz.h - the public codec API of gpulz: multi-byte LZSS (gpuLZ) chunks,
  * compressed and decompressed on the CPU or an NVIDIA GPU, one format for both.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_chunk.h - the one chunk driver and the stage list (chunk.c).  The
  * driver owns what makes a chunk from blocks: the layout, the stages in their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_env.h - the parsers of gpulz's settings as text: a backend name, a
  * thread count, an unsigned number, and an environment variable holding one.

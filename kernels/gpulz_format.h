@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_format.h - constants and rules of chunk format v1 (docs/FORMAT.md),
  * each written once: the CPU codec, the CUDA kernels and the emulator call

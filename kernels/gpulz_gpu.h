@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_gpu.h - what the host API (codec.c) needs from the GPU backend.
  * Built from gpu_*.cu with CUDA, from gpu_none.c without.  Internal.

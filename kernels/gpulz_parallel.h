@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_parallel.h - the one pool of threads (parallel.c): the CPU codec
  * spreads blocks over it, the GPU backend's staging the pieces of a copy

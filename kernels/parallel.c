@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * parallel.c - spread independent items over threads (gpulz_parallel.h):
  * the CPU codec's blocks, the GPU staging's copy pieces.  Items are handed
