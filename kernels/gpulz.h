@@ -23,8 +23,10 @@ extern "C" {
 #define GPULZ_VERSION_MINOR 1
 #define GPULZ_VERSION_PATCH 0
 
-/* The chunk format version this library writes (and the newest it reads). */
-#define GPULZ_FORMAT_VERSION 1
+/* The newest chunk format version this library writes and reads; mode lz
+ * writes version 1, the others version 2 (docs/FORMAT.md). */
+#define GPULZ_FORMAT_VERSION 2
+#define GPULZ_FORMAT_VERSION_LZ 1
 
 /* Parameter ranges of format v1. */
 #define GPULZ_WINDOW_MIN 1
@@ -41,8 +43,21 @@ extern "C" {
 #define GPULZ_THREADS_MAX 4096
 
 /* Encoder flags (gpulz_params.flags). */
-#define GPULZ_FLAG_ADAPTIVE 0x1u /* also try S = 1 where the ratio is under 1.5 */
-#define GPULZ_FLAGS_KNOWN GPULZ_FLAG_ADAPTIVE
+#define GPULZ_FLAG_ADAPTIVE 0x1u    /* also try S = 1 where the ratio is under 1.5 */
+#define GPULZ_FLAG_NO_CHECKSUM 0x2u /* modes fast, ratio, auto: no checksum of the chunk */
+#define GPULZ_FLAGS_KNOWN (GPULZ_FLAG_ADAPTIVE | GPULZ_FLAG_NO_CHECKSUM)
+
+/*
+ * Which stages the encoder runs (gpulz_params.mode; docs/FORMAT.md §19).
+ * Decoding reads the stages from each chunk and takes no mode.
+ */
+typedef enum gpulz_mode {
+    GPULZ_MODE_LZ = 0,    /* format 1: multi-byte LZSS alone, gpulz 0.1's bytes */
+    GPULZ_MODE_FAST = 1,  /* format 2: transform and entropy coding, no matching */
+    GPULZ_MODE_RATIO = 2, /* format 2: transform, LZSS, entropy coding */
+    GPULZ_MODE_AUTO = 3   /* per chunk the shortest of fast and ratio (and lz without checksum) */
+} gpulz_mode;
+#define GPULZ_MODE_COUNT 4
 
 /* Where the work runs (gpulz_params.backend). */
 typedef enum gpulz_backend {
@@ -65,7 +80,7 @@ typedef enum gpulz_status {
 
 /*
  * Encoder settings and execution knobs.  Initialise with gpulz_params_init().
- * symbol_size, window, block_symbols and flags shape the compressed bytes;
+ * symbol_size, window, block_symbols, flags and mode shape the compressed bytes;
  * threads and backend only say where and how the work runs, never what it
  * produces.  Decompression reads every format parameter from the chunk and
  * uses only threads and backend.
@@ -80,9 +95,11 @@ typedef struct gpulz_params {
                                ceiling: threads (or their working memory) the system
                                cannot give are done without, never an error */
     gpulz_backend backend;
+    gpulz_mode mode;        /* the stages (shapes the bytes); only lz runs on the GPU in
+                               this version, the others on the CPU */
 } gpulz_params;
 
-/* Defaults: S = 1, W = 128, C = 2048, no flags, all cores, backend auto. */
+/* Defaults: S = 1, W = 128, C = 2048, no flags, mode lz, all cores, backend auto. */
 void gpulz_params_init(gpulz_params *p);
 
 /* Window of a level 1..4 (32, 64, 128, 255); 0 for a level out of range. */
@@ -101,7 +118,7 @@ size_t gpulz_compress_bound(size_t n, const gpulz_params *p);
 
 /*
  * Compress n bytes of src into dst (capacity dst_cap); *dst_len receives the
- * compressed size.  The output depends only on src, n, symbol_size, window,
+ * compressed size.  The output depends only on src, n, symbol_size, window, mode,
  * block_symbols and flags: every backend and thread count writes the same
  * bytes.  With dst_cap below gpulz_compress_bound() the call still succeeds
  * when the result fits, else it returns GPULZ_ERR_DST_SIZE.
