@@ -35,7 +35,7 @@ for f in $CODEC_ASAN_LIB_SOURCES \
     "$CLANG" $flags $incs -c "$src/$f" -o "$o"
     objs="$objs $o"
 done
-for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus codec_pool codec_threads; do
+for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus codec_pool codec_threads codec_v2; do
     "$CLANG" $flags $incs "$src/h5tests/$t.c" $objs -o "$tmp/$t" -lm -lpthread
 done
 set +e
@@ -46,7 +46,7 @@ export ASAN_OPTIONS UBSAN_OPTIONS top_srcdir
 status=0
 # codec_pool without its forks under ASan: see the head of codec_pool.c
 for cmd in "codec_roundtrip quick" "codec_canonical 600" "codec_golden" "codec_corrupt 300" \
-           "codec_corpus" "codec_pool nofork" "codec_threads"; do
+           "codec_corpus" "codec_pool nofork" "codec_threads" "codec_v2"; do
     echo "== $cmd (ASan, UBSan)"
     # shellcheck disable=SC2086
     "$tmp/"$cmd || { echo "FAIL under sanitizers: $cmd"; status=1; }
