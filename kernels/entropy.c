@@ -510,6 +510,15 @@ typedef struct dec_job {
     const char *name;
 } dec_job;
 
+/* §16: renormalise a state with the segment's next word; 0 past its words. */
+static inline int next_word(uint32_t *x, const uint8_t *w, uint32_t *k, uint32_t nw)
+{
+    if (*k == nw)
+        return 0;
+    *x = gpulz_rans_take_word(*x, gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (*k)++));
+    return 1;
+}
+
 static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint64_t s, const unsigned u)
 {
     gpulz_units *U = J->U;
@@ -535,11 +544,8 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
         for (unsigned l = 0; l < lanes; l++) {
             uint32_t slot = x[l] & (GPULZ_RANS_M - 1), e = t->slot[slot];
             x[l] = gpulz_rans_advance(x[l], e >> GPULZ_RANS_LOG2_M & 0x1FFFu, slot - (e & 0xFFFu));
-            if (gpulz_rans_needs_word(x[l])) {
-                if (k == nw)
-                    goto overrun;
-                x[l] = gpulz_rans_take_word(x[l], gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k++));
-            }
+            if (gpulz_rans_needs_word(x[l]) && !next_word(&x[l], w, &k, nw))
+                goto overrun;
             if (e & SLOT_ESCAPE)
                 esc |= 1u << l;
             else
@@ -549,11 +555,8 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
             unsigned l = (unsigned)__builtin_ctz(esc);
             unit_put_u(U, base + l, x[l] & umask, u);
             x[l] >>= 8 * u;
-            if (gpulz_rans_needs_word(x[l])) {
-                if (k == nw)
-                    goto overrun;
-                x[l] = gpulz_rans_take_word(x[l], gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k++));
-            }
+            if (gpulz_rans_needs_word(x[l]) && !next_word(&x[l], w, &k, nw))
+                goto overrun;
         }
     }
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
