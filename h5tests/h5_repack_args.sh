@@ -23,10 +23,11 @@ check() {
     test "$got" = "$want" || fail "-f $arg stored PARAMS { $got }, expected { $want }"
     echo "gpulz h5repack-args $* -> $arg -> PARAMS { $got }"
 }
-# (the sixth, the chunk size, is set_local's: 4096 int32 elements)
-check "1 4 128 2048 0 16384"
-check "1 2 64 4096 1 16384" --symbol 2 --window 64 --block 4096 --adaptive
-check "1 4 255 256 0 16384" --window 255 --block 256 --optional
+# (the sixth, the chunk size, is set_local's: 4096 int32 elements; the
+# seventh the mode, lz where none is given)
+check "1 4 128 2048 0 16384 0"
+check "1 2 64 4096 1 16384 0" --symbol 2 --window 64 --block 4096 --adaptive
+check "1 4 255 256 0 16384 0" --window 255 --block 256 --optional
 # --optional sets the pipeline flag
 arg=$("$gpulz" h5repack-args --optional)
 case $arg in UD=$GPULZ_FILTER_ID,1,5,*) ;; *) fail "--optional gave '$arg'" ;; esac
