@@ -67,6 +67,30 @@ check "uncompressed size" 65536 stdin
 expect 0 "$GPULZ" info --verify int.raw.gplz
 check "verified" yes int
 
+# format 1 names its one stage; format 2 (--mode) the stages of its flags
+# byte, bit 0 delta, 1 split, 2 lzss, 3 entropy, 4 checksum (FORMAT.md §11),
+# and --blocks says it has no block table instead of failing
+check "stages" lzss int
+expect 0 "$GPULZ" compress --mode fast -s 4 -o fast.gplz int.raw
+expect 0 "$GPULZ" info --verify fast.gplz
+check "format version" 2 fast
+check "window" 0 fast
+check "verified" yes fast
+flags=$(field flags)
+stages=$(awk -v f="$((flags))" 'BEGIN { split("delta split lzss entropy checksum", n, " ");
+    for (i = 0; i < 5; i++) if (int(f / 2 ^ i) % 2) s = s (s == "" ? "" : " ") n[i + 1]; print s }')
+check "stages" "$stages" fast
+case " $stages " in *" entropy "*) ;; *) fail "fast: stages '$stages'" ;; esac
+case " $stages " in *" checksum ") ;; *) fail "fast: stages '$stages'" ;; esac
+case " $stages " in *" lzss "*) fail "fast has no LZSS stage: '$stages'" ;; esac
+grep -q '^raw blocks:' out.log && fail "format 2: raw blocks listed"
+expect 0 "$GPULZ" compress --mode ratio --no-checksum -s 4 -w 77 -o ratio.gplz int.raw
+expect 0 "$GPULZ" info --blocks ratio.gplz
+check "window" 77 ratio
+case " $(field stages) " in *" lzss entropy ") ;; *) fail "ratio: stages '$(field stages)'" ;; esac
+case " $(field stages) " in *" checksum "*) fail "--no-checksum: stages '$(field stages)'" ;; esac
+check "block table" "none (format 2: the blocks share the coded streams)" ratio
+
 # not gpulz data: exit 1
 expect 1 "$GPULZ" info int.raw
 done_ok

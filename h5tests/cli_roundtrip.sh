@@ -63,14 +63,51 @@ expect 0 "$GPULZ" compress -s 1 quant1m.raw -o q1.gplz
 [ $(($(size q2.gplz) * 2)) -lt "$(size quant1m.raw)" ] || fail "quant with S=2 did not halve"
 [ "$(size q2.gplz)" -lt "$(size q1.gplz)" ] || fail "quant: S=2 not smaller than S=1"
 
-# 5. -f replaces an existing output; without it the output is kept
+# 5. --mode: fast, ratio and auto write chunk format 2 (byte 4 of the header),
+# lz format 1; every mode round-trips, with and without the checksum, and the
+# bytes do not depend on the thread count (auto without the checksum may keep
+# lz's format 1 chunk where it is shorter, FORMAT.md §19); auto is never
+# longer than fast or ratio; --no-checksum needs a mode with a checksum,
+# decompress takes no mode
+version_byte() { od -An -tu1 -j4 -N1 "$1" | tr -d ' '; }
+for f in quant.raw float.raw int.raw random.raw seven.raw empty.raw; do
+    for opts in "--mode fast" "--mode ratio -s 2" "--mode auto -s 4" "--mode fast --no-checksum -s 8" \
+        "--mode auto --no-checksum -a -s 4" "--mode lz -s 4"; do
+        expect 0 "$GPULZ" compress $opts -t 1 "$f" -o ref.gplz
+        expect 0 "$GPULZ" compress $opts -t 3 -f "$f" -o alt.gplz
+        cmp ref.gplz alt.gplz || fail "$f '$opts': compressed bytes differ with 3 threads"
+        case $opts in
+            *lz*) want=1 ;;
+            *auto*--no-checksum*) want=[12] ;;
+            *) want=2 ;;
+        esac
+        case $(version_byte ref.gplz) in $want) ;; *) fail "$f '$opts': format $(version_byte ref.gplz), expected $want" ;; esac
+        expect 0 "$GPULZ" decompress ref.gplz -o back -f
+        cmp "$f" back || fail "$f '$opts': round trip differs"
+        rm -f ref.gplz alt.gplz back
+    done
+done
+for m in fast ratio auto; do
+    expect 0 "$GPULZ" compress --mode $m -s 2 quant1m.raw -o "q-$m.gplz"
+done
+[ "$(size q-auto.gplz)" -le "$(size q-fast.gplz)" ] && [ "$(size q-auto.gplz)" -le "$(size q-ratio.gplz)" ] ||
+    fail "auto $(size q-auto.gplz) bytes, fast $(size q-fast.gplz), ratio $(size q-ratio.gplz)"
+expect 2 "$GPULZ" compress --mode fastest quant.raw -o x.gplz
+grep -q "'fastest' is not lz, fast, ratio or auto" err.log || fail "--mode fastest: $(cat err.log)"
+expect 2 "$GPULZ" compress --no-checksum quant.raw -o x.gplz
+grep -q "no-checksum is for modes" err.log || fail "--no-checksum alone: $(cat err.log)"
+expect 2 "$GPULZ" decompress --mode fast q-fast.gplz -o x
+grep -q "'--mode' is for compress" err.log || fail "decompress --mode: $(cat err.log)"
+[ -e x.gplz ] || [ -e x ] && fail "a refused command left an output"
+
+# 6. -f replaces an existing output; without it the output is kept
 printf 'old' >exists.gplz
 expect 3 "$GPULZ" compress quant1m.raw -o exists.gplz
 [ "$(cat exists.gplz)" = old ] || fail "an existing output was changed without -f"
 expect 0 "$GPULZ" compress -f quant1m.raw -o exists.gplz
 cmp exists.gplz q1.gplz || fail "-f did not replace the output"
 
-# 6. the input survives and the output is a plain file of the usual mode
+# 7. the input survives and the output is a plain file of the usual mode
 [ -f quant.raw ] || fail "compress removed its input"
 ls "$work" | grep -q '\.tmp-' && fail "temporary files left behind"
 done_ok

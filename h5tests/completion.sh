@@ -53,6 +53,9 @@ for c in $commands; do
 done
 expect "--backend " gpulz compress --ba
 expect "auto cpu gpu " gpulz compress --backend ""
+expect "auto fast lz ratio " gpulz compress --mode ""
+expect "--mode " gpulz h5repack-args --mo
+expect "--no-checksum " gpulz compress --no
 expect "1 2 4 8 " gpulz -c -s ""
 expect "--verify " gpulz info --v
 expect "--threads " gpulz -d --th

@@ -6,7 +6,7 @@
 # ID installs: a file written with the provisional ID, by the plugin of this
 # build as every gpulz so far writes it, reads through the second module and
 # not without it; so does the file of gpulz 0.1 (h5_fixture);
-# `h5repack -f UD=<new ID>,0,6,<its PARAMS>` moves each dataset to the new
+# `h5repack -f UD=<new ID>,0,<count>,<its PARAMS>` moves each dataset to the new
 # ID with the same parameters, the same stored bytes and the same data, and
 # the moved file needs the new module only; and a program that links the
 # filter registers both IDs (h5_filter_id).
@@ -68,7 +68,8 @@ args=
 for ds in $datasets; do
     p=$(sed -n 's/^params=//p' $w/$ds.old | tr ' ' ,)
     case $p in [0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*) ;; *) fail "/$ds: PARAMS '$p'" ;; esac
-    args="$args -f $ds:UD=$new,0,6,$p"
+    count=$(printf '%s\n' "$p" | tr , '\n' | wc -l)
+    args="$args -f $ds:UD=$new,0,$count,$p"
 done
 echo "h5repack$args"
 HDF5_PLUGIN_PATH=$w/both "$H5REPACK" $args $w/old.h5 $w/moved.h5 || fail "h5repack to filter $new"

@@ -47,11 +47,12 @@ int main(void)
     unsigned id = 0, got[8] = {0};
     size_t n = 0;
     NC_CHECK(nc_inq_var_filter(nc, var, &id, &n, NULL));
-    CHECKF(id == H5Z_FILTER_GPULZ && n == 6, "filter %u with %zu parameters", id, n);
+    CHECKF(id == H5Z_FILTER_GPULZ && n == 7, "filter %u with %zu parameters", id, n);
     NC_CHECK(nc_inq_var_filter(nc, var, &id, &n, got));
     CHECKF(got[0] == 1 && got[1] == 4 && got[2] == 128 && got[3] == 2048 && got[4] == 0 &&
-               got[5] == chunks[0] * chunks[1] * sizeof(int),
-           "parameters {%u,%u,%u,%u,%u,%u}", got[0], got[1], got[2], got[3], got[4], got[5]);
+               got[5] == chunks[0] * chunks[1] * sizeof(int) && got[6] == H5Z_GPULZ_CD_MODE_LZ,
+           "parameters {%u,%u,%u,%u,%u,%u,%u}", got[0], got[1], got[2], got[3], got[4], got[5],
+           got[6]);
     NC_CHECK(nc_close(nc));
 
     /* the file is HDF5 underneath: the chunks are gpulz chunks and smaller */

@@ -3,8 +3,9 @@
  * h5_plugin_load.c - the plugin as HDF5 finds it through HDF5_PLUGIN_PATH,
  * with no gpulz filter linked (the codec is, to ask whether a GPU is usable): it is available for encoding and decoding,
  * its stored name says whether the ID is provisional, set_local resolves defaults
- * into the 6-slot vector (the sixth the chunk size) and keeps explicit
- * values, bad parameters and bad environment settings fail H5Dcreate with
+ * into the 7-slot vector (the sixth the chunk size, the seventh the mode) and
+ * keeps explicit values, the mode slot picks the chunk format (a vector
+ * without it writes format 1), bad parameters and bad environment settings fail H5Dcreate with
  * our message on the error stack (an optional filter too: HDF5 would store
  * its failed chunks raw, silently), and the environment knobs that are valid
  * do not change the bytes written.
@@ -108,9 +109,10 @@ int main(void)
     unsigned cd[8], flags;
     char name[128] = "";
     size_t n = h5u_stored_cd(d, cd, &flags, name, sizeof name);
-    CHECKF(n == 6 && cd[0] == 1 && cd[1] == 4 && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0 &&
-               cd[5] == CHUNK * 4,
-           "stored %zu values {%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5]);
+    CHECKF(n == 7 && cd[0] == 1 && cd[1] == 4 && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0 &&
+               cd[5] == CHUNK * 4 && cd[6] == H5Z_GPULZ_CD_MODE_LZ,
+           "stored %zu values {%u,%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5],
+           cd[6]);
     CHECK((flags & H5Z_FLAG_OPTIONAL) == 0);
     CHECKF(strcmp(name, H5Z_GPULZ_NAME) == 0 &&
                !strstr(name, "provisional") == (H5Z_FILTER_GPULZ != H5Z_FILTER_GPULZ_PROVISIONAL),
@@ -124,14 +126,14 @@ int main(void)
     CHECK(write_ds("explicit", 5, mine) >= 0);
     d = H5Dopen2(file, "explicit", H5P_DEFAULT);
     n = h5u_stored_cd(d, cd, NULL, NULL, 0);
-    CHECK(n == 6 && cd[0] == 1 && cd[1] == 2 && cd[2] == 64 && cd[3] == 4096 && cd[4] == 1 &&
-          cd[5] == CHUNK * 4);
+    CHECK(n == 7 && cd[0] == 1 && cd[1] == 2 && cd[2] == 64 && cd[3] == 4096 && cd[4] == 1 &&
+          cd[5] == CHUNK * 4 && cd[6] == 0);
     H5Dclose(d);
     const unsigned shortv[2] = {0, 8};
     CHECK(write_ds("short_vector", 2, shortv) >= 0);
     d = H5Dopen2(file, "short_vector", H5P_DEFAULT);
     n = h5u_stored_cd(d, cd, NULL, NULL, 0);
-    CHECK(n == 6 && cd[1] == 8 && cd[2] == 128 && cd[3] == 2048 && cd[5] == CHUNK * 4);
+    CHECK(n == 7 && cd[1] == 8 && cd[2] == 128 && cd[3] == 2048 && cd[5] == CHUNK * 4 && cd[6] == 0);
     H5Dclose(d);
     /* the sixth value is set_local's, whatever a user passes (h5dump's PARAMS
      * of another dataset pasted into h5repack) */
@@ -139,17 +141,60 @@ int main(void)
     CHECK(write_ds("pasted", 6, pasted) >= 0);
     d = H5Dopen2(file, "pasted", H5P_DEFAULT);
     n = h5u_stored_cd(d, cd, NULL, NULL, 0);
-    CHECKF(n == 6 && cd[5] == CHUNK * 4, "pasted: %zu values, chunk size %u", n, cd[5]);
+    CHECKF(n == 7 && cd[5] == CHUNK * 4, "pasted: %zu values, chunk size %u", n, cd[5]);
     H5Dclose(d);
 
+    /* the mode (slot 6) picks the chunk format: 2 for fast, ratio and auto,
+     * whose chunks read back; vectors of 5 or 6 values (gpulz 0.1, the
+     * filter before modes) and mode 0 still write format 1 */
+    static uint8_t stored[CHUNK * 4 + 1024];
+    static const struct {
+        const char *name;
+        size_t ncd;
+        unsigned cd[7];
+        unsigned version, mode, checksum;
+    } modes[] = {
+        {"mode_fast", 7, {0, 0, 0, 0, 0, 0, 1}, 2, 1, 1},
+        {"mode_ratio", 7, {0, 0, 0, 0, 0, 0, 2}, 2, 2, 1},
+        {"mode_auto", 7, {0, 0, 0, 0, 0, 0, 3}, 2, 3, 1},
+        /* h5dump's PARAMS of a format 1 dataset pasted with another mode */
+        {"mode_fast_pasted", 7, {1, 4, 128, 2048, 0, 1000, 1}, 2, 1, 1},
+        {"mode_auto_no_checksum", 7, {0, 0, 0, 0, GPULZ_H5_NO_CHECKSUM, 0, 3}, 2, 3, 0},
+        {"mode_lz", 7, {0, 0, 0, 0, 0, 0, 0}, 1, 0, 0},
+        {"five_values", 5, {0, 0, 0, 0, 0}, 1, 0, 0},
+        {"six_values", 6, {1, 0, 0, 0, 0, 1000}, 1, 0, 0},
+        /* a vector pasted from a format 2 dataset without its mode: lz */
+        {"six_values_v2", 6, {2, 0, 0, 0, 0, 0}, 1, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        CHECKF(write_ds(modes[i].name, modes[i].ncd, modes[i].cd) >= 0, "%s: write", modes[i].name);
+        size_t len = chunk_bytes(modes[i].name, stored, sizeof stored); /* reads back too */
+        d = H5Dopen2(file, modes[i].name, H5P_DEFAULT);
+        n = h5u_stored_cd(d, cd, NULL, NULL, 0);
+        H5Dclose(d);
+        CHECKF(n == 7 && cd[0] == modes[i].version && cd[6] == modes[i].mode && cd[5] == CHUNK * 4,
+               "%s: stored %zu values {%u,...,%u,%u}", modes[i].name, n, cd[0], cd[5], cd[6]);
+        CHECKF(len > 32 && memcmp(stored, "GPLZ", 4) == 0 && stored[4] == modes[i].version,
+               "%s: chunk of %zu bytes, format version %u", modes[i].name, len, stored[4]);
+        /* FORMAT.md section 11: bit 4 of the stage flags is the checksum */
+        CHECKF(modes[i].version == 1 || ((stored[5] >> 4) & 1) == modes[i].checksum,
+               "%s: stage flags 0x%02x", modes[i].name, stored[5]);
+        printf("%-22s %zu cd_values -> format %u, stage flags 0x%02x, %zu-byte chunk\n",
+               modes[i].name, modes[i].ncd, stored[4], stored[5], len);
+    }
+
     const unsigned s3[5] = {0, 3, 0, 0, 0}, w300[5] = {0, 0, 300, 0, 0}, c1000[5] = {0, 0, 0, 1000, 0},
-                   fl4[5] = {0, 0, 0, 0, 4}, v9[5] = {9, 0, 0, 0, 0}, seven[7] = {0};
+                   fl4[5] = {0, 0, 0, 0, 4}, v9[5] = {9, 0, 0, 0, 0}, v3[5] = {3, 0, 0, 0, 0},
+                   mode4[7] = {0, 0, 0, 0, 0, 0, 4}, eight[8] = {0};
     create_fails("symbol size 3", 5, s3, "symbol size 3");
     create_fails("window 300", 5, w300, "window 300");
     create_fails("block 1000", 5, c1000, "block size 1000");
     create_fails("flags 4", 5, fl4, "unknown flags 0x4");
     create_fails("version 9", 5, v9, "chunk format version 9, newer");
-    create_fails("seven values", 7, seven, "at most 6 cd_values");
+    create_fails("version 3", 5, v3, "chunk format version 3, newer");
+    create_fails("mode 4", 7, mode4, "mode 4 (cd_values[6]) is not");
+    create_fails_flags("mode 4, optional", H5Z_FLAG_OPTIONAL, 7, mode4, "mode 4 (cd_values[6])");
+    create_fails("eight values", 8, eight, "at most 7 cd_values");
 
     /* environment: a bad value fails the creation with our message ... */
     setting_fails("GPULZ_BACKEND", "fast", "GPULZ_BACKEND=fast is not auto, cpu or gpu");

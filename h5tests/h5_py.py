@@ -3,7 +3,7 @@
 
 Each check asserts what a user relies on: the data reads back, the stored
 chunks are gpulz chunks and smaller (read_direct_chunk, storage size), the
-per-chunk filter mask says the filter ran, set_local stored the 6-slot
+per-chunk filter mask says the filter ran, set_local stored the 7-slot
 vector, variable-length strings (filter run with no cd_values) work, and the
 helper's parameters are typed.
 """
@@ -73,7 +73,7 @@ def main():
         ds = f["ints"]
         check(np.array_equal(ds[...], ints), "ints read back")
         fid, flags, values, name = stored_filter(ds)
-        check(fid == FID and values == (1, 4, 128, 2048, 0, (1 << 18) * 4), "ints cd_values %r" % (values,))
+        check(fid == FID and values == (1, 4, 128, 2048, 0, (1 << 18) * 4, 0), "ints cd_values %r" % (values,))
         check(flags & h5py.h5z.FLAG_OPTIONAL, "compression= adds the filter as optional")
         check(name == gpulz_h5py.FILTER_NAME, "stored name %r" % name)
         check(chunk_masks(ds) == [0, 0, 0, 0], "ints masks %r" % chunk_masks(ds))
@@ -86,7 +86,7 @@ def main():
 
         ds = f["field"]
         check(np.array_equal(ds[...], field), "field read back")
-        check(stored_filter(ds)[2] == (1, 8, 255, 4096, 1, 100 * 200 * 8),
+        check(stored_filter(ds)[2] == (1, 8, 255, 4096, 1, 100 * 200 * 8, 0),
               "field cd_values %r" % (stored_filter(ds)[2],))
         check(all(m == 0 for m in chunk_masks(ds)), "field masks")
         check(ds.id.get_storage_size() < field.nbytes // 2, "field shrinks")
@@ -94,7 +94,7 @@ def main():
 
         ds = f["plain_opts"]
         check(np.array_equal(ds[...], ints), "plain_opts read back")
-        check(stored_filter(ds)[2] == (1, 2, 128, 2048, 0, (1 << 18) * 4), "plain_opts cd_values")
+        check(stored_filter(ds)[2] == (1, 2, 128, 2048, 0, (1 << 18) * 4, 0), "plain_opts cd_values")
         check(ds.id.read_direct_chunk((0,))[1][6] == 2, "plain_opts chunk has S 2")
 
         ds = f["noise"]

@@ -3,8 +3,9 @@
  * h5_register.c - library mode: the filter linked in through libh5gpulz and
  * registered with gpulz_h5_register(), dynamic plugin loading switched off
  * (HDF5_PLUGIN_PRELOAD="::"), so nothing can come from HDF5_PLUGIN_PATH.
- * Also the DCPL helper: its parameters land in cd_values, the optional flag
- * in the pipeline, and bad values are refused with our message.
+ * Also the DCPL helpers: their parameters land in cd_values, the optional
+ * flag in the pipeline, the mode of gpulz_h5_set_dcpl_mode() in slot 6 and
+ * the chunk format, and bad values are refused with our message.
  */
 #include "h5_util.h"
 
@@ -40,6 +41,8 @@ int main(void)
     CHECK(strstr(h5u_error_text(), "block size 3000"));
     CHECK(gpulz_h5_set_dcpl(dcpl, 0, 0, 0, 0x10) < 0);
     CHECK(strstr(h5u_error_text(), "unknown flags 0x10"));
+    CHECK(gpulz_h5_set_dcpl_mode(dcpl, 0, 0, 0, 0, 4) < 0);
+    CHECK(strstr(h5u_error_text(), "mode 4"));
     CHECK(H5Pget_nfilters(dcpl) == 0);
 
     CHECK(gpulz_h5_set_dcpl(dcpl, 0, 255, 8192, GPULZ_H5_ADAPTIVE | GPULZ_H5_OPTIONAL) >= 0);
@@ -49,16 +52,17 @@ int main(void)
     CHECK(H5Dclose(d) >= 0);
     CHECK(H5Fclose(file) >= 0);
 
-    file = H5Fopen("h5_register.h5", H5F_ACC_RDONLY, H5P_DEFAULT);
+    file = H5Fopen("h5_register.h5", H5F_ACC_RDWR, H5P_DEFAULT);
     d = H5Dopen2(file, "v", H5P_DEFAULT);
     CHECK(file >= 0 && d >= 0);
     CHECK(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
     CHECK(memcmp(v, back, sizeof v) == 0);
     unsigned cd[8], flags;
     size_t n = h5u_stored_cd(d, cd, &flags, NULL, 0);
-    CHECKF(n == 6 && cd[0] == 1 && cd[1] == 8 && cd[2] == 255 && cd[3] == 8192 && cd[4] == 1 &&
-               cd[5] == chunk[0] * 8,
-           "stored %zu values {%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5]);
+    CHECKF(n == 7 && cd[0] == 1 && cd[1] == 8 && cd[2] == 255 && cd[3] == 8192 && cd[4] == 1 &&
+               cd[5] == chunk[0] * 8 && cd[6] == H5Z_GPULZ_CD_MODE_LZ,
+           "stored %zu values {%u,%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5],
+           cd[6]);
     CHECK(flags & H5Z_FLAG_OPTIONAL);
     hsize_t offset[1], size;
     unsigned mask;
@@ -68,6 +72,36 @@ int main(void)
     printf("registered filter: 64000-byte chunk stored in %llu bytes, cd {%u,%u,%u,%u,%u}\n",
            (unsigned long long)size, cd[0], cd[1], cd[2], cd[3], cd[4]);
     H5Dclose(d);
+
+    /* gpulz_h5_set_dcpl_mode(): mode auto without the checksum, chunk format 2 */
+    hid_t dcpl2 = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(dcpl2 >= 0 && H5Pset_chunk(dcpl2, 1, chunk) >= 0);
+    CHECK(gpulz_h5_set_dcpl_mode(dcpl2, 0, 0, 0, GPULZ_H5_NO_CHECKSUM, H5Z_GPULZ_CD_MODE_AUTO) >= 0);
+    d = H5Dcreate2(file, "auto", H5T_STD_I64LE, space, H5P_DEFAULT, dcpl2, H5P_DEFAULT);
+    CHECK(d >= 0);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    CHECK(H5Dclose(d) >= 0);
+    d = H5Dopen2(file, "auto", H5P_DEFAULT);
+    CHECK(d >= 0);
+    memset(back, 0, sizeof back);
+    CHECK(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+    CHECK(memcmp(v, back, sizeof v) == 0);
+    n = h5u_stored_cd(d, cd, &flags, NULL, 0);
+    CHECKF(n == 7 && cd[0] == 2 && cd[1] == 8 && cd[4] == GPULZ_H5_NO_CHECKSUM &&
+               cd[6] == H5Z_GPULZ_CD_MODE_AUTO && !(flags & H5Z_FLAG_OPTIONAL),
+           "stored %zu values {%u,%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5],
+           cd[6]);
+    static uint8_t raw[8000 * 8 + 1024];
+    offset[0] = 0;
+    CHECK(H5Dget_chunk_storage_size(d, offset, &size) >= 0 && size <= sizeof raw);
+    CHECK(H5Dread_chunk(d, H5P_DEFAULT, offset, &mask, raw) >= 0 && mask == 0);
+    /* format 2 (byte 4), and no CHECKSUM stage (bit 4 of byte 5) */
+    CHECKF(raw[4] == 2 && !(raw[5] & 0x10), "format %u, stage flags 0x%02x", raw[4], raw[5]);
+    printf("mode auto: 64000-byte chunk stored in %llu bytes, format %u, stage flags 0x%02x\n",
+           (unsigned long long)size, raw[4], raw[5]);
+    H5Dclose(d);
+    H5Pclose(dcpl2);
+
     H5Fclose(file);
     H5Sclose(space);
     H5Pclose(dcpl);

@@ -6,8 +6,8 @@
 gpulz=$top_builddir/gpulz
 test -x "$gpulz" || { echo "no $gpulz"; exit 77; }
 test -n "$H5REPACK" && test -n "$H5DUMP" && test -n "$H5DIFF" || { echo "HDF5 tools not found"; exit 77; }
-in=h5_repack_args_in.h5 out=h5_repack_args_out.h5
-trap 'rm -f $in $out' EXIT
+in=h5_repack_args_in.h5 out=h5_repack_args_out.h5 again=h5_repack_args_again.h5
+trap 'rm -f $in $out $again h5_repack_args.out' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$top_builddir/h5tests/h5_mkfile" $in || exit 99
 
@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 check() {
     want=$1; shift
     arg=$("$gpulz" h5repack-args "$@") || fail "gpulz h5repack-args $*"
-    case $arg in UD=$GPULZ_FILTER_ID,[01],5,*) ;; *) fail "unexpected output '$arg' for $*" ;; esac
+    case $arg in UD=$GPULZ_FILTER_ID,[01],[57],*) ;; *) fail "unexpected output '$arg' for $*" ;; esac
     rm -f $out
     "$H5REPACK" -f "$arg" -l CHUNK=4096 $in $out || fail "h5repack -f $arg"
     "$H5DIFF" $in $out || fail "h5diff after -f $arg"
@@ -23,11 +23,37 @@ check() {
     test "$got" = "$want" || fail "-f $arg stored PARAMS { $got }, expected { $want }"
     echo "gpulz h5repack-args $* -> $arg -> PARAMS { $got }"
 }
-# (the sixth, the chunk size, is set_local's: 4096 int32 elements)
-check "1 4 128 2048 0 16384"
-check "1 2 64 4096 1 16384" --symbol 2 --window 64 --block 4096 --adaptive
-check "1 4 255 256 0 16384" --window 255 --block 256 --optional
+# (the sixth, the chunk size, is set_local's: 4096 int32 elements; the
+# seventh the mode, lz where none is given)
+check "1 4 128 2048 0 16384 0"
+check "1 2 64 4096 1 16384 0" --symbol 2 --window 64 --block 4096 --adaptive
+check "1 4 255 256 0 16384 0" --window 255 --block 256 --optional
+# the modes of chunk format 2: version 2 and the mode stored, same data
+check "2 4 128 2048 0 16384 3" --mode auto
+check "2 2 64 2048 2 16384 1" --mode fast --symbol 2 --window 64 --no-checksum
+check "2 4 128 4096 0 16384 2" --mode ratio --block 4096 --optional
+# a file migrated to mode auto: every dataset, h5diff finds no difference,
+# and the PARAMS h5dump shows paste back into h5repack unchanged
+arg=$("$gpulz" h5repack-args --mode auto) || fail "h5repack-args --mode auto"
+rm -f $out
+"$H5REPACK" -f "$arg" -l CHUNK=4096 $in $out || fail "h5repack -f $arg (all datasets)"
+"$H5DIFF" $in $out || fail "h5diff after migrating to mode auto"
+params=$("$H5DUMP" -pH -d /ramp $out | sed -n 's/.*PARAMS { \(.*\) }.*/\1/p')
+case $params in "2 "*" 3") ;; *) fail "mode auto stored PARAMS { $params }" ;; esac
+"$H5REPACK" -f "UD=$GPULZ_FILTER_ID,0,7,$(echo $params | tr ' ' ,)" $out $again ||
+    fail "h5repack with the pasted PARAMS { $params }"
+"$H5DIFF" $in $again || fail "h5diff after the pasted PARAMS"
+got=$("$H5DUMP" -pH -d /ramp $again | sed -n 's/.*PARAMS { \(.*\) }.*/\1/p')
+test "$got" = "$params" || fail "pasted PARAMS { $params } stored as { $got }"
+echo "migrated to mode auto: PARAMS { $params }, pasted back unchanged"
 # --optional sets the pipeline flag
 arg=$("$gpulz" h5repack-args --optional)
 case $arg in UD=$GPULZ_FILTER_ID,1,5,*) ;; *) fail "--optional gave '$arg'" ;; esac
+# a mode above 3 fails the dataset's creation: h5repack warns and copies the
+# dataset with its original settings (no gpulz)
+rm -f $again
+"$H5REPACK" -v -f "UD=$GPULZ_FILTER_ID,0,7,0,0,0,0,0,0,4" -l CHUNK=4096 $in $again >h5_repack_args.out 2>&1
+grep -q "could not create dataset </ramp>" h5_repack_args.out || fail "mode 4: $(head -20 h5_repack_args.out)"
+"$H5DUMP" -pH -d /ramp $again | grep -q "FILTER_ID" && fail "mode 4 was stored"
+rm -f h5_repack_args.out
 exit 0

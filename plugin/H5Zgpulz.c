@@ -46,12 +46,20 @@
 
 /* gpulz_cd.h includes neither HDF5 nor gpulz.h, so what its contract shares
  * with the codec is tied here, where both are seen. */
-_Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION_LZ,
+_Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION &&
+                   H5Z_GPULZ_CD_VERSION_LZ == GPULZ_FORMAT_VERSION_LZ,
                "cd_values slot 0 holds the chunk format version");
 _Static_assert(GPULZ_H5_ADAPTIVE == GPULZ_FLAG_ADAPTIVE,
                "the adaptive flag is the same bit in cd_values and in gpulz_params.flags");
-_Static_assert(H5Z_GPULZ_CD_FLAGS_KNOWN == (GPULZ_FLAGS_KNOWN & ~GPULZ_FLAG_NO_CHECKSUM),
+_Static_assert(GPULZ_H5_NO_CHECKSUM == GPULZ_FLAG_NO_CHECKSUM,
+               "the no-checksum flag is the same bit in cd_values and in gpulz_params.flags");
+_Static_assert(H5Z_GPULZ_CD_FLAGS_KNOWN == GPULZ_FLAGS_KNOWN,
                "cd_values slot 4 holds exactly the codec's flags");
+_Static_assert(H5Z_GPULZ_CD_MODE_LZ == GPULZ_MODE_LZ && H5Z_GPULZ_CD_MODE_FAST == GPULZ_MODE_FAST &&
+                   H5Z_GPULZ_CD_MODE_RATIO == GPULZ_MODE_RATIO &&
+                   H5Z_GPULZ_CD_MODE_AUTO == GPULZ_MODE_AUTO &&
+                   H5Z_GPULZ_CD_MODE_MAX == GPULZ_MODE_COUNT - 1,
+               "cd_values slot 6 holds the codec's mode");
 _Static_assert((GPULZ_H5_FLAGS_KNOWN & ~GPULZ_H5_OPTIONAL) == H5Z_GPULZ_CD_FLAGS_KNOWN &&
                    !(GPULZ_H5_OPTIONAL & H5Z_GPULZ_CD_FLAGS_KNOWN),
                "GPULZ_H5_OPTIONAL is the one flag of gpulz_h5_set_dcpl() not stored");
@@ -61,8 +69,9 @@ _Static_assert(GPULZ_TEST_FILTER_ID >= 32768 && GPULZ_TEST_FILTER_ID <= 65535 &&
                "the test's stand-in for a registered ID is an untracked one, not the provisional");
 #endif
 _Static_assert(H5Z_GPULZ_CD_CHUNK_BYTES == H5Z_GPULZ_CD_NELMTS &&
-                   H5Z_GPULZ_CD_NELMTS_STORED == H5Z_GPULZ_CD_NELMTS + 1,
-               "set_local stores the user's slots and the chunk size after them");
+                   H5Z_GPULZ_CD_MODE == H5Z_GPULZ_CD_CHUNK_BYTES + 1 &&
+                   H5Z_GPULZ_CD_NELMTS_STORED == H5Z_GPULZ_CD_MODE + 1,
+               "set_local stores the user's slots, the chunk size, then the mode");
 
 /* Room for more values than we take, to tell "too many" from "just right". */
 #define CD_CAPACITY 8
@@ -73,7 +82,7 @@ _Static_assert(H5Z_GPULZ_CD_CHUNK_BYTES == H5Z_GPULZ_CD_NELMTS &&
 /* ---- parameters ------------------------------------------------------- */
 
 herr_t H5Z_gpulz_check_user_params(unsigned symbol_size, unsigned window, unsigned block_symbols,
-                                   unsigned flags)
+                                   unsigned flags, unsigned mode)
 {
     herr_t ret_value = 0;
     unsigned S = symbol_size, C = block_symbols;
@@ -92,17 +101,23 @@ herr_t H5Z_gpulz_check_user_params(unsigned symbol_size, unsigned window, unsign
                       C, GPULZ_BLOCK_DEFAULT, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
     if (flags & ~(unsigned)H5Z_GPULZ_CD_FLAGS_KNOWN)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                      "gpulz: unknown flags 0x%x in cd_values[4] (known: 0x1 adaptive)",
+                      "gpulz: unknown flags 0x%x in cd_values[4] (known: 0x1 adaptive, 0x2 no "
+                      "checksum)",
                       flags & ~(unsigned)H5Z_GPULZ_CD_FLAGS_KNOWN);
+    if (mode > H5Z_GPULZ_CD_MODE_MAX)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: mode %u (cd_values[6]) is not 0 (lz), 1 (fast), 2 (ratio) or 3 (auto)",
+                      mode);
 done:
     return ret_value;
 }
 
 /*
- * Copy up to six cd_values into cd[] (missing ones 0) and check them.  Slot
- * 0 is the chunk format version; a vector made for a newer format is refused
- * for writing (its other slots may mean something else).  Reading takes only
- * the chunk size from cd_values (chunk_bytes_stored): the chunk says the rest.
+ * Copy up to seven cd_values into cd[] (missing ones 0: a vector without the
+ * mode means lz) and check them.  Slot 0 is the chunk format version; a
+ * vector made for a newer format is refused for writing (its other slots may
+ * mean something else).  Reading takes only the chunk size from cd_values
+ * (chunk_bytes_stored): the chunk says the rest.
  */
 static herr_t cd_values_read(size_t n, const unsigned values[],
                              unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED])
@@ -112,7 +127,7 @@ static herr_t cd_values_read(size_t n, const unsigned values[],
     if (n > H5Z_GPULZ_CD_NELMTS_STORED)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: takes at most %d cd_values (version, symbol size, window, block, "
-                      "flags, and the chunk size that set_local writes), got %zu",
+                      "flags, the chunk size that set_local writes, and the mode), got %zu",
                       H5Z_GPULZ_CD_NELMTS_STORED, n);
     for (size_t i = 0; i < n; i++)
         cd[i] = values[i];
@@ -122,7 +137,8 @@ static herr_t cd_values_read(size_t n, const unsigned values[],
                       "filter's %d; upgrade gpulz",
                       cd[H5Z_GPULZ_CD_VERSION], H5Z_GPULZ_CD_VERSION_CURRENT);
     if (H5Z_gpulz_check_user_params(cd[H5Z_GPULZ_CD_SYMBOL], cd[H5Z_GPULZ_CD_WINDOW],
-                                    cd[H5Z_GPULZ_CD_BLOCK], cd[H5Z_GPULZ_CD_FLAGS]) < 0)
+                                    cd[H5Z_GPULZ_CD_BLOCK], cd[H5Z_GPULZ_CD_FLAGS],
+                                    cd[H5Z_GPULZ_CD_MODE]) < 0)
         ret_value = -1;
 done:
     return ret_value;
@@ -305,7 +321,8 @@ done:
     return ret_value;
 }
 
-/* Resolve every 0 of the user's cd_values, add the chunk size and store all six. */
+/* Resolve every 0 of the user's cd_values, add the chunk size and store all seven,
+ * the mode last (lz where the user gave none). */
 static herr_t set_local(H5Z_filter_t id, hid_t dcpl, hid_t type)
 {
     herr_t ret_value = 0;
@@ -318,7 +335,10 @@ static herr_t set_local(H5Z_filter_t id, hid_t dcpl, hid_t type)
         cd[H5Z_GPULZ_CD_WINDOW] = GPULZ_WINDOW_DEFAULT;
     if (cd[H5Z_GPULZ_CD_BLOCK] == 0)
         cd[H5Z_GPULZ_CD_BLOCK] = GPULZ_BLOCK_DEFAULT;
-    cd[H5Z_GPULZ_CD_VERSION] = H5Z_GPULZ_CD_VERSION_CURRENT;
+    /* the version the mode writes: lz keeps gpulz 0.1's format */
+    cd[H5Z_GPULZ_CD_VERSION] = cd[H5Z_GPULZ_CD_MODE] == H5Z_GPULZ_CD_MODE_LZ
+                                   ? H5Z_GPULZ_CD_VERSION_LZ
+                                   : H5Z_GPULZ_CD_VERSION_CURRENT;
     if (chunk_bytes_from_dcpl(dcpl, type, &cd[H5Z_GPULZ_CD_CHUNK_BYTES]) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot record the chunk size");
     if (H5Pmodify_filter(dcpl, id, pipeline_flags, H5Z_GPULZ_CD_NELMTS_STORED, cd) < 0)
@@ -424,6 +444,7 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
         p->window = cd[H5Z_GPULZ_CD_WINDOW] ? cd[H5Z_GPULZ_CD_WINDOW] : GPULZ_WINDOW_DEFAULT;
         p->block_symbols = cd[H5Z_GPULZ_CD_BLOCK] ? cd[H5Z_GPULZ_CD_BLOCK] : GPULZ_BLOCK_DEFAULT;
         p->flags = cd[H5Z_GPULZ_CD_FLAGS];
+        p->mode = (gpulz_mode)cd[H5Z_GPULZ_CD_MODE];
         out_cap = gpulz_compress_bound(nbytes, p);
         if (out_cap == 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,

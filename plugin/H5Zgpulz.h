@@ -39,10 +39,10 @@ extern const H5Z_class2_t H5Z_GPULZ_PROVISIONAL[1];
 #endif
 
 /*
- * Check user-level parameters (0 = default, as in cd_values) and push the
+ * Check user-level parameters (0 = default, as in cd_values; mode 0 = lz) and push the
  * reason onto the HDF5 error stack when one is out of range.  Returns 0 or -1.
  */
 herr_t H5Z_gpulz_check_user_params(unsigned symbol_size, unsigned window, unsigned block_symbols,
-                                   unsigned flags);
+                                   unsigned flags, unsigned mode);
 
 #endif

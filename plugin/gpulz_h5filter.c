@@ -1,28 +1,40 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_h5filter.c - the API of libh5gpulz for programs that link the filter:
- * a DCPL helper and a register function (declared in gpulz_h5filter.h).
+ * the DCPL helpers and a register function (declared in gpulz_h5filter.h).
  */
 #include "H5Zgpulz.h"
 
-herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
-                         unsigned block_symbols, unsigned flags)
+herr_t gpulz_h5_set_dcpl_mode(hid_t dcpl, unsigned symbol_size, unsigned window,
+                              unsigned block_symbols, unsigned flags, unsigned mode)
 {
     if (flags & ~GPULZ_H5_FLAGS_KNOWN) {
         H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_PLINE, H5E_BADVALUE,
-                 "gpulz: unknown flags 0x%x (known: GPULZ_H5_ADAPTIVE, GPULZ_H5_OPTIONAL)",
+                 "gpulz: unknown flags 0x%x (known: GPULZ_H5_ADAPTIVE, GPULZ_H5_NO_CHECKSUM, "
+                 "GPULZ_H5_OPTIONAL)",
                  flags & ~GPULZ_H5_FLAGS_KNOWN);
         return -1;
     }
     unsigned stored = flags & H5Z_GPULZ_CD_FLAGS_KNOWN;
-    if (H5Z_gpulz_check_user_params(symbol_size, window, block_symbols, stored) < 0)
+    if (H5Z_gpulz_check_user_params(symbol_size, window, block_symbols, stored, mode) < 0)
         return -1;
-    const unsigned cd[H5Z_GPULZ_CD_NELMTS] = {
+    /* lz: the five values gpulz_h5_set_dcpl() always passed; another mode
+     * needs the seventh slot (the sixth is set_local's chunk size) */
+    const unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED] = {
         [H5Z_GPULZ_CD_SYMBOL] = symbol_size, [H5Z_GPULZ_CD_WINDOW] = window,
-        [H5Z_GPULZ_CD_BLOCK] = block_symbols, [H5Z_GPULZ_CD_FLAGS] = stored};
+        [H5Z_GPULZ_CD_BLOCK] = block_symbols, [H5Z_GPULZ_CD_FLAGS] = stored,
+        [H5Z_GPULZ_CD_MODE] = mode};
+    size_t n = mode == H5Z_GPULZ_CD_MODE_LZ ? H5Z_GPULZ_CD_NELMTS : H5Z_GPULZ_CD_NELMTS_STORED;
     return H5Pset_filter(dcpl, GPULZ_ID,
-                         (flags & GPULZ_H5_OPTIONAL) ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY,
-                         H5Z_GPULZ_CD_NELMTS, cd);
+                         (flags & GPULZ_H5_OPTIONAL) ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, n,
+                         cd);
+}
+
+herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
+                         unsigned block_symbols, unsigned flags)
+{
+    return gpulz_h5_set_dcpl_mode(dcpl, symbol_size, window, block_symbols, flags,
+                                  H5Z_GPULZ_CD_MODE_LZ);
 }
 
 herr_t gpulz_h5_register(void)

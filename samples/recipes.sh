@@ -30,9 +30,11 @@ h5ls -v -r "$base.gpulz.h5" | grep -E 'Filter|Storage' | head -20
 # 4. Check that nothing changed (exit status 0 and no output means identical).
 h5diff "$in" "$base.gpulz.h5" && echo "h5diff: identical"
 
-# 5. Paste what h5dump shows: PARAMS { 1 4 128 2048 0 4194304 } becomes
-#    UD=$id,0,5,1,4,128,2048,0 (the sixth value, the chunk size in bytes, is
-#    recomputed for the new layout: UD=$id,0,6,1,4,128,2048,0,4194304 works too).
+# 5. Paste what h5dump shows: PARAMS { 1 4 128 2048 0 4194304 0 } becomes
+#    UD=$id,0,7,1,4,128,2048,0,4194304,0 (the sixth value, the chunk size in
+#    bytes, is recomputed for the new layout; the seventh is the mode, 0 lz).
+#    UD=$id,0,5,1,4,128,2048,0 works too (no mode: lz).  Mode auto (chunk
+#    format 2, on the CPU): UD=$id,0,7,0,0,0,0,0,0,3, or gpulz h5repack-args --mode auto.
 
 # 6. Back to uncompressed (readable without the plugin).
 h5repack -f NONE "$base.gpulz.h5" "$base.plain.h5"
@@ -44,6 +46,6 @@ h5repack -f NONE "$base.gpulz.h5" "$base.plain.h5"
 # 8. netCDF-4: nccopy applies the same filter to named variables (chunked as needed):
 #    nccopy -F "temp,$id,0,0,0,0,0" in.nc out.nc
 #    nccopy -F "*,$id,0,0,0,0,0" in.nc out.nc          (every variable)
-#    ncdump -s -h out.nc | grep _Filter               (shows "$id,1,4,128,2048,0")
+#    ncdump -s -h out.nc | grep _Filter               (shows "$id,1,4,128,2048,0,<chunk bytes>,0")
 #    In CDL (ncgen):  temp:_Filter = "$id,0,0,0,0,0" ;
 #    In C:  nc_def_var_filter(ncid, varid, $id, 5, (unsigned[]){0, 0, 0, 0, 0});

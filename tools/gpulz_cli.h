@@ -72,17 +72,30 @@ int cli_parse_threads(const char *cmd, const char *opt, const char *s, unsigned 
 /*
  * The options that shape the compressed bytes, as compress and h5repack-args
  * take them: -s/--symbol, -l/--level (and -1..-4), -w/--window, -b/--block,
- * -a/--adaptive.  A symbol size of 0 (from the datatype) is allowed only
- * where symbol_min is 0.
+ * -a/--adaptive, --mode (CLI_OPT_MODE) and --no-checksum
+ * (CLI_OPT_NO_CHECKSUM).  A symbol size of 0 (from the datatype) is allowed
+ * only where symbol_min is 0.
  */
+enum { CLI_OPT_MODE = 0x200, CLI_OPT_NO_CHECKSUM = 0x201 }; /* beyond every subcommand's own */
+/* their entries of a struct option table (getopt.h) */
+#define CLI_FORMAT_LONG_OPTS                                                                 \
+    {"mode", required_argument, NULL, CLI_OPT_MODE},                                         \
+        {"no-checksum", no_argument, NULL, CLI_OPT_NO_CHECKSUM}
 typedef struct cli_format_opts {
     unsigned long symbol, window, block, flags;
+    gpulz_mode mode;
     int level_set, window_set;
 } cli_format_opts;
 void cli_format_opts_init(cli_format_opts *o, unsigned long symbol);
 /* getopt's c with its argument: 0 taken, CLI_USAGE on a bad value, -1 not a format option. */
 int cli_format_option(const char *cmd, int c, const char *arg, unsigned long symbol_min,
                       cli_format_opts *o);
+/* After the last option: the checks across options (--no-checksum needs a mode
+ * with a checksum); 0 or CLI_USAGE. */
+int cli_format_opts_finish(const char *cmd, const cli_format_opts *o);
+
+/* lz, fast, ratio or auto (gpulz_mode_name()); 0 on success. */
+int cli_parse_mode(const char *cmd, const char *opt, const char *s, gpulz_mode *out);
 
 /* auto, cpu or gpu (gpulz_backend_parse(); gpulz_backend_name() names one); 0 on success. */
 int cli_parse_backend(const char *cmd, const char *s, gpulz_backend *out);

@@ -28,8 +28,14 @@ static const char compress_help[] =
     "  -b, --block C      block size in symbols, a power of two 256..16384\n"
     "                     (default 2048)\n"
     "  -a, --adaptive     also try symbol size 1 where the ratio is under 1.5\n"
+    "      --mode M       lz (default): chunk format 1, multi-byte LZSS; fast:\n"
+    "                     a transform and rANS entropy coding; ratio: transform,\n"
+    "                     LZSS and rANS; auto: the shorter of fast and ratio\n"
+    "                     (fast, ratio and auto write format 2, on the CPU)\n"
+    "      --no-checksum  fast, ratio, auto: no checksum of the data in the chunk\n"
     "  -t, --threads N    CPU threads, 0..%d, 0 = one per core (default 0)\n"
-    "      --backend B    auto, cpu or gpu (default auto; gpu fails without a GPU)\n"
+    "      --backend B    auto, cpu or gpu (default auto; gpu fails without a GPU;\n"
+    "                     only lz runs on the GPU)\n"
     "  -o, --output OUT   where to write\n"
     "  -f, --force        replace an existing OUT file; write binary to a terminal\n"
     "  -v, --verbose      report sizes, ratio and the backend used on stderr\n"
@@ -80,9 +86,10 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
                                          {"force", no_argument, NULL, 'f'},
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"help", no_argument, NULL, 'h'},
+                                         CLI_FORMAT_LONG_OPTS,
                                          {NULL, 0, NULL, 0}};
     const char *optstring = compress ? ":s:l:w:b:at:o:fvh1234" : ":t:o:fvh";
-    int c;
+    int c, longindex = -1;
     cli_format_opts F;
     gpulz_params_init(&A->p);
     cli_format_opts_init(&F, A->p.symbol_size);
@@ -90,11 +97,19 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
     A->force = A->verbose = 0;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
-        if (!compress && (c == 's' || c == 'l' || c == 'w' || c == 'b' || c == 'a'))
+    while ((c = getopt_long(argc, argv, optstring, opts, &longindex)) != -1) {
+        if (!compress && (c == 's' || c == 'l' || c == 'w' || c == 'b' || c == 'a' ||
+                          c == CLI_OPT_MODE || c == CLI_OPT_NO_CHECKSUM)) {
+            /* the option's name (argv[optind - 1] may be its value) */
+            if (longindex >= 0)
+                return cli_usage_error(
+                    cmd, "option '--%s' is for compress; the chunk holds its parameters",
+                    opts[longindex].name);
             return cli_usage_error(cmd,
-                                   "option '%s' is for compress; the chunk holds its parameters",
-                                   argv[optind - 1]);
+                                   "option '-%c' is for compress; the chunk holds its parameters",
+                                   c);
+        }
+        longindex = -1;
         int taken = cli_format_option(cmd, c, optarg, 1, &F);
         if (taken >= 0) {
             if (taken)
@@ -130,6 +145,9 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
     A->p.window = (unsigned)F.window;
     A->p.block_symbols = (unsigned)F.block;
     A->p.flags = (unsigned)F.flags;
+    A->p.mode = F.mode;
+    if (compress && cli_format_opts_finish(cmd, &F))
+        return CLI_USAGE;
     if (argc - optind > 1)
         return cli_usage_error(cmd, "one input at a time ('%s' is extra)", argv[optind + 1]);
     if (optind < argc)

@@ -21,6 +21,9 @@ static const char h5repack_help[] =
     "Usage: gpulz h5repack-args [OPTIONS]\n"
     "Print the filter argument of h5repack -f for gpulz:\n"
     "  UD=<filter id>,<flag>,%d,<version>,<symbol>,<window>,<block>,<flags>\n"
+    "and with a mode other than lz two values more, the chunk size (0: the\n"
+    "filter writes it) and the mode (1 fast, 2 ratio, 3 auto):\n"
+    "  UD=<filter id>,<flag>,%d,<version>,<symbol>,<window>,<block>,<flags>,0,<mode>\n"
     "for example:  h5repack -f \"$(gpulz h5repack-args --level 4)\" in.h5 out.h5\n"
     "(add -l CHUNK=... where a dataset is not chunked yet).\n"
     "\n"
@@ -31,6 +34,9 @@ static const char h5repack_help[] =
     "  -b, --block C    block size in symbols, a power of two 256..16384\n"
     "                   (default 2048)\n"
     "  -a, --adaptive   also try symbol size 1 where the ratio is under 1.5\n"
+    "      --mode M     lz (default; chunk format 1, the only mode the GPU runs),\n"
+    "                   fast, ratio or auto (chunk format 2, on the CPU)\n"
+    "      --no-checksum  fast, ratio, auto: no checksum of the data in the chunks\n"
     "      --optional   mark the filter optional (flag 1): HDF5 stores a chunk\n"
     "                   uncompressed where the filter fails (default mandatory, 0)\n"
     "  -h, --help       this help\n"
@@ -44,7 +50,8 @@ int cli_h5repack_main(int argc, char **argv)
         {"symbol", required_argument, NULL, 's'}, {"level", required_argument, NULL, 'l'},
         {"window", required_argument, NULL, 'w'}, {"block", required_argument, NULL, 'b'},
         {"adaptive", no_argument, NULL, 'a'},     {"optional", no_argument, NULL, OPT_OPTIONAL},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},         CLI_FORMAT_LONG_OPTS,
+        {NULL, 0, NULL, 0}};
     const char *cmd = "h5repack-args";
     unsigned long flag = H5Z_FLAG_MANDATORY_VALUE;
     cli_format_opts F;
@@ -64,7 +71,7 @@ int cli_h5repack_main(int argc, char **argv)
             flag = H5Z_FLAG_OPTIONAL_VALUE;
             break;
         case 'h':
-            printf(h5repack_help, H5Z_GPULZ_CD_NELMTS);
+            printf(h5repack_help, H5Z_GPULZ_CD_NELMTS, H5Z_GPULZ_CD_NELMTS_STORED);
             return CLI_OK;
         default:
             return cli_getopt_error(cmd, c, argv);
@@ -72,12 +79,22 @@ int cli_h5repack_main(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error(cmd, "takes no arguments ('%s' is extra)", argv[optind]);
-    const unsigned long cd[H5Z_GPULZ_CD_NELMTS] = {
-        [H5Z_GPULZ_CD_VERSION] = H5Z_GPULZ_CD_VERSION_CURRENT, [H5Z_GPULZ_CD_SYMBOL] = F.symbol,
-        [H5Z_GPULZ_CD_WINDOW] = F.window, [H5Z_GPULZ_CD_BLOCK] = F.block,
-        [H5Z_GPULZ_CD_FLAGS] = F.flags};
-    printf("UD=%d,%lu,%d", H5Z_FILTER_GPULZ, flag, H5Z_GPULZ_CD_NELMTS);
-    for (int i = 0; i < H5Z_GPULZ_CD_NELMTS; i++)
+    if (cli_format_opts_finish(cmd, &F))
+        return CLI_USAGE;
+    /* lz: the five values of gpulz 0.1, which every gpulz reads; another mode
+     * needs the seventh slot, after the chunk size that set_local fills in */
+    _Static_assert((int)GPULZ_MODE_AUTO == H5Z_GPULZ_CD_MODE_AUTO &&
+                       (int)GPULZ_MODE_LZ == H5Z_GPULZ_CD_MODE_LZ,
+                   "the mode slot holds gpulz_mode");
+    int lz = F.mode == GPULZ_MODE_LZ;
+    const unsigned long cd[H5Z_GPULZ_CD_NELMTS_STORED] = {
+        [H5Z_GPULZ_CD_VERSION] = lz ? H5Z_GPULZ_CD_VERSION_LZ : H5Z_GPULZ_CD_VERSION_CURRENT,
+        [H5Z_GPULZ_CD_SYMBOL] = F.symbol, [H5Z_GPULZ_CD_WINDOW] = F.window,
+        [H5Z_GPULZ_CD_BLOCK] = F.block, [H5Z_GPULZ_CD_FLAGS] = F.flags,
+        [H5Z_GPULZ_CD_MODE] = (unsigned long)F.mode};
+    int n = lz ? H5Z_GPULZ_CD_NELMTS : H5Z_GPULZ_CD_NELMTS_STORED;
+    printf("UD=%d,%lu,%d", H5Z_FILTER_GPULZ, flag, n);
+    for (int i = 0; i < n; i++)
         printf(",%lu", cd[i]);
     putchar('\n');
     return CLI_OK;

@@ -2,6 +2,7 @@
 /*
  * gpulz_cli_info.c - `gpulz info`: what a compressed file's header and block
  * table say, optionally block by block, optionally checked by decoding.
+ * Version 2 chunks name their stages instead; they have no block table.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,11 +13,12 @@
 
 static const char info_help[] =
     "Usage: gpulz info [OPTIONS] FILE...\n"
-    "Describe gpulz compressed files: format version, symbol size, window,\n"
-    "block size, sizes, ratio and how many blocks are stored raw.\n"
-    "FILE '-' reads stdin.\n"
+    "Describe gpulz compressed files: format version, the stages that encoded\n"
+    "them, symbol size, window, block size, sizes, ratio and (format 1) how\n"
+    "many blocks are stored raw.  FILE '-' reads stdin.\n"
     "\n"
     "  -b, --blocks   also list every block: offset, raw and stored size, kind\n"
+    "                 (format 1; format 2 chunks have no block table)\n"
     "      --verify   also decode the file and check every block\n"
     "  -t, --threads N  CPU threads for --verify, 0..%d, 0 = one per core\n"
     "                   (default 0)\n"
@@ -24,6 +26,25 @@ static const char info_help[] =
     "\n"
     "Exit status: 0 ok, 1 a file is not a valid gpulz chunk, 2 usage error,\n"
     "3 I/O error.\n";
+
+/*
+ * The stages of a chunk, by name: version 1 is LZSS alone; version 2 says
+ * them in its stage flags (docs/FORMAT.md section 11).  buf holds at least
+ * 6 x 9 bytes.
+ */
+static const char *stage_names(unsigned version, unsigned flags, char *buf, size_t cap)
+{
+    static const char *const names[] = {"delta", "split", "lzss", "entropy", "checksum"};
+    if (version == 1)
+        return "lzss";
+    buf[0] = 0;
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (flags & (1u << i)) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, cap - used, "%s%s", used ? " " : "", names[i]);
+        }
+    return buf;
+}
 
 /* The listing comes from the library's reading of the table: nothing of
  * FORMAT.md is restated here. */
@@ -91,7 +112,9 @@ static int describe(const char *path, int blocks, int check, unsigned threads)
         goto done;
     printf("file:              %s\n", name);
     printf("format version:    %u\n", I.format_version);
+    char stages[64];
     printf("flags:             0x%02x\n", I.flags);
+    printf("stages:            %s\n", stage_names(I.format_version, I.flags, stages, sizeof stages));
     printf("symbol size:       %u\n", I.symbol_size);
     printf("window:            %u\n", I.window);
     printf("block size:        %u symbols (%u bytes)\n", I.block_symbols,
@@ -101,12 +124,16 @@ static int describe(const char *path, int blocks, int check, unsigned threads)
     printf("header size:       %zu\n", I.header_size);
     printf("ratio:             %.3f\n", (double)I.uncompressed_size / (double)I.compressed_size);
     printf("blocks:            %llu\n", (unsigned long long)I.block_count);
-    printf("raw blocks:        %llu\n", (unsigned long long)I.raw_blocks);
+    if (I.format_version == 1)
+        printf("raw blocks:        %llu\n", (unsigned long long)I.raw_blocks);
     printf("tail bytes:        %llu\n", (unsigned long long)(I.uncompressed_size % I.symbol_size));
     if (check)
         printf("verified:          yes\n");
-    if (blocks)
+    if (blocks && I.format_version == 1)
         rc = list_blocks(name, buf, n, &I);
+    else if (blocks)
+        printf("block table:       none (format %u: the blocks share the coded streams)\n",
+               I.format_version);
 done:
     free(buf);
     return rc;

@@ -189,7 +189,26 @@ void cli_format_opts_init(cli_format_opts *o, unsigned long symbol)
     o->window = GPULZ_WINDOW_DEFAULT;
     o->block = GPULZ_BLOCK_DEFAULT;
     o->flags = 0;
+    o->mode = GPULZ_MODE_LZ;
     o->level_set = o->window_set = 0;
+}
+
+int cli_parse_mode(const char *cmd, const char *opt, const char *s, gpulz_mode *out)
+{
+    for (int m = 0; m < GPULZ_MODE_COUNT; m++)
+        if (!strcmp(s, gpulz_mode_name((gpulz_mode)m))) {
+            *out = (gpulz_mode)m;
+            return 0;
+        }
+    return cli_usage_error(cmd, "%s: '%s' is not lz, fast, ratio or auto", opt, s);
+}
+
+int cli_format_opts_finish(const char *cmd, const cli_format_opts *o)
+{
+    if ((o->flags & GPULZ_FLAG_NO_CHECKSUM) && o->mode == GPULZ_MODE_LZ)
+        return cli_usage_error(cmd, "--no-checksum is for modes fast, ratio and auto (lz chunks "
+                                    "carry no checksum)");
+    return 0;
 }
 
 int cli_format_option(const char *cmd, int c, const char *arg, unsigned long symbol_min,
@@ -233,6 +252,11 @@ int cli_format_option(const char *cmd, int c, const char *arg, unsigned long sym
         return 0;
     case 'a':
         o->flags |= GPULZ_FLAG_ADAPTIVE;
+        return 0;
+    case CLI_OPT_MODE:
+        return cli_parse_mode(cmd, "--mode", arg, &o->mode) ? CLI_USAGE : 0;
+    case CLI_OPT_NO_CHECKSUM:
+        o->flags |= GPULZ_FLAG_NO_CHECKSUM;
         return 0;
     default:
         return -1;
