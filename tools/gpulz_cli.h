@@ -144,11 +144,37 @@ void cli_output_abort(cli_output *o);
  */
 int cli_flush_stdout(void);
 
+/* cli_read_all() telling pg how far it got (NULL: silent), where the input
+ * is large (CLI_PROGRESS_MIN_BYTES, or more read from a pipe). */
+typedef struct cli_progress cli_progress;
+int cli_read_all_progress(const char *path, uint8_t **buf, size_t *len, cli_progress *pg);
+
+/* cli_output_write() telling pg how far it got, where len is large. */
+int cli_output_write_progress(cli_output *o, const void *buf, size_t len, cli_progress *pg);
+
 /* Refuse binary data to a terminal on stdout unless forced; 0 or CLI_USAGE. */
 int cli_check_binary_stdout(const char *cmd, const char *path, int force);
 
 /* The path as messages show it ("stdin"/"stdout" for "-"). */
 const char *cli_name(const char *path, int output);
+
+/* ---- the progress line (gpulz_cli_progress.c) --------------------------------- */
+
+/*
+ * One line on stderr, "gpulz CMD: <text> (<seconds> s)", rewritten in place
+ * and redrawn every second, for commands that run long: only where stderr
+ * is a terminal and quiet (-q) is not set; otherwise cli_progress_start()
+ * returns NULL, which every function takes and ignores.  Error messages
+ * (cli_error, cli_usage_error) erase the line first; output to stdout, which
+ * may be the same terminal, must call cli_progress_hide() first.
+ */
+#define CLI_PROGRESS_MIN_BYTES ((size_t)64 << 20) /* "large" for compress and decompress */
+cli_progress *cli_progress_start(const char *cmd, int quiet);
+void cli_progress_set(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_hide(cli_progress *p); /* erase until the next set */
+void cli_progress_end(cli_progress *p);  /* erase and free */
+/* The line now started (NULL: none), for the error reporters. */
+cli_progress *cli_progress_active(void);
 
 /* ---- subcommands --------------------------------------------------------------- */
 

@@ -51,6 +51,8 @@ static const char bench_help[] =
     "  -r, --repeat N         timed runs per point (default 5)\n"
     "      --backend B        auto, cpu or gpu (default cpu)\n"
     "      --csv              comma-separated output with a header line\n"
+    "  -q, --quiet            no progress line (shown on stderr where it is a\n"
+    "                         terminal)\n"
     "  -h, --help             this help\n"
     "\n"
     "Exit status: 0 ok, 1 a round trip failed, 2 usage error, 3 I/O or system error.\n";
@@ -71,6 +73,8 @@ typedef struct bench_grid {
     gpulz_backend backend;
     unsigned repeat;
     int csv;
+    cli_progress *pg;
+    unsigned point, npoints; /* for the progress line */
 } bench_grid;
 
 /* One grid point's buffers: the input, its compressed form, the decoded copy. */
@@ -265,6 +269,7 @@ static void print_header(const bench_grid *G, const bench_timer *T)
 static int print_row(const bench_grid *G, const bench_timer *T, const bench_case *bc,
                      const bench_result *R)
 {
+    cli_progress_hide(G->pg); /* stdout may be the same terminal */
     if (G->csv)
         printf("%s,%zu,%u,%u,%u,%u,%s,%s,%.4f,%zu,%.4f,%.4f\n", bc->in->label, bc->in->n,
                bc->p.symbol_size, bc->p.window, bc->p.block_symbols, bc->p.threads,
@@ -291,7 +296,7 @@ static unsigned input_symbols(const bench_grid *G, const bench_input *in, unsign
     return 2;
 }
 
-static int bench_input_grid(const bench_grid *G, const bench_timer *T, const bench_input *in)
+static int bench_input_grid(bench_grid *G, const bench_timer *T, const bench_input *in)
 {
     bench_case bc = {.in = in};
     unsigned sym[MAX_VALUES], nsym = input_symbols(G, in, sym);
@@ -326,6 +331,9 @@ static int bench_input_grid(const bench_grid *G, const bench_timer *T, const ben
                     bc.p.window = G->window[w];
                     bc.p.block_symbols = G->block[c];
                     bc.p.threads = resolve_threads(G->threads[t]);
+                    cli_progress_set(G->pg, "[%u/%u] %s S=%u W=%u C=%u threads=%u", ++G->point,
+                                     G->npoints, in->label, sym[i], G->window[w], G->block[c],
+                                     bc.p.threads);
                     if ((rc = measure(&bc, T, G->repeat, &R)) || (rc = print_row(G, T, &bc, &R)))
                         goto done;
                 }
@@ -393,6 +401,7 @@ int cli_bench_main(int argc, char **argv)
                                          {"repeat", required_argument, NULL, 'r'},
                                          {"backend", required_argument, NULL, OPT_BACKEND},
                                          {"csv", no_argument, NULL, OPT_CSV},
+                                         {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *cmd = "bench";
@@ -400,7 +409,7 @@ int cli_bench_main(int argc, char **argv)
     unsigned ngens = 0, levels[MAX_VALUES], nlevels = 0;
     unsigned long v, element_size = 1;
     uint64_t seed = 1;
-    int c, window_set = 0;
+    int c, window_set = 0, quiet = 0;
     bench_grid G = {.window = {32, 64, 128, 255},
                     .nwindow = 4,
                     .block = {2048, 4096},
@@ -411,7 +420,7 @@ int cli_bench_main(int argc, char **argv)
                     .repeat = 5};
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":g:e:s:w:l:b:t:ar:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":g:e:s:w:l:b:t:ar:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'g':
             if (ngens == MAX_INPUTS)
@@ -476,6 +485,9 @@ int cli_bench_main(int argc, char **argv)
         case OPT_CSV:
             G.csv = 1;
             break;
+        case 'q':
+            quiet = 1;
+            break;
         case 'h':
             printf(bench_help, GPULZ_THREADS_MAX);
             return CLI_OK;
@@ -491,13 +503,20 @@ int cli_bench_main(int argc, char **argv)
     const bench_timer *T = &host_timer;
     /* Inputs are prepared one at a time, so only one is in memory; a bad
      * --gen spec is still caught before any measurement. */
-    for (unsigned i = 0; i < ngens; i++) {
+    unsigned per_symbol = G.nwindow * G.nblock * G.nthreads;
+    for (unsigned i = 0; i < ngens + nfiles; i++) {
         char kind[32];
         size_t n;
-        if (parse_gen_spec(gens[i], kind, &n))
-            return CLI_USAGE;
+        unsigned e = (unsigned)element_size;
+        if (i < ngens) {
+            if (parse_gen_spec(gens[i], kind, &n))
+                return CLI_USAGE;
+            e = gpulz_gen_element_size(kind);
+        }
+        G.npoints += (G.nsymbol ? G.nsymbol : e == 1 ? 1 : 2) * per_symbol;
     }
     print_header(&G, T);
+    G.pg = cli_progress_start(cmd, quiet);
     int rc = 0;
     for (unsigned i = 0; i < ngens + nfiles && !rc; i++) {
         bench_input in = {0};
@@ -508,5 +527,6 @@ int cli_bench_main(int argc, char **argv)
             rc = bench_input_grid(&G, T, &in);
         free(in.data);
     }
+    cli_progress_end(G.pg);
     return rc;
 }
