@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The progress line: on stderr where it is a terminal (script(1) gives the
-# command one), for bench and for compress and
+# command one), for bench (grid and HDF5 files) and for compress and
 # decompress of inputs over 64 MiB; never with -q, never for small inputs,
 # never where stderr is not a terminal; erased before the table's rows.
 # Skips without util-linux's script.
@@ -27,6 +27,17 @@ tr '\r' '\n' <tty.log | grep -q '^quant:256K  *2   32 ' || fail "bench --gen: ro
 on_tty "$GPULZ" bench --gen quant:256K -s 2 -w 32 -b 2048 -t 1 -r 1 -q || fail "bench -q on a terminal"
 shown '' && fail "bench -q drew a progress line: $(cat -A tty.log)"
 grep -q '^quant:256K ' tty.log || fail "bench -q printed no row: $(cat -A tty.log)"
+
+"$top_builddir/h5tests/h5_mkfile" --bench data.h5 || exit 99
+on_tty "$GPULZ" bench data.h5:/codes -l 1 -s 2 -r 1 || fail "bench data.h5 on a terminal"
+shown '\[1/[0-9]*\] /codes: gpulz S=2 W=32, warm-up' || fail "bench data.h5: no progress: $(cat -A tty.log)"
+shown '\[[0-9]*/[0-9]*\] /codes: deflate 6, run 1 of 1' || fail "bench data.h5: no progress on deflate: $(cat -A tty.log)"
+on_tty "$GPULZ" bench data.h5:/codes -l 1 -s 2 -r 1 -q || fail "bench data.h5 -q on a terminal"
+shown '' && fail "bench data.h5 -q drew a progress line: $(cat -A tty.log)"
+grep -q '^/codes .* deflate 6 ' tty.log || fail "bench data.h5 -q printed no row: $(cat -A tty.log)"
+# stderr not a terminal: no progress
+expect 0 "$GPULZ" bench data.h5:/codes -l 1 -s 2 -r 1
+[ -s err.log ] && fail "bench wrote to stderr, a file: $(cat err.log)"
 
 # compress and decompress: a line from 64 MiB on, not below
 "$GPULZ" gen zeros 65M -o big.raw || fail "gen"

@@ -5,7 +5,8 @@
  * subcommand entry points.  The command sits on the public gpulz.h, the
  * parsers of settings it shares with the HDF5 filter (gpulz_env.h), the
  * filter's contract (gpulz_cd.h, no HDF5) and the data generators of
- * datagen.h.
+ * datagen.h; bench on HDF5 files (gpulz_cli_h5bench.c alone) adds HDF5 and
+ * the filter itself.
  */
 #ifndef GPULZ_CLI_H
 #define GPULZ_CLI_H
@@ -182,6 +183,21 @@ int cli_compress_main(int argc, char **argv);   /* gpulz_cli_codec.c */
 int cli_decompress_main(int argc, char **argv); /* gpulz_cli_codec.c */
 int cli_info_main(int argc, char **argv);       /* gpulz_cli_info.c */
 int cli_bench_main(int argc, char **argv);      /* gpulz_cli_bench.c */
+
+/* `gpulz bench` on HDF5 files (gpulz_cli_h5bench.c), with the options of
+ * gpulz_cli_bench.c that apply there. */
+#define CLI_BENCH_MAX_VALUES 16
+typedef struct cli_h5bench_opts {
+    unsigned symbol[CLI_BENCH_MAX_VALUES], nsymbol; /* 0 values: the element's and 1 */
+    unsigned window[CLI_BENCH_MAX_VALUES], nwindow;
+    unsigned block[CLI_BENCH_MAX_VALUES], nblock;
+    unsigned flags, repeat, threads;
+    gpulz_backend backend;
+    int backend_set, threads_set, csv, quiet;
+} cli_h5bench_opts;
+/* FILE.h5, FILE.hdf5, FILE:/path, or a file with HDF5's signature. */
+int cli_bench_is_h5_arg(const char *arg);
+int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args);
 int cli_gen_main(int argc, char **argv);        /* gpulz_cli_gen.c */
 int cli_h5repack_main(int argc, char **argv);   /* gpulz_cli_h5repack.c */
 

@@ -9,6 +9,10 @@
  * host-buffer calls; a device-resident GPU timer (CUDA events, data already
  * on the device) fits beside it as another bench_timer and another value of
  * the "timer" field without touching the grid, the checks or the output.
+ *
+ * HDF5 files as inputs are another mode (gpulz_cli_h5bench.c): their
+ * datasets through HDF5 and its filters; the options parsed here are handed
+ * over.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -20,36 +24,55 @@
 #include "datagen.h"
 #include "gpulz_cli.h"
 
-#define MAX_VALUES 16
+#define MAX_VALUES CLI_BENCH_MAX_VALUES
 #define MAX_INPUTS 64
 #define DEFAULT_GEN_SIZE ((size_t)64 << 20)
 
 static const char bench_help[] =
     "Usage: gpulz bench [OPTIONS] FILE...\n"
     "       gpulz bench [OPTIONS] --gen KIND[:SIZE] ...\n"
+    "       gpulz bench [OPTIONS] FILE.h5[:/PATH]...\n"
     "Measure the compression ratio and the compression and decompression\n"
     "throughput of gpulz over a grid of parameters.  Every run is decoded and\n"
     "compared with its input byte for byte; a difference fails the command.\n"
     "Throughput is uncompressed GB (1e9 bytes) per second, the median of the\n"
     "repeats after one warm-up run.\n"
     "\n"
+    "HDF5 files (FILE.h5, FILE.hdf5, FILE:/PATH, or a file with HDF5's\n"
+    "signature): every dataset, or the dataset or group PATH, at its own\n"
+    "chunking (where it is not chunked: whole fastest-varying dimensions up to\n"
+    "about 4 MiB, marked *), through gpulz (symbol sizes: the element's and 1;\n"
+    "levels 1 and 4), deflate 1 and 6, shuffle+deflate 1 and 6, and the\n"
+    "plugins HDF5 finds on its plugin path among LZ4 (32004), Blosc (32001),\n"
+    "Bitshuffle (32008) and Zstd (32015).  Each is written whole (H5Dwrite)\n"
+    "into an in-memory HDF5 file, read back (H5Dread) and compared; a row per\n"
+    "dataset and filter gives the ratio and the write and read speeds in MB/s\n"
+    "(1e6 bytes of data per second; median of 3 runs after a warm-up).  Then,\n"
+    "per dataset, the h5repack arguments of the best trade-off: the highest\n"
+    "ratio among the filters whose write and read together take at most 4\n"
+    "times as long as the fastest one's (equal ratios: the faster), and one\n"
+    "h5repack command with them all.\n"
+    "\n"
     "Inputs:\n"
     "  -g, --gen KIND[:SIZE]  generated data (gpulz gen --list); SIZE takes K, M,\n"
     "                         G suffixes (default 64M); may be repeated\n"
     "      --seed N           seed of the generated data (default 1)\n"
-    "  -e, --element-size E   element size of FILE data, for the default symbol\n"
-    "                         sizes (default 1; generated data knows its own)\n"
+    "  -e, --element-size E   element size of raw FILE data, for the default\n"
+    "                         symbol sizes (default 1; generated data and HDF5\n"
+    "                         datasets know their own)\n"
     "Grid (comma lists, e.g. --window 32,128):\n"
     "  -s, --symbol LIST      symbol sizes (default: the element size and 1)\n"
-    "  -w, --window LIST      windows (default 32,64,128,255)\n"
+    "  -w, --window LIST      windows (default 32,64,128,255; HDF5: 32,255)\n"
     "  -l, --level LIST       levels 1-4, instead of --window\n"
-    "  -b, --block LIST       block sizes in symbols (default 2048,4096)\n"
+    "  -b, --block LIST       block sizes in symbols (default 2048,4096;\n"
+    "                         HDF5: 2048)\n"
     "  -t, --threads LIST     CPU thread counts, 0..%d, 0 = one per core\n"
-    "                         (default 0)\n"
+    "                         (default 0; HDF5: one count, for the filter)\n"
     "  -a, --adaptive         compress with the adaptive flag\n"
     "Measurement:\n"
-    "  -r, --repeat N         timed runs per point (default 5)\n"
-    "      --backend B        auto, cpu or gpu (default cpu)\n"
+    "  -r, --repeat N         timed runs per point (default 5; HDF5: 3)\n"
+    "      --backend B        auto, cpu or gpu (default cpu; HDF5: the filter's,\n"
+    "                         from GPULZ_BACKEND, else auto)\n"
     "      --csv              comma-separated output with a header line\n"
     "  -q, --quiet            no progress line (shown on stderr where it is a\n"
     "                         terminal)\n"
@@ -409,7 +432,8 @@ int cli_bench_main(int argc, char **argv)
     unsigned ngens = 0, levels[MAX_VALUES], nlevels = 0;
     unsigned long v, element_size = 1;
     uint64_t seed = 1;
-    int c, window_set = 0, quiet = 0;
+    int c, window_set = 0, element_set = 0, block_set = 0, threads_set = 0, repeat_set = 0;
+    int backend_set = 0, quiet = 0;
     bench_grid G = {.window = {32, 64, 128, 255},
                     .nwindow = 4,
                     .block = {2048, 4096},
@@ -436,6 +460,7 @@ int cli_bench_main(int argc, char **argv)
                 cli_check_symbol(cmd, "--element-size", v))
                 return CLI_USAGE;
             element_size = v;
+            element_set = 1;
             break;
         case 's':
             if (cli_parse_list(cmd, "--symbol", optarg, cli_check_symbol, G.symbol, MAX_VALUES,
@@ -464,11 +489,13 @@ int cli_bench_main(int argc, char **argv)
             if (cli_parse_list(cmd, "--block", optarg, cli_check_block, G.block, MAX_VALUES,
                                &G.nblock))
                 return CLI_USAGE;
+            block_set = 1;
             break;
         case 't':
             if (cli_parse_list(cmd, "--threads", optarg, cli_check_threads, G.threads, MAX_VALUES,
                                &G.nthreads))
                 return CLI_USAGE;
+            threads_set = 1;
             break;
         case 'a':
             G.flags |= GPULZ_FLAG_ADAPTIVE;
@@ -477,10 +504,12 @@ int cli_bench_main(int argc, char **argv)
             if (cli_parse_uint(cmd, "--repeat", optarg, 1, 1000, &v))
                 return CLI_USAGE;
             G.repeat = (unsigned)v;
+            repeat_set = 1;
             break;
         case OPT_BACKEND:
             if (cli_parse_backend(cmd, optarg, &G.backend))
                 return CLI_USAGE;
+            backend_set = 1;
             break;
         case OPT_CSV:
             G.csv = 1;
@@ -495,9 +524,46 @@ int cli_bench_main(int argc, char **argv)
             return cli_getopt_error(cmd, c, argv);
         }
     }
-    unsigned nfiles = (unsigned)(argc - optind);
+    unsigned nfiles = (unsigned)(argc - optind), nh5 = 0;
     if (nfiles + ngens == 0)
         return cli_usage_error(cmd, "no input: give FILE... or --gen KIND[:SIZE]");
+    for (int i = optind; i < argc; i++)
+        nh5 += cli_bench_is_h5_arg(argv[i]) != 0;
+    if (nh5) {
+        /* the datasets set the element size and the chunking; the filter
+         * takes one backend and thread count from its environment */
+        if (nh5 != nfiles || ngens)
+            return cli_usage_error(cmd, "HDF5 files cannot be mixed with raw files or --gen "
+                                        "in one run");
+        if (element_set)
+            return cli_usage_error(cmd, "--element-size is for raw files: HDF5 datasets have "
+                                        "their own");
+        if (G.nthreads > 1)
+            return cli_usage_error(cmd, "--threads: HDF5 files take one thread count");
+        cli_h5bench_opts H = {.nsymbol = G.nsymbol,
+                              .window = {gpulz_level_window(1), gpulz_level_window(4)},
+                              .nwindow = 2,
+                              .block = {GPULZ_BLOCK_DEFAULT},
+                              .nblock = 1,
+                              .flags = G.flags,
+                              .repeat = repeat_set ? G.repeat : 3,
+                              .threads = G.threads[0],
+                              .backend = G.backend,
+                              .backend_set = backend_set,
+                              .threads_set = threads_set,
+                              .csv = G.csv,
+                              .quiet = quiet};
+        memcpy(H.symbol, G.symbol, sizeof H.symbol);
+        if (window_set || nlevels) {
+            memcpy(H.window, G.window, sizeof H.window);
+            H.nwindow = G.nwindow;
+        }
+        if (block_set) {
+            memcpy(H.block, G.block, sizeof H.block);
+            H.nblock = G.nblock;
+        }
+        return cli_bench_h5(&H, argc - optind, argv + optind);
+    }
     if (nfiles + ngens > MAX_INPUTS)
         return cli_usage_error(cmd, "more than %d inputs", MAX_INPUTS);
     const bench_timer *T = &host_timer;
