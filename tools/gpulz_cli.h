@@ -184,8 +184,14 @@ int cli_decompress_main(int argc, char **argv); /* gpulz_cli_codec.c */
 int cli_info_main(int argc, char **argv);       /* gpulz_cli_info.c */
 int cli_bench_main(int argc, char **argv);      /* gpulz_cli_bench.c */
 
-/* `gpulz bench` on HDF5 files (gpulz_cli_h5bench.c), with the options of
- * gpulz_cli_bench.c that apply there. */
+/*
+ * `gpulz bench` on HDF5 files, with the options of gpulz_cli_bench.c that
+ * apply there.  HDF5 and the libraries it pulls in (some 20 MB of address
+ * space, tens of milliseconds to load) are linked into a helper program,
+ * gpulz-h5bench (gpulz_cli_h5bench.c), not into the gpulz command: gpulz's
+ * cli_bench_h5 (gpulz_cli_h5exec.c) runs the helper with its own bench
+ * arguments (argc, argv), the helper's does the work.
+ */
 #define CLI_BENCH_MAX_VALUES 16
 typedef struct cli_h5bench_opts {
     unsigned symbol[CLI_BENCH_MAX_VALUES], nsymbol; /* 0 values: the element's and 1 */
@@ -195,9 +201,14 @@ typedef struct cli_h5bench_opts {
     gpulz_backend backend;
     int backend_set, threads_set, csv, quiet;
 } cli_h5bench_opts;
-/* FILE.h5, FILE.hdf5, FILE:/path, or a file with HDF5's signature. */
+/* FILE.h5, FILE.hdf5, FILE:/path, or a file with HDF5's signature (gpulz_cli_bench.c). */
 int cli_bench_is_h5_arg(const char *arg);
-int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args);
+/* A name ending in .h5 or .hdf5. */
+int cli_h5_has_suffix(const char *path);
+/* FILE[:/path] into its file (returned, malloc'd; NULL: out of memory) and
+ * *object (NULL: the whole file). */
+char *cli_h5_split_arg(const char *arg, const char **object);
+int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args, int argc, char **argv);
 int cli_gen_main(int argc, char **argv);        /* gpulz_cli_gen.c */
 int cli_h5repack_main(int argc, char **argv);   /* gpulz_cli_h5repack.c */
 

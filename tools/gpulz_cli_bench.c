@@ -14,10 +14,13 @@
  * datasets through HDF5 and its filters; the options parsed here are handed
  * over.
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -409,6 +412,68 @@ static int add_file_input(const char *path, unsigned element_size, bench_input *
     return 0;
 }
 
+/* ---- which arguments are HDF5 files (no HDF5 needed to tell) ---- */
+
+/* HDF5's signature, at 0 or a power of two from 512 (a user block before it). */
+static int has_h5_signature(const char *path)
+{
+    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    unsigned char b[8];
+    struct stat st;
+    int fd = open(path, O_RDONLY), found = 0;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        for (off_t at = 0; !found && at + 8 <= st.st_size; at = at ? at * 2 : 512)
+            found = pread(fd, b, 8, at) == 8 && memcmp(b, sig, 8) == 0;
+    close(fd);
+    return found;
+}
+
+int cli_h5_has_suffix(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 3 && !strcasecmp(path + n - 3, ".h5")) ||
+           (n > 5 && !strcasecmp(path + n - 5, ".hdf5"));
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* The whole argument naming a file wins; else the first ":/" whose left
+ * side is a file; else the first ":/". */
+char *cli_h5_split_arg(const char *arg, const char **object)
+{
+    const char *cut = NULL;
+    *object = NULL;
+    if (!is_file(arg))
+        for (const char *p = strstr(arg, ":/"); p; p = strstr(p + 1, ":/")) {
+            char *left = strndup(arg, (size_t)(p - arg));
+            int file = left && is_file(left);
+            free(left);
+            if (!cut || file)
+                cut = p;
+            if (file)
+                break;
+        }
+    if (!cut)
+        return strdup(arg);
+    *object = cut + 1;
+    return strndup(arg, (size_t)(cut - arg));
+}
+
+int cli_bench_is_h5_arg(const char *arg)
+{
+    const char *object;
+    char *file = cli_h5_split_arg(arg, &object);
+    int yes = object || cli_h5_has_suffix(arg) || (file && has_h5_signature(file));
+    free(file);
+    return yes;
+}
+
 int cli_bench_main(int argc, char **argv)
 {
     enum { OPT_SEED = 256, OPT_BACKEND, OPT_CSV };
@@ -562,7 +627,7 @@ int cli_bench_main(int argc, char **argv)
             memcpy(H.block, G.block, sizeof H.block);
             H.nblock = G.nblock;
         }
-        return cli_bench_h5(&H, argc - optind, argv + optind);
+        return cli_bench_h5(&H, argc - optind, argv + optind, argc, argv);
     }
     if (nfiles + ngens > MAX_INPUTS)
         return cli_usage_error(cmd, "more than %d inputs", MAX_INPUTS);

@@ -16,18 +16,17 @@
  * after, so the file space of the first run is reused and the core file's
  * growth stays out of the timings.
  *
- * gpulz is the filter built into this command (the same code as the
- * plugin); the others are HDF5's own (deflate, shuffle) and the plugins that
- * HDF5 loads from its plugin path (HDF5_PLUGIN_PATH, else its default
- * folder), as h5repack would with the same environment.
+ * This file is the helper program gpulz-h5bench's, which `gpulz bench`
+ * runs for HDF5 files (gpulz_cli_h5exec.c): gpulz itself links no HDF5.
+ * gpulz is the filter built into the helper (the same code as the plugin);
+ * the others are HDF5's own (deflate, shuffle) and the plugins that HDF5
+ * loads from its plugin path (HDF5_PLUGIN_PATH, else its default folder),
+ * as h5repack would with the same environment.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -146,71 +145,6 @@ static const char *h5_reason(char *buf, size_t cap)
     if (!buf[0])
         snprintf(buf, cap, "HDF5 gave no reason");
     return buf;
-}
-
-/* ---- argument forms --------------------------------------------------- */
-
-/* HDF5's signature, at 0 or a power of two from 512 (a user block before it). */
-static int has_h5_signature(const char *path)
-{
-    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    unsigned char b[8];
-    struct stat st;
-    int fd = open(path, O_RDONLY), found = 0;
-    if (fd < 0)
-        return 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        for (off_t at = 0; !found && at + 8 <= st.st_size; at = at ? at * 2 : 512)
-            found = pread(fd, b, 8, at) == 8 && memcmp(b, sig, 8) == 0;
-    close(fd);
-    return found;
-}
-
-static int has_h5_suffix(const char *path)
-{
-    size_t n = strlen(path);
-    return (n > 3 && !strcasecmp(path + n - 3, ".h5")) ||
-           (n > 5 && !strcasecmp(path + n - 5, ".hdf5"));
-}
-
-static int is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
-}
-
-/*
- * Split FILE[:/path] into its file and object (NULL: the whole file).  The
- * whole argument naming a file wins; else the first ":/" whose left side is
- * a file; else the first ":/".  Returns a malloc'd file name.
- */
-static char *split_arg(const char *arg, const char **object)
-{
-    const char *cut = NULL;
-    *object = NULL;
-    if (!is_file(arg))
-        for (const char *p = strstr(arg, ":/"); p; p = strstr(p + 1, ":/")) {
-            char *left = strndup(arg, (size_t)(p - arg));
-            int file = left && is_file(left);
-            free(left);
-            if (!cut || file)
-                cut = p;
-            if (file)
-                break;
-        }
-    if (!cut)
-        return strdup(arg);
-    *object = cut + 1;
-    return strndup(arg, (size_t)(cut - arg));
-}
-
-int cli_bench_is_h5_arg(const char *arg)
-{
-    const char *object;
-    char *file = split_arg(arg, &object);
-    int yes = object || has_h5_suffix(arg) || (file && has_h5_signature(file));
-    free(file);
-    return yes;
 }
 
 /* ---- describing a dataset ----------------------------------------------- */
@@ -1029,7 +963,7 @@ static void print_best(const h5_run *R, const char *file, const target_list *L, 
         size_t n = strlen(file);
         char *out = malloc(n + sizeof "-repacked.h5");
         if (out) {
-            size_t stem = has_h5_suffix(file) ? n - (file[n - 3] == '.' ? 3 : 5) : n;
+            size_t stem = cli_h5_has_suffix(file) ? n - (file[n - 3] == '.' ? 3 : 5) : n;
             memcpy(out, file, stem);
             strcpy(out + stem, "-repacked.h5");
             char in_q[1024] = "", out_q[1024] = "";
@@ -1058,7 +992,7 @@ static int open_arg(const char *arg, hid_t *f, char **file, const char **object)
 {
     char why[200];
     *f = -1;
-    if (!(*file = split_arg(arg, object)))
+    if (!(*file = cli_h5_split_arg(arg, object)))
         return cli_error(CLI_IO, "bench", "out of memory");
     if (access(*file, R_OK) != 0)
         return cli_error(CLI_IO, *file, "%s", strerror(errno));
@@ -1206,11 +1140,12 @@ static void find_plugins(h5_run *R)
     H5Eclear2(H5E_DEFAULT);
 }
 
-int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args)
+int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args, int argc, char **argv)
 {
     h5_run R = {.o = o};
     char value[32];
     int rc = 0;
+    (void)argc, (void)argv; /* the command line of gpulz_cli_h5exec.c's version */
     /* the filter's settings live in its environment, never in files */
     if (o->backend_set) {
         if (o->backend == GPULZ_BACKEND_GPU && !gpulz_gpu_available())
@@ -1239,7 +1174,7 @@ int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args)
         goto done;
     }
     for (int i = 0; i < nargs; i++)
-        if (!(files[i] = split_arg(args[i], &objects[i]))) {
+        if (!(files[i] = cli_h5_split_arg(args[i], &objects[i]))) {
             rc = cli_error(CLI_IO, "bench", "out of memory");
             goto done;
         }
