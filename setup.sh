@@ -14,10 +14,12 @@ cd "$(dirname "$0")"
 # h5py, netCDF, valgrind, clang (sanitizer builds), cmake (a CMake program
 # built against the installed package), man-db (the page renders),
 # bash-completion (the completion with its library loaded) and the CPU
-# filters the benchmarks compare with.
+# filters that gpulz bench on HDF5 files and the benchmarks compare with:
+# the LZ4, Blosc and Bitshuffle plugins (Debian 12 has no Zstd plugin).
 packages=(build-essential autoconf automake libtool pkg-config
           libhdf5-dev hdf5-tools help2man python3-h5py python3-numpy
-          netcdf-bin libnetcdf-dev valgrind clang cmake man-db bash-completion)
+          netcdf-bin libnetcdf-dev valgrind clang cmake man-db bash-completion
+          hdf5-filter-plugin hdf5-filter-plugin-blosc-serial bitshuffle)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo

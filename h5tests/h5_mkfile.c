@@ -8,6 +8,15 @@
  *   /records    11-byte compound[20000]
  *   /noise      uint8[65536] of random bytes (incompressible)
  * Usage: h5_mkfile FILE
+ *
+ * h5_mkfile --bench FILE writes instead the input of `gpulz bench FILE.h5`:
+ * datasets of several types, chunkings and ranks, and some it must skip:
+ *   /codes        uint16[131072], chunks of 32768, quantization-code-like
+ *   /grid/field   float32[250][200], chunks of 64x64 (partial edge chunks)
+ *   /grid/ramp    int32[100000], contiguous (bench picks the chunking)
+ *   /records      11-byte compound[20000], chunks of 5000
+ *   /names        variable-length strings[4] (skipped)
+ *   /scalar       a scalar double (skipped)
  */
 #include "h5_util.h"
 
@@ -21,10 +30,84 @@ static void put(hid_t f, const char *name, hid_t type, hsize_t n, const void *bu
     H5Sclose(space);
 }
 
+static void put_chunked(hid_t f, const char *name, hid_t type, int rank, const hsize_t *dims,
+                        const hsize_t *chunk, const void *buf)
+{
+    hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(space >= 0 && dcpl >= 0);
+    CHECK(H5Pset_chunk(dcpl, rank, chunk) >= 0);
+    hid_t d = H5Dcreate2(f, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d >= 0);
+    CHECK(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
+static int bench_file(const char *path)
+{
+    static uint16_t codes[131072];
+    static float field[250][200];
+    static int32_t ramp[100000];
+    static uint8_t records[20000 * 11];
+    uint64_t x = 11;
+    for (int i = 0; i < 131072; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int r = (int)(x >> 59);
+        codes[i] = (uint16_t)(i % 5 ? (i > 0 ? codes[i - 1] : 512) : 512 + (r < 24 ? 0 : r - 27));
+    }
+    for (int i = 0; i < 250; i++)
+        for (int j = 0; j < 200; j++)
+            field[i][j] = (float)(i / 10) * 0.5f + (float)(j / 20) * 0.25f;
+    for (int i = 0; i < 100000; i++)
+        ramp[i] = i / 8;
+    for (int i = 0; i < 20000; i++) {
+        uint8_t *r = records + i * 11;
+        r[0] = (uint8_t)(i % 3);
+        double v = (double)(i / 100);
+        memcpy(r + 1, &v, 8);
+        int16_t c = (int16_t)(i / 1000);
+        memcpy(r + 9, &c, 2);
+    }
+    hid_t rec = H5Tcreate(H5T_COMPOUND, 11);
+    H5Tinsert(rec, "flag", 0, H5T_STD_U8LE);
+    H5Tinsert(rec, "value", 1, H5T_IEEE_F64LE);
+    H5Tinsert(rec, "group", 9, H5T_STD_I16LE);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0);
+    const hsize_t n_codes = 131072, c_codes = 32768, d_field[2] = {250, 200},
+                  c_field[2] = {64, 64}, n_rec = 20000, c_rec = 5000;
+    put_chunked(f, "codes", H5T_STD_U16LE, 1, &n_codes, &c_codes, codes);
+    hid_t g = H5Gcreate2(f, "grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(g >= 0);
+    put_chunked(g, "field", H5T_IEEE_F32LE, 2, d_field, c_field, field);
+    put(g, "ramp", H5T_STD_I32LE, 100000, ramp);
+    H5Gclose(g);
+    put_chunked(f, "records", rec, 1, &n_rec, &c_rec, records);
+    /* what the bench must skip: variable-length data and a scalar */
+    const char *names[4] = {"alpha", "beta", "gamma", "delta"};
+    hid_t vstr = H5Tcopy(H5T_C_S1);
+    CHECK(vstr >= 0 && H5Tset_size(vstr, H5T_VARIABLE) >= 0);
+    put(f, "names", vstr, 4, names);
+    H5Tclose(vstr);
+    double pi = 3.14159;
+    hid_t scalar = H5Screate(H5S_SCALAR);
+    hid_t d = H5Dcreate2(f, "scalar", H5T_IEEE_F64LE, scalar, H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    CHECK(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &pi) >= 0);
+    H5Dclose(d);
+    H5Sclose(scalar);
+    H5Tclose(rec);
+    CHECK(H5Fclose(f) >= 0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--bench"))
+        return bench_file(argv[2]);
     if (argc != 2) {
-        fprintf(stderr, "usage: h5_mkfile FILE\n");
+        fprintf(stderr, "usage: h5_mkfile FILE | h5_mkfile --bench FILE\n");
         return 99;
     }
     static int32_t zeros[4096], ramp[200000];

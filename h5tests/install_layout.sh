@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # make install puts every file where docs/install.md says, in the folders
 # this build was configured with (staged with DESTDIR): the libraries, the
-# headers, the command (which runs), the pkg-config and CMake packages, the
+# headers, the command and its HDF5 helper (which run), the pkg-config and CMake packages, the
 # plugin without its .la (and its module for the provisional filter ID where
 # a registered one is written), the man page, the bash completion, the license,
 # NEWS and CITATION.cff; and make uninstall removes every file again.
 . "$top_srcdir/h5tests/install_common.sh"
-: "${GPULZ_BINDIR:?}" "${GPULZ_INCLUDEDIR:?}" "${GPULZ_PKGCONFIGDIR:?}" "${GPULZ_PLUGINDIR:?}"
+: "${GPULZ_BINDIR:?}" "${GPULZ_PKGLIBEXECDIR:?}" "${GPULZ_INCLUDEDIR:?}" "${GPULZ_PKGCONFIGDIR:?}" "${GPULZ_PLUGINDIR:?}"
 : "${GPULZ_MANDIR:?}" "${GPULZ_DOCDIR:?}" "${GPULZ_BASHCOMPLETIONDIR:?}" "${GPULZ_INSTALL_MAN:?}"
 
 stage_install
@@ -15,6 +15,7 @@ installed "$GPULZ_LIBDIR/libgpulz.so"
 installed "$GPULZ_LIBDIR/libh5gpulz.so"
 for h in gpulz.h gpulz_cd.h gpulz_h5filter.h; do installed "$GPULZ_INCLUDEDIR/$h"; done
 installed "$GPULZ_BINDIR/gpulz"
+installed "$GPULZ_PKGLIBEXECDIR/gpulz-h5bench"
 installed "$GPULZ_PKGCONFIGDIR/gpulz.pc"
 installed "$GPULZ_PKGCONFIGDIR/h5gpulz.pc"
 installed "$GPULZ_LIBDIR/cmake/gpulz/gpulzConfig.cmake"
@@ -35,6 +36,9 @@ installed "$GPULZ_BASHCOMPLETIONDIR/gpulz"
 for f in LICENSE NEWS CITATION.cff; do installed "$GPULZ_DOCDIR/$f"; done
 "$stage$GPULZ_BINDIR/gpulz" --version >version.txt || fail "the installed gpulz does not run"
 grep -q "^gpulz $GPULZ_VERSION " version.txt || fail "the installed gpulz says: $(cat version.txt)"
+"$stage$GPULZ_PKGLIBEXECDIR/gpulz-h5bench" --version >version.txt ||
+    fail "the installed gpulz-h5bench does not run"
+grep -q "^gpulz $GPULZ_VERSION " version.txt || fail "the installed gpulz-h5bench says: $(cat version.txt)"
 
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $MAKE -C "$top_builddir" uninstall DESTDIR="$stage" \
     >uninstall.log 2>&1 || fail "make uninstall failed: $(tail -20 uninstall.log)"

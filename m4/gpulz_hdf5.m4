@@ -9,7 +9,8 @@
 # HDF5_PARALLEL.
 #
 # GPULZ_HDF5_PLUGIN_DIR (--with-hdf5-plugin-dir) sets hdf5_plugindir, the
-# folder this HDF5 searches for plugins when HDF5_PLUGIN_PATH is unset, and
+# folder this HDF5 searches for plugins when HDF5_PLUGIN_PATH is unset (also
+# substituted: the tests find other filters' plugins there), and
 # plugindir, where the plugin is installed: the option, else hdf5_plugindir.
 # Each comes with a *_source naming where it came from, for the summary.
 
@@ -182,4 +183,5 @@ AC_DEFUN([GPULZ_HDF5_PLUGIN_DIR], [
     plugindir=$hdf5_plugindir plugindir_source=$hdf5_plugindir_source
   fi
   AC_SUBST([plugindir])
+  AC_SUBST([hdf5_plugindir])
 ])

@@ -23,7 +23,7 @@ static const subcommand subcommands[] = {
     {"compress", cli_compress_main, "compress a raw file into a gpulz chunk (alias -c)"},
     {"decompress", cli_decompress_main, "decompress a gpulz chunk (alias -d)"},
     {"info", cli_info_main, "describe compressed files"},
-    {"bench", cli_bench_main, "measure ratio and throughput over a parameter grid"},
+    {"bench", cli_bench_main, "measure ratio and throughput (a parameter grid, HDF5 files)"},
     {"gen", cli_gen_main, "write generated test data"},
     {"h5repack-args", cli_h5repack_main, "print the h5repack -f argument for gpulz"},
     {"version", NULL, "print the versions"},

@@ -5,7 +5,8 @@
  * subcommand entry points.  The command sits on the public gpulz.h, the
  * parsers of settings it shares with the HDF5 filter (gpulz_env.h), the
  * filter's contract (gpulz_cd.h, no HDF5) and the data generators of
- * datagen.h.
+ * datagen.h; bench on HDF5 files (gpulz_cli_h5bench.c alone) adds HDF5 and
+ * the filter itself.
  */
 #ifndef GPULZ_CLI_H
 #define GPULZ_CLI_H
@@ -157,11 +158,37 @@ void cli_output_abort(cli_output *o);
  */
 int cli_flush_stdout(void);
 
+/* cli_read_all() telling pg how far it got (NULL: silent), where the input
+ * is large (CLI_PROGRESS_MIN_BYTES, or more read from a pipe). */
+typedef struct cli_progress cli_progress;
+int cli_read_all_progress(const char *path, uint8_t **buf, size_t *len, cli_progress *pg);
+
+/* cli_output_write() telling pg how far it got, where len is large. */
+int cli_output_write_progress(cli_output *o, const void *buf, size_t len, cli_progress *pg);
+
 /* Refuse binary data to a terminal on stdout unless forced; 0 or CLI_USAGE. */
 int cli_check_binary_stdout(const char *cmd, const char *path, int force);
 
 /* The path as messages show it ("stdin"/"stdout" for "-"). */
 const char *cli_name(const char *path, int output);
+
+/* ---- the progress line (gpulz_cli_progress.c) --------------------------------- */
+
+/*
+ * One line on stderr, "gpulz CMD: <text> (<seconds> s)", rewritten in place
+ * and redrawn every second, for commands that run long: only where stderr
+ * is a terminal and quiet (-q) is not set; otherwise cli_progress_start()
+ * returns NULL, which every function takes and ignores.  Error messages
+ * (cli_error, cli_usage_error) erase the line first; output to stdout, which
+ * may be the same terminal, must call cli_progress_hide() first.
+ */
+#define CLI_PROGRESS_MIN_BYTES ((size_t)64 << 20) /* "large" for compress and decompress */
+cli_progress *cli_progress_start(const char *cmd, int quiet);
+void cli_progress_set(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_hide(cli_progress *p); /* erase until the next set */
+void cli_progress_end(cli_progress *p);  /* erase and free */
+/* The line now started (NULL: none), for the error reporters. */
+cli_progress *cli_progress_active(void);
 
 /* ---- subcommands --------------------------------------------------------------- */
 
@@ -169,6 +196,32 @@ int cli_compress_main(int argc, char **argv);   /* gpulz_cli_codec.c */
 int cli_decompress_main(int argc, char **argv); /* gpulz_cli_codec.c */
 int cli_info_main(int argc, char **argv);       /* gpulz_cli_info.c */
 int cli_bench_main(int argc, char **argv);      /* gpulz_cli_bench.c */
+
+/*
+ * `gpulz bench` on HDF5 files, with the options of gpulz_cli_bench.c that
+ * apply there.  HDF5 and the libraries it pulls in (some 20 MB of address
+ * space, tens of milliseconds to load) are linked into a helper program,
+ * gpulz-h5bench (gpulz_cli_h5bench.c), not into the gpulz command: gpulz's
+ * cli_bench_h5 (gpulz_cli_h5exec.c) runs the helper with its own bench
+ * arguments (argc, argv), the helper's does the work.
+ */
+#define CLI_BENCH_MAX_VALUES 16
+typedef struct cli_h5bench_opts {
+    unsigned symbol[CLI_BENCH_MAX_VALUES], nsymbol; /* 0 values: the element's and 1 */
+    unsigned window[CLI_BENCH_MAX_VALUES], nwindow;
+    unsigned block[CLI_BENCH_MAX_VALUES], nblock;
+    unsigned flags, repeat, threads;
+    gpulz_backend backend;
+    int backend_set, threads_set, csv, quiet;
+} cli_h5bench_opts;
+/* FILE.h5, FILE.hdf5, FILE:/path, or a file with HDF5's signature (gpulz_cli_bench.c). */
+int cli_bench_is_h5_arg(const char *arg);
+/* A name ending in .h5 or .hdf5. */
+int cli_h5_has_suffix(const char *path);
+/* FILE[:/path] into its file (returned, malloc'd; NULL: out of memory) and
+ * *object (NULL: the whole file). */
+char *cli_h5_split_arg(const char *arg, const char **object);
+int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args, int argc, char **argv);
 int cli_gen_main(int argc, char **argv);        /* gpulz_cli_gen.c */
 int cli_h5repack_main(int argc, char **argv);   /* gpulz_cli_h5repack.c */
 

@@ -9,48 +9,76 @@
  * host-buffer calls; a device-resident GPU timer (CUDA events, data already
  * on the device) fits beside it as another bench_timer and another value of
  * the "timer" field without touching the grid, the checks or the output.
+ *
+ * HDF5 files as inputs are another mode (gpulz_cli_h5bench.c): their
+ * datasets through HDF5 and its filters; the options parsed here are handed
+ * over.
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "datagen.h"
 #include "gpulz_cli.h"
 
-#define MAX_VALUES 16
+#define MAX_VALUES CLI_BENCH_MAX_VALUES
 #define MAX_INPUTS 64
 #define DEFAULT_GEN_SIZE ((size_t)64 << 20)
 
 static const char bench_help[] =
     "Usage: gpulz bench [OPTIONS] FILE...\n"
     "       gpulz bench [OPTIONS] --gen KIND[:SIZE] ...\n"
+    "       gpulz bench [OPTIONS] FILE.h5[:/PATH]...\n"
     "Measure the compression ratio and the compression and decompression\n"
     "throughput of gpulz over a grid of parameters.  Every run is decoded and\n"
     "compared with its input byte for byte; a difference fails the command.\n"
     "Throughput is uncompressed GB (1e9 bytes) per second, the median of the\n"
     "repeats after one warm-up run.\n"
     "\n"
+    "HDF5 files (FILE.h5, FILE.hdf5, FILE:/PATH, or a file with HDF5's\n"
+    "signature): every dataset, or the dataset or group PATH, at its own\n"
+    "chunking (where it is not chunked: whole fastest-varying dimensions up to\n"
+    "about 4 MiB, marked *), through gpulz (symbol sizes: the element's and 1;\n"
+    "levels 1 and 4), deflate 1 and 6, shuffle+deflate 1 and 6, and the\n"
+    "plugins HDF5 finds on its plugin path among LZ4 (32004), Blosc (32001),\n"
+    "Bitshuffle (32008) and Zstd (32015).  Each is written whole (H5Dwrite)\n"
+    "into an in-memory HDF5 file, read back (H5Dread) and compared; a row per\n"
+    "dataset and filter gives the ratio and the write and read speeds in MB/s\n"
+    "(1e6 bytes of data per second; median of 3 runs after a warm-up).  Then,\n"
+    "per dataset, the h5repack arguments of the best trade-off: the highest\n"
+    "ratio among the filters whose write and read together take at most 4\n"
+    "times as long as the fastest one's (equal ratios: the faster), and one\n"
+    "h5repack command with them all.\n"
+    "\n"
     "Inputs:\n"
     "  -g, --gen KIND[:SIZE]  generated data (gpulz gen --list); SIZE takes K, M,\n"
     "                         G suffixes (default 64M); may be repeated\n"
     "      --seed N           seed of the generated data (default 1)\n"
-    "  -e, --element-size E   element size of FILE data, for the default symbol\n"
-    "                         sizes (default 1; generated data knows its own)\n"
+    "  -e, --element-size E   element size of raw FILE data, for the default\n"
+    "                         symbol sizes (default 1; generated data and HDF5\n"
+    "                         datasets know their own)\n"
     "Grid (comma lists, e.g. --window 32,128):\n"
     "  -s, --symbol LIST      symbol sizes (default: the element size and 1)\n"
-    "  -w, --window LIST      windows (default 32,64,128,255)\n"
+    "  -w, --window LIST      windows (default 32,64,128,255; HDF5: 32,255)\n"
     "  -l, --level LIST       levels 1-4, instead of --window\n"
-    "  -b, --block LIST       block sizes in symbols (default 2048,4096)\n"
+    "  -b, --block LIST       block sizes in symbols (default 2048,4096;\n"
+    "                         HDF5: 2048)\n"
     "  -t, --threads LIST     CPU thread counts, 0..%d, 0 = one per core\n"
-    "                         (default 0)\n"
+    "                         (default 0; HDF5: one count, for the filter)\n"
     "  -a, --adaptive         compress with the adaptive flag\n"
     "Measurement:\n"
-    "  -r, --repeat N         timed runs per point (default 5)\n"
-    "      --backend B        auto, cpu or gpu (default cpu)\n"
+    "  -r, --repeat N         timed runs per point (default 5; HDF5: 3)\n"
+    "      --backend B        auto, cpu or gpu (default cpu; HDF5: the filter's,\n"
+    "                         from GPULZ_BACKEND, else auto)\n"
     "      --csv              comma-separated output with a header line\n"
+    "  -q, --quiet            no progress line (shown on stderr where it is a\n"
+    "                         terminal)\n"
     "  -h, --help             this help\n"
     "\n"
     "Exit status: 0 ok, 1 a round trip failed, 2 usage error, 3 I/O or system error.\n";
@@ -71,6 +99,8 @@ typedef struct bench_grid {
     gpulz_backend backend;
     unsigned repeat;
     int csv;
+    cli_progress *pg;
+    unsigned point, npoints; /* for the progress line */
 } bench_grid;
 
 /* One grid point's buffers: the input, its compressed form, the decoded copy. */
@@ -265,6 +295,7 @@ static void print_header(const bench_grid *G, const bench_timer *T)
 static int print_row(const bench_grid *G, const bench_timer *T, const bench_case *bc,
                      const bench_result *R)
 {
+    cli_progress_hide(G->pg); /* stdout may be the same terminal */
     if (G->csv)
         printf("%s,%zu,%u,%u,%u,%u,%s,%s,%.4f,%zu,%.4f,%.4f\n", bc->in->label, bc->in->n,
                bc->p.symbol_size, bc->p.window, bc->p.block_symbols, bc->p.threads,
@@ -291,7 +322,7 @@ static unsigned input_symbols(const bench_grid *G, const bench_input *in, unsign
     return 2;
 }
 
-static int bench_input_grid(const bench_grid *G, const bench_timer *T, const bench_input *in)
+static int bench_input_grid(bench_grid *G, const bench_timer *T, const bench_input *in)
 {
     bench_case bc = {.in = in};
     unsigned sym[MAX_VALUES], nsym = input_symbols(G, in, sym);
@@ -326,6 +357,9 @@ static int bench_input_grid(const bench_grid *G, const bench_timer *T, const ben
                     bc.p.window = G->window[w];
                     bc.p.block_symbols = G->block[c];
                     bc.p.threads = resolve_threads(G->threads[t]);
+                    cli_progress_set(G->pg, "[%u/%u] %s S=%u W=%u C=%u threads=%u", ++G->point,
+                                     G->npoints, in->label, sym[i], G->window[w], G->block[c],
+                                     bc.p.threads);
                     if ((rc = measure(&bc, T, G->repeat, &R)) || (rc = print_row(G, T, &bc, &R)))
                         goto done;
                 }
@@ -378,6 +412,68 @@ static int add_file_input(const char *path, unsigned element_size, bench_input *
     return 0;
 }
 
+/* ---- which arguments are HDF5 files (no HDF5 needed to tell) ---- */
+
+/* HDF5's signature, at 0 or a power of two from 512 (a user block before it). */
+static int has_h5_signature(const char *path)
+{
+    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    unsigned char b[8];
+    struct stat st;
+    int fd = open(path, O_RDONLY), found = 0;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        for (off_t at = 0; !found && at + 8 <= st.st_size; at = at ? at * 2 : 512)
+            found = pread(fd, b, 8, at) == 8 && memcmp(b, sig, 8) == 0;
+    close(fd);
+    return found;
+}
+
+int cli_h5_has_suffix(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 3 && !strcasecmp(path + n - 3, ".h5")) ||
+           (n > 5 && !strcasecmp(path + n - 5, ".hdf5"));
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* The whole argument naming a file wins; else the first ":/" whose left
+ * side is a file; else the first ":/". */
+char *cli_h5_split_arg(const char *arg, const char **object)
+{
+    const char *cut = NULL;
+    *object = NULL;
+    if (!is_file(arg))
+        for (const char *p = strstr(arg, ":/"); p; p = strstr(p + 1, ":/")) {
+            char *left = strndup(arg, (size_t)(p - arg));
+            int file = left && is_file(left);
+            free(left);
+            if (!cut || file)
+                cut = p;
+            if (file)
+                break;
+        }
+    if (!cut)
+        return strdup(arg);
+    *object = cut + 1;
+    return strndup(arg, (size_t)(cut - arg));
+}
+
+int cli_bench_is_h5_arg(const char *arg)
+{
+    const char *object;
+    char *file = cli_h5_split_arg(arg, &object);
+    int yes = object || cli_h5_has_suffix(arg) || (file && has_h5_signature(file));
+    free(file);
+    return yes;
+}
+
 int cli_bench_main(int argc, char **argv)
 {
     enum { OPT_SEED = 256, OPT_BACKEND, OPT_CSV };
@@ -393,6 +489,7 @@ int cli_bench_main(int argc, char **argv)
                                          {"repeat", required_argument, NULL, 'r'},
                                          {"backend", required_argument, NULL, OPT_BACKEND},
                                          {"csv", no_argument, NULL, OPT_CSV},
+                                         {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *cmd = "bench";
@@ -400,7 +497,8 @@ int cli_bench_main(int argc, char **argv)
     unsigned ngens = 0, levels[MAX_VALUES], nlevels = 0;
     unsigned long v, element_size = 1;
     uint64_t seed = 1;
-    int c, window_set = 0;
+    int c, window_set = 0, element_set = 0, block_set = 0, threads_set = 0, repeat_set = 0;
+    int backend_set = 0, quiet = 0;
     bench_grid G = {.window = {32, 64, 128, 255},
                     .nwindow = 4,
                     .block = {2048, 4096},
@@ -411,7 +509,7 @@ int cli_bench_main(int argc, char **argv)
                     .repeat = 5};
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":g:e:s:w:l:b:t:ar:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":g:e:s:w:l:b:t:ar:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'g':
             if (ngens == MAX_INPUTS)
@@ -427,6 +525,7 @@ int cli_bench_main(int argc, char **argv)
                 cli_check_symbol(cmd, "--element-size", v))
                 return CLI_USAGE;
             element_size = v;
+            element_set = 1;
             break;
         case 's':
             if (cli_parse_list(cmd, "--symbol", optarg, cli_check_symbol, G.symbol, MAX_VALUES,
@@ -455,11 +554,13 @@ int cli_bench_main(int argc, char **argv)
             if (cli_parse_list(cmd, "--block", optarg, cli_check_block, G.block, MAX_VALUES,
                                &G.nblock))
                 return CLI_USAGE;
+            block_set = 1;
             break;
         case 't':
             if (cli_parse_list(cmd, "--threads", optarg, cli_check_threads, G.threads, MAX_VALUES,
                                &G.nthreads))
                 return CLI_USAGE;
+            threads_set = 1;
             break;
         case 'a':
             G.flags |= GPULZ_FLAG_ADAPTIVE;
@@ -468,13 +569,18 @@ int cli_bench_main(int argc, char **argv)
             if (cli_parse_uint(cmd, "--repeat", optarg, 1, 1000, &v))
                 return CLI_USAGE;
             G.repeat = (unsigned)v;
+            repeat_set = 1;
             break;
         case OPT_BACKEND:
             if (cli_parse_backend(cmd, optarg, &G.backend))
                 return CLI_USAGE;
+            backend_set = 1;
             break;
         case OPT_CSV:
             G.csv = 1;
+            break;
+        case 'q':
+            quiet = 1;
             break;
         case 'h':
             printf(bench_help, GPULZ_THREADS_MAX);
@@ -483,21 +589,65 @@ int cli_bench_main(int argc, char **argv)
             return cli_getopt_error(cmd, c, argv);
         }
     }
-    unsigned nfiles = (unsigned)(argc - optind);
+    unsigned nfiles = (unsigned)(argc - optind), nh5 = 0;
     if (nfiles + ngens == 0)
         return cli_usage_error(cmd, "no input: give FILE... or --gen KIND[:SIZE]");
+    for (int i = optind; i < argc; i++)
+        nh5 += cli_bench_is_h5_arg(argv[i]) != 0;
+    if (nh5) {
+        /* the datasets set the element size and the chunking; the filter
+         * takes one backend and thread count from its environment */
+        if (nh5 != nfiles || ngens)
+            return cli_usage_error(cmd, "HDF5 files cannot be mixed with raw files or --gen "
+                                        "in one run");
+        if (element_set)
+            return cli_usage_error(cmd, "--element-size is for raw files: HDF5 datasets have "
+                                        "their own");
+        if (G.nthreads > 1)
+            return cli_usage_error(cmd, "--threads: HDF5 files take one thread count");
+        cli_h5bench_opts H = {.nsymbol = G.nsymbol,
+                              .window = {gpulz_level_window(1), gpulz_level_window(4)},
+                              .nwindow = 2,
+                              .block = {GPULZ_BLOCK_DEFAULT},
+                              .nblock = 1,
+                              .flags = G.flags,
+                              .repeat = repeat_set ? G.repeat : 3,
+                              .threads = G.threads[0],
+                              .backend = G.backend,
+                              .backend_set = backend_set,
+                              .threads_set = threads_set,
+                              .csv = G.csv,
+                              .quiet = quiet};
+        memcpy(H.symbol, G.symbol, sizeof H.symbol);
+        if (window_set || nlevels) {
+            memcpy(H.window, G.window, sizeof H.window);
+            H.nwindow = G.nwindow;
+        }
+        if (block_set) {
+            memcpy(H.block, G.block, sizeof H.block);
+            H.nblock = G.nblock;
+        }
+        return cli_bench_h5(&H, argc - optind, argv + optind, argc, argv);
+    }
     if (nfiles + ngens > MAX_INPUTS)
         return cli_usage_error(cmd, "more than %d inputs", MAX_INPUTS);
     const bench_timer *T = &host_timer;
     /* Inputs are prepared one at a time, so only one is in memory; a bad
      * --gen spec is still caught before any measurement. */
-    for (unsigned i = 0; i < ngens; i++) {
+    unsigned per_symbol = G.nwindow * G.nblock * G.nthreads;
+    for (unsigned i = 0; i < ngens + nfiles; i++) {
         char kind[32];
         size_t n;
-        if (parse_gen_spec(gens[i], kind, &n))
-            return CLI_USAGE;
+        unsigned e = (unsigned)element_size;
+        if (i < ngens) {
+            if (parse_gen_spec(gens[i], kind, &n))
+                return CLI_USAGE;
+            e = gpulz_gen_element_size(kind);
+        }
+        G.npoints += (G.nsymbol ? G.nsymbol : e == 1 ? 1 : 2) * per_symbol;
     }
     print_header(&G, T);
+    G.pg = cli_progress_start(cmd, quiet);
     int rc = 0;
     for (unsigned i = 0; i < ngens + nfiles && !rc; i++) {
         bench_input in = {0};
@@ -508,5 +658,6 @@ int cli_bench_main(int argc, char **argv)
             rc = bench_input_grid(&G, T, &in);
         free(in.data);
     }
+    cli_progress_end(G.pg);
     return rc;
 }

@@ -39,6 +39,8 @@ static const char compress_help[] =
     "  -o, --output OUT   where to write\n"
     "  -f, --force        replace an existing OUT file; write binary to a terminal\n"
     "  -v, --verbose      report sizes, ratio and the backend used on stderr\n"
+    "  -q, --quiet        no progress line (shown on a terminal for inputs over\n"
+    "                     64 MiB)\n"
     "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 ok, 1 data error, 2 usage error, 3 I/O or system error.\n";
@@ -58,6 +60,8 @@ static const char decompress_help[] =
     "  -f, --force        replace an existing OUT file; read from or write to a\n"
     "                     terminal\n"
     "  -v, --verbose      report sizes and the backend used on stderr\n"
+    "  -q, --quiet        no progress line (shown on a terminal for inputs or\n"
+    "                     outputs over 64 MiB)\n"
     "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 ok, 1 corrupt or truncated input, 2 usage error,\n"
@@ -68,7 +72,7 @@ enum { OPT_BACKEND = 256 };
 typedef struct codec_args {
     gpulz_params p;
     const char *in, *out;
-    int force, verbose;
+    int force, verbose, quiet;
 } codec_args;
 
 /* Parse the options of compress (compress = 1) or decompress; -1 means --help was shown. */
@@ -85,16 +89,17 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
                                          {"output", required_argument, NULL, 'o'},
                                          {"force", no_argument, NULL, 'f'},
                                          {"verbose", no_argument, NULL, 'v'},
+                                         {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          CLI_FORMAT_LONG_OPTS,
                                          {NULL, 0, NULL, 0}};
-    const char *optstring = compress ? ":s:l:w:b:at:o:fvh1234" : ":t:o:fvh";
+    const char *optstring = compress ? ":s:l:w:b:at:o:fvqh1234" : ":t:o:fvqh";
     int c, longindex = -1;
     cli_format_opts F;
     gpulz_params_init(&A->p);
     cli_format_opts_init(&F, A->p.symbol_size);
     A->in = A->out = NULL;
-    A->force = A->verbose = 0;
+    A->force = A->verbose = A->quiet = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, optstring, opts, &longindex)) != -1) {
@@ -133,6 +138,9 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
             break;
         case 'v':
             A->verbose = 1;
+            break;
+        case 'q':
+            A->quiet = 1;
             break;
         case 'h':
             printf(compress ? compress_help : decompress_help, GPULZ_THREADS_MAX);
@@ -195,6 +203,7 @@ static int run(int compress, int argc, char **argv)
     uint8_t *src = NULL, *dst = NULL;
     size_t n = 0, len = 0;
     char *out = NULL;
+    cli_progress *pg = NULL;
     int rc = parse_args(compress, argc, argv, &A);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -211,7 +220,8 @@ static int run(int compress, int argc, char **argv)
      * the work, not after it */
     if ((rc = cli_output_open(&O, out, A.force)))
         goto done;
-    if ((rc = cli_read_all(A.in, &src, &n)))
+    pg = cli_progress_start(cmd, A.quiet);
+    if ((rc = cli_read_all_progress(A.in, &src, &n, pg)))
         goto done;
     if (compress) {
         size_t cap = gpulz_compress_bound(n, &A.p);
@@ -223,6 +233,9 @@ static int run(int compress, int argc, char **argv)
             rc = cli_error(CLI_IO, cli_name(A.in, 0), "cannot allocate %zu bytes", cap);
             goto done;
         }
+        if (n >= CLI_PROGRESS_MIN_BYTES)
+            cli_progress_set(pg, "%s: compressing %.0f MiB", cli_name(A.in, 0),
+                             (double)n / (1 << 20));
         int st = gpulz_compress(src, n, dst, cap, &len, &A.p);
         if (st != GPULZ_OK) {
             rc = cli_codec_error(cli_name(A.in, 0), st);
@@ -245,6 +258,9 @@ static int run(int compress, int argc, char **argv)
             rc = cli_error(CLI_IO, cli_name(A.in, 0), "cannot allocate %zu bytes", cap);
             goto done;
         }
+        if (n >= CLI_PROGRESS_MIN_BYTES || cap >= CLI_PROGRESS_MIN_BYTES)
+            cli_progress_set(pg, "%s: decompressing %.0f MiB", cli_name(A.in, 0),
+                             (double)cap / (1 << 20));
         st = gpulz_decompress(src, n, dst, cap, &len, &A.p);
         if (st != GPULZ_OK) {
             rc = cli_codec_error(cli_name(A.in, 0), st);
@@ -254,11 +270,14 @@ static int run(int compress, int argc, char **argv)
     /* the input buffer is no longer needed: give it back before the write */
     free(src);
     src = NULL;
-    if ((rc = cli_output_write(&O, dst, len)) || (rc = cli_output_commit(&O)))
+    if ((rc = cli_output_write_progress(&O, dst, len, pg)) || (rc = cli_output_commit(&O)))
         goto done;
+    cli_progress_end(pg);
+    pg = NULL;
     if (A.verbose)
         report(compress, A.in, out, n, len);
 done:
+    cli_progress_end(pg);
     cli_output_abort(&O); /* after a failure: no partial output stays */
     free(src);
     free(dst);

@@ -29,10 +29,25 @@ const char *cli_name(const char *path, int output)
     return cli_is_std(path) ? (output ? "stdout" : "stdin") : path;
 }
 
+/* Steps of a read or write that reports progress: a few per second. */
+#define PROGRESS_STEP ((size_t)16 << 20)
+#define MIB(n) ((double)(n) / (1 << 20))
+
+/* "reading 512 of 1024 MiB" once the input is known to be large. */
+static void report_read(cli_progress *pg, const char *name, size_t n, size_t hint)
+{
+    if (hint >= CLI_PROGRESS_MIN_BYTES && n <= hint)
+        cli_progress_set(pg, "%s: reading %.0f of %.0f MiB", name, MIB(n), MIB(hint));
+    else if (n >= CLI_PROGRESS_MIN_BYTES)
+        cli_progress_set(pg, "%s: reading %.0f MiB", name, MIB(n));
+}
+
 /* Read fd to its end into a buffer grown geometrically from hint bytes. */
-static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t *len)
+static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t *len,
+                   cli_progress *pg)
 {
     size_t cap = hint ? hint + 1 : (size_t)1 << 20, n = 0;
+    size_t step = pg ? PROGRESS_STEP : IO_STEP;
     uint8_t *b = malloc(cap);
     if (!b)
         return cli_error(CLI_IO, name, "cannot allocate %zu bytes", cap);
@@ -47,7 +62,7 @@ static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t 
             b = nb;
             cap = grown;
         }
-        size_t want = cap - n < IO_STEP ? cap - n : IO_STEP;
+        size_t want = cap - n < step ? cap - n : step;
         ssize_t got = read(fd, b + n, want);
         if (got < 0 && errno == EINTR)
             continue;
@@ -59,6 +74,8 @@ static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t 
         if (got == 0)
             break;
         n += (size_t)got;
+        if (pg)
+            report_read(pg, name, n, hint);
     }
     *buf = b;
     *len = n;
@@ -67,8 +84,13 @@ static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t 
 
 int cli_read_all(const char *path, uint8_t **buf, size_t *len)
 {
+    return cli_read_all_progress(path, buf, len, NULL);
+}
+
+int cli_read_all_progress(const char *path, uint8_t **buf, size_t *len, cli_progress *pg)
+{
     if (cli_is_std(path))
-        return read_fd(STDIN_FILENO, "stdin", 0, buf, len);
+        return read_fd(STDIN_FILENO, "stdin", 0, buf, len, pg);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return cli_error(CLI_IO, path, "%s", strerror(errno));
@@ -81,7 +103,7 @@ int cli_read_all(const char *path, uint8_t **buf, size_t *len)
     size_t hint = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < SIZE_MAX
                       ? (size_t)st.st_size
                       : 0;
-    int rc = read_fd(fd, path, hint, buf, len);
+    int rc = read_fd(fd, path, hint, buf, len, pg);
     close(fd);
     return rc;
 }
@@ -268,8 +290,21 @@ int cli_output_open(cli_output *o, const char *path, int force)
 
 int cli_output_write(cli_output *o, const void *buf, size_t len)
 {
-    if (write_fd(o->fd, buf, len))
-        return cli_error(CLI_IO, o->name, "write failed: %s", strerror(errno));
+    return cli_output_write_progress(o, buf, len, NULL);
+}
+
+int cli_output_write_progress(cli_output *o, const void *buf, size_t len, cli_progress *pg)
+{
+    const uint8_t *b = buf;
+    size_t step = pg && len >= CLI_PROGRESS_MIN_BYTES ? PROGRESS_STEP : len, done = 0;
+    do {
+        size_t n = len - done < step ? len - done : step;
+        if (step < len)
+            cli_progress_set(pg, "%s: writing %.0f of %.0f MiB", o->name, MIB(done), MIB(len));
+        if (write_fd(o->fd, b + done, n))
+            return cli_error(CLI_IO, o->name, "write failed: %s", strerror(errno));
+        done += n;
+    } while (done < len);
     return 0;
 }
 

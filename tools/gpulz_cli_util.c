@@ -16,6 +16,7 @@
 int cli_error(int code, const char *what, const char *fmt, ...)
 {
     va_list ap;
+    cli_progress_hide(cli_progress_active());
     fprintf(stderr, "gpulz: %s: ", what);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -27,6 +28,7 @@ int cli_error(int code, const char *what, const char *fmt, ...)
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    cli_progress_hide(cli_progress_active());
     fprintf(stderr, "gpulz: %s: ", cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

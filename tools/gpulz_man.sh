@@ -26,14 +26,15 @@ commands=$("$gpulz" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z0-9][a-z0-9-]*\
         "$help2man" --no-info --version-string="$version" --help-option="help $c" \
             --output="$tmp/$c.1" "$gpulz"
         echo ".SS \"gpulz $c\""
-        # the synopsis (the first usage line), then the description: a
-        # second usage line, which help2man indents, under the first; the
-        # help's own headings ("Inputs:") as bold paragraph heads
+        # the synopsis (the first usage line), then the description: the
+        # further usage lines, which help2man indents, under the first, one
+        # a line; the help's own headings ("Inputs:") as bold paragraph heads
         sed -n '/^\.SH SYNOPSIS/,/^\.SH /{/^\.SH /d;p;}' "$tmp/$c.1"
         sed -n '/^\.SH DESCRIPTION/,/^\.SH /{/^\.SH /d;p;}' "$tmp/$c.1" >"$tmp/$c.desc"
         if [ "$(sed 1q "$tmp/$c.desc")" = .IP ]; then
             echo .br
-            sed 1d "$tmp/$c.desc"
+            sed 1d "$tmp/$c.desc" | awk 'usage && /^\./ { usage = 0 }
+                usage && NR > 1 { print ".br" } { print }' usage=1
         else
             echo .PP
             cat "$tmp/$c.desc"
