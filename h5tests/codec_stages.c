@@ -96,15 +96,33 @@ static void driver_trials(void)
 int main(void)
 {
     size_t count = 0;
-    const gpulz_stage *s = gpulz_stages(0, &count);
+    const gpulz_stage *s = gpulz_stages(1, &count);
     TU_CHECK(count == 1 && s[0].id == GPULZ_STAGE_LZSS && s[0].header_flag == 0,
              "format 1: %zu stages, the first %d", count, count ? (int)s[0].id : -1);
+    TU_CHECK(gpulz_stages(3, &count) == NULL && count == 0, "format 3 has a stage list");
 
+    gpulz_layout v1, v2;
+    gpulz_layout_make(&v1, 1000, 2, 128, 256);
     const gpulz_stage_id lzss[] = {GPULZ_STAGE_LZSS};
-    TU_CHECK(gpulz_stages_supported(0, lzss, 1, "test") == GPULZ_OK, "LZSS alone runs format 1");
-    TU_CHECK(gpulz_stages_supported(0, lzss, 0, "test") == GPULZ_ERR_VERSION &&
+    TU_CHECK(gpulz_stages_supported(&v1, lzss, 1, "test") == GPULZ_OK, "LZSS alone runs format 1");
+    TU_CHECK(gpulz_stages_supported(&v1, lzss, 0, "test") == GPULZ_ERR_VERSION &&
                  strstr(gpulz_last_error(), "test backend has no lzss stage"),
              "a backend without LZSS: \"%s\"", gpulz_last_error());
+
+    /* format 2: a chunk needs exactly the stages its flags name */
+    const gpulz_stage_id rans[] = {GPULZ_STAGE_RANS};
+    const gpulz_stage_id all[] = {GPULZ_STAGE_RANS, GPULZ_STAGE_DELTA, GPULZ_STAGE_LZSS, GPULZ_STAGE_CHECKSUM};
+    TU_CHECK(gpulz_layout_make_v2(&v2, 1000, 2, 0, 256, 0x08, 14) == GPULZ_OK &&
+                 gpulz_stages_supported(&v2, rans, 1, "test") == GPULZ_OK,
+             "entropy alone needs the rANS stage alone");
+    TU_CHECK(gpulz_stages_supported(&v2, lzss, 1, "test") == GPULZ_ERR_VERSION &&
+                 strstr(gpulz_last_error(), "no rans stage"),
+             "a format 2 chunk ran without rANS: \"%s\"", gpulz_last_error());
+    TU_CHECK(gpulz_layout_make_v2(&v2, 1000, 2, 64, 256, 0x1D, 14) == GPULZ_OK &&
+                 gpulz_stages_supported(&v2, rans, 1, "test") == GPULZ_ERR_VERSION &&
+                 strstr(gpulz_last_error(), "no delta stage") &&
+                 gpulz_stages_supported(&v2, all, 4, "test") == GPULZ_OK,
+             "delta, LZSS, rANS and the checksum: \"%s\"", gpulz_last_error());
 
     /* the flags byte: written from the layout, read back into it */
     gpulz_layout L, back;

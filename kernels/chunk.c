@@ -5,23 +5,37 @@
  * the host API (codec.c) and the device API (gpu_api.c) alike.
  */
 #include "gpulz_chunk.h"
+#include "gpulz_format2.h"
 
 static const gpulz_stage stages_v1[] = {{GPULZ_STAGE_LZSS, 0, "lzss"}};
+static const gpulz_stage stages_v2[] = {{GPULZ_STAGE_DELTA, GPULZ_V2_FLAG_DELTA, "delta"},
+                                        {GPULZ_STAGE_LZSS, GPULZ_V2_FLAG_LZSS, "lzss"},
+                                        {GPULZ_STAGE_RANS, GPULZ_V2_FLAG_ENTROPY, "rans"},
+                                        {GPULZ_STAGE_CHECKSUM, GPULZ_V2_FLAG_CHECKSUM, "checksum"}};
 
-const gpulz_stage *gpulz_stages(unsigned chunk_flags, size_t *count)
+const gpulz_stage *gpulz_stages(unsigned version, size_t *count)
 {
-    /* format 1 knows no flags: gpulz_header_read() refuses any */
-    (void)chunk_flags;
-    *count = sizeof stages_v1 / sizeof stages_v1[0];
-    return stages_v1;
+    switch (version) {
+    case 1:
+        *count = sizeof stages_v1 / sizeof stages_v1[0];
+        return stages_v1;
+    case 2:
+        *count = sizeof stages_v2 / sizeof stages_v2[0];
+        return stages_v2;
+    default:
+        *count = 0;
+        return NULL;
+    }
 }
 
-int gpulz_stages_supported(unsigned chunk_flags, const gpulz_stage_id *have, size_t n,
+int gpulz_stages_supported(const gpulz_layout *L, const gpulz_stage_id *have, size_t n,
                            const char *backend)
 {
     size_t count;
-    const gpulz_stage *stage = gpulz_stages(chunk_flags, &count);
+    const gpulz_stage *stage = gpulz_stages(L->version, &count);
     for (size_t i = 0; i < count; i++) {
+        if (stage[i].header_flag && !(L->flags & stage[i].header_flag))
+            continue;
         size_t j = 0;
         while (j < n && have[j] != stage[i].id)
             j++;
@@ -106,7 +120,7 @@ int gpulz_chunk_read_layout(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n,
 int gpulz_chunk_decode_blocks(const gpulz_chunk_dec_ops *ops, void *ctx, const gpulz_layout *L,
                               uint8_t *dst, size_t *dst_len)
 {
-    int rc = gpulz_stages_supported(L->flags, ops->stages, ops->stage_count, ops->backend);
+    int rc = gpulz_stages_supported(L, ops->stages, ops->stage_count, ops->backend);
     if (rc == GPULZ_OK)
         rc = ops->decode(ctx, L, dst);
     if (rc == GPULZ_OK)

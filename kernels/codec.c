@@ -13,6 +13,7 @@
 #include "gpulz_env.h"
 #include "gpulz_gpu.h"
 #include "gpulz_parallel.h"
+#include "gpulz_v2.h"
 
 void gpulz_params_init(gpulz_params *p)
 {
@@ -22,6 +23,13 @@ void gpulz_params_init(gpulz_params *p)
     p->flags = 0;
     p->threads = 0;
     p->backend = GPULZ_BACKEND_AUTO;
+    p->mode = GPULZ_MODE_LZ;
+}
+
+const char *gpulz_mode_name(gpulz_mode mode)
+{
+    static const char *const names[GPULZ_MODE_COUNT] = {"lz", "fast", "ratio", "auto"};
+    return (unsigned)mode < GPULZ_MODE_COUNT ? names[mode] : NULL;
 }
 
 unsigned gpulz_level_window(int level)
@@ -58,6 +66,8 @@ int gpulz_params_check(const gpulz_params *p)
                           C, GPULZ_BLOCK_MIN, GPULZ_BLOCK_MAX);
     if (p->flags & ~GPULZ_FLAGS_KNOWN)
         return gpulz_fail(GPULZ_ERR_PARAM, "unknown encoder flags 0x%x", p->flags & ~GPULZ_FLAGS_KNOWN);
+    if (!gpulz_mode_name(p->mode))
+        return gpulz_fail(GPULZ_ERR_PARAM, "mode %d is not lz, fast, ratio or auto", (int)p->mode);
     return run_params_check(p);
 }
 
@@ -69,6 +79,14 @@ size_t gpulz_compress_bound(size_t n, const gpulz_params *p)
         return 0;
     if (L.table_end > SIZE_MAX - n)
         return 0;
+    if (p->mode != GPULZ_MODE_LZ) {
+        /* S = 1 has the most blocks and symbols, so the largest bound */
+        uint64_t b = gpulz_v2_bound(n, p->symbol_size, p->block_symbols);
+        uint64_t b1 = p->flags & GPULZ_FLAG_ADAPTIVE ? gpulz_v2_bound(n, 1, p->block_symbols) : b;
+        if (!b || !b1 || b > SIZE_MAX || b1 > SIZE_MAX)
+            return 0;
+        return (size_t)(b > b1 ? b : b1);
+    }
     size_t bound = (size_t)L.table_end + n;
     if (p->flags & GPULZ_FLAG_ADAPTIVE) {
         /* S = 1 has the most blocks, so the largest table */
@@ -104,12 +122,13 @@ static int encode_init(void *ctx, unsigned worker)
 /* The stages the CPU backend implements; a chunk needing another is refused
  * once, before any block (the list of format 1 is LZSS alone, so a block
  * is LZSS-coded or stored raw, FORMAT.md §6 step 3). */
-static const gpulz_stage_id cpu_stages[] = {GPULZ_STAGE_LZSS};
+static const gpulz_stage_id cpu_stages[] = {GPULZ_STAGE_LZSS, GPULZ_STAGE_DELTA, GPULZ_STAGE_RANS,
+                                            GPULZ_STAGE_CHECKSUM};
 #define CPU_STAGE_COUNT (sizeof cpu_stages / sizeof cpu_stages[0])
 
 static int cpu_stages_check(const gpulz_layout *L)
 {
-    return gpulz_stages_supported(L->flags, cpu_stages, CPU_STAGE_COUNT, "CPU");
+    return gpulz_stages_supported(L, cpu_stages, CPU_STAGE_COUNT, "CPU");
 }
 
 /* Encode block k into its raw-size slot; compaction squeezes the gaps later. */
@@ -272,6 +291,101 @@ static void host_release(void *ctx)
 
 static const gpulz_chunk_ops host_ops = {host_buffer, host_encode, host_move, host_release};
 
+/* ---- format 2 on the host ------------------------------------------------- */
+
+/* One candidate: a format 2 chunk of mode with symbol size S, or with mode lz
+ * format 1 through the driver (on the GPU where it would run), in a buffer
+ * of its own. */
+static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
+                        uint8_t **out, size_t *len)
+{
+    gpulz_params q = *p;
+    q.symbol_size = S;
+    q.mode = mode;
+    q.flags &= ~GPULZ_FLAG_ADAPTIVE; /* the caller applies the rule once, to the best */
+    size_t cap = gpulz_compress_bound(n, &q);
+    if (!cap)
+        return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
+    if (!(*out = malloc(cap)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", cap);
+    if (mode == GPULZ_MODE_LZ) {
+        host_job J = {src, &q, NULL, 0, cap, {NULL, NULL}};
+        return gpulz_chunk_compress(&host_ops, &J, n, &q, *out, cap, len);
+    }
+    return gpulz_v2_encode(src, n, S, mode, &q, *out, len);
+}
+
+/* FORMAT.md §19: the candidates of a mode for symbol size S, the shortest
+ * kept (the first on a tie; lz only when strictly shorter). */
+static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params *p, uint8_t **best,
+                   size_t *best_len)
+{
+    gpulz_mode list[3];
+    unsigned count = 0;
+    if (p->mode == GPULZ_MODE_AUTO) {
+        list[count++] = GPULZ_MODE_FAST;
+        list[count++] = GPULZ_MODE_RATIO;
+        if (p->flags & GPULZ_FLAG_NO_CHECKSUM)
+            list[count++] = GPULZ_MODE_LZ;
+    } else {
+        list[count++] = p->mode;
+    }
+    *best = NULL;
+    for (unsigned i = 0; i < count; i++) {
+        uint8_t *out = NULL;
+        size_t len = 0;
+        int rc = v2_candidate(src, n, S, list[i], p, &out, &len);
+        if (rc != GPULZ_OK) {
+            free(out);
+            free(*best);
+            *best = NULL;
+            return rc;
+        }
+        if (!*best || len < *best_len) {
+            free(*best);
+            *best = out;
+            *best_len = len;
+        } else {
+            free(out);
+        }
+    }
+    return GPULZ_OK;
+}
+
+static int host_compress_v2(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_cap, size_t *dst_len,
+                            const gpulz_params *p)
+{
+    if (p->backend == GPULZ_BACKEND_GPU)
+        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz does)",
+                          gpulz_mode_name(p->mode));
+    uint8_t *best = NULL, *best1 = NULL;
+    size_t len = 0, len1 = 0;
+    int rc = v2_best(src, n, p->symbol_size, p, &best, &len);
+    if (rc == GPULZ_OK && gpulz_adaptive_retry(p, n, len)) {
+        if ((rc = v2_best(src, n, 1, p, &best1, &len1)) == GPULZ_OK && len1 < len) {
+            free(best);
+            best = best1;
+            len = len1;
+            best1 = NULL;
+        }
+    }
+    if (rc == GPULZ_OK) {
+        if (len > dst_cap || !dst) {
+            rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu", len,
+                            dst_cap);
+        } else {
+            memcpy(dst, best, len);
+            *dst_len = len;
+        }
+    }
+    /* an lz candidate may have noted the GPU; the chunk kept says the CPU */
+    if (rc == GPULZ_OK && !(len >= GPULZ_HEADER_SIZE && best[4] == GPULZ_FORMAT_VERSION_LZ))
+        note_backend(GPULZ_BACKEND_CPU, "mode runs on the CPU in this version", gpulz_mode_name(p->mode));
+    free(best);
+    free(best1);
+    return rc;
+}
+
 int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                    const gpulz_params *p)
 {
@@ -283,6 +397,8 @@ int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t 
     size_t bound = gpulz_compress_bound(n, p);
     if (bound == 0)
         return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
+    if (p->mode != GPULZ_MODE_LZ)
+        return host_compress_v2(src, n, dst, dst_cap, dst_len, p);
     host_job J = {src, p, dst, dst_cap, bound, {NULL, NULL}};
     return gpulz_chunk_compress(&host_ops, &J, n, p, dst, dst_cap, dst_len);
 }
@@ -364,6 +480,8 @@ static int decode_one(void *ctx, unsigned worker, uint64_t k)
 static int cpu_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
 {
     const host_chunk *C = ctx;
+    if (L->version == 2)
+        return gpulz_v2_decode(C->src, C->n, L, dst, C->threads);
     uint64_t *start = malloc((L->blocks ? L->blocks : 1) * sizeof *start);
     if (!start)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the offsets of %llu blocks",
@@ -414,7 +532,12 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
     rc = gpulz_chunk_read_layout(&cpu_dec_ops, &C, n, dst, dst_cap, &L);
     if (rc != GPULZ_OK)
         return rc;
-    if (want_gpu(p, (size_t)L.n)) {
+    /* a chunk whose stages the GPU lacks goes to the CPU unless the GPU was
+     * required (which then fails with the stage it lacks) */
+    if (want_gpu(p, (size_t)L.n) &&
+        (p->backend == GPULZ_BACKEND_GPU ||
+         gpulz_stages_supported(&L, gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, "GPU") == GPULZ_OK ||
+         (note_backend(GPULZ_BACKEND_CPU, "no GPU stage", gpulz_last_error()), 0))) {
         rc = gpulz_chunk_decode_blocks(&gpu_dec_ops, &C, &L, dst, dst_len);
         if (gpu_result_stands(p, rc))
             return rc;

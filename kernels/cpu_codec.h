@@ -30,12 +30,31 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
                                 gpulz_cpu_scratch *s);
 
 /*
+ * The whole greedy parse of one block (FORMAT.md §6 step 2, never stored raw:
+ * §18 step 2).  Returns the token count T; *flags (ceil(T / 8) bytes) and
+ * *tokens (*tbytes bytes, §5's layout) point into s until its next use.
+ */
+uint32_t gpulz_cpu_parse_block(const uint8_t *x, unsigned c, unsigned S, unsigned W,
+                               gpulz_cpu_scratch *s, const uint8_t **flags, const uint8_t **tokens,
+                               uint32_t *tbytes);
+
+/*
  * Decode one encoded block of size bytes into out (c symbols of S bytes),
  * checking every field (FORMAT.md §9).  Returns GPULZ_OK or
  * GPULZ_ERR_CORRUPT with the detail naming block k.
  */
 int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
                            unsigned W, uint64_t k);
+
+/*
+ * Decode block k of format 2's LZSS shape (FORMAT.md §12) from its T tokens:
+ * flag bits, and the literals (S bytes each), lengths and offsets it uses,
+ * which the caller has counted from the flags.  Every match is checked as
+ * §9 says; the block must decode to exactly c symbols.
+ */
+int gpulz_cpu_decode_block_streams(const uint8_t *flags, uint32_t T, const uint8_t *lits,
+                                   const uint8_t *lens, const uint8_t *offs, uint8_t *out, unsigned c,
+                                   unsigned S, unsigned W, uint64_t k);
 
 #ifdef __cplusplus
 }

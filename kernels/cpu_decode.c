@@ -135,3 +135,40 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
     default: return decode_block(b, size, out, c, 8, W, k);
     }
 }
+
+int gpulz_cpu_decode_block_streams(const uint8_t *flags, uint32_t T, const uint8_t *lits,
+                                   const uint8_t *lens, const uint8_t *offs, uint8_t *out, unsigned c,
+                                   unsigned S, unsigned W, uint64_t k)
+{
+    const unsigned lmin = gpulz_min_match(S);
+    unsigned long long kk = (unsigned long long)k;
+    uint32_t o = 0; /* symbols written */
+    for (uint32_t t = 0; t < T; t++) {
+        if (flags[t / 8] >> (t % 8) & 1) {
+            uint32_t L = *lens++, D = *offs++;
+            if (L < lmin || L > c - o)
+                return gpulz_fail(GPULZ_ERR_CORRUPT,
+                                  "block %llu: token %u: match length %u is out of %u..%u", kk, t,
+                                  L, lmin, c - o);
+            if (D == 0 || D > W || D > o)
+                return gpulz_fail(GPULZ_ERR_CORRUPT,
+                                  "block %llu: token %u: match offset %u is out of 1..%u", kk, t, D,
+                                  o < W ? o : W);
+            if ((size_t)(o + L) * S + WILD_SLACK <= (size_t)c * S)
+                copy_match_wild(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
+            else
+                copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
+            o += L;
+        } else {
+            if (o >= c)
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
+                                  kk, t, c);
+            memcpy(out + (size_t)o * S, lits, S);
+            lits += S;
+            o++;
+        }
+    }
+    if (o != c)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: decodes to %u symbols instead of %u", kk, o, c);
+    return GPULZ_OK;
+}

@@ -95,8 +95,14 @@ static inline void chain_insert(gpulz_cpu_scratch *s, unsigned i, unsigned c, in
     }
 }
 
-uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsigned W, uint8_t *dst,
-                                gpulz_cpu_scratch *s)
+/*
+ * The greedy parse of FORMAT.md §6 step 2 into s->flags and s->tokens; with
+ * stop_at_raw it gives up as soon as the encoding cannot beat the raw size
+ * (§6 step 3; *i_end < c then).  *T and *tbytes receive the token count and
+ * the token bytes.
+ */
+static void parse_block(const uint8_t *x, unsigned c, unsigned S, unsigned W, gpulz_cpu_scratch *s,
+                        int stop_at_raw, uint32_t *T_out, uint32_t *tbytes_out, unsigned *i_end)
 {
     const uint32_t raw = c * S;
     const unsigned lmin = gpulz_min_match(S);
@@ -108,7 +114,6 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
         memset(s->head1, 0xFF, sizeof s->head1);
     memset(s->flags, 0, (c + 7) / 8);
 
-    /* Stop as soon as the encoding cannot beat the raw size (FORMAT.md §6 step 3). */
     uint32_t tbytes = 0, T = 0; /* token bytes written: S a literal, 2 a match */
     unsigned i = 0;
     while (i < c) {
@@ -153,9 +158,21 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
             i++;
         }
         T++;
-        if (!gpulz_block_shrinks(gpulz_block_bytes(T, tbytes), raw))
+        if (stop_at_raw && !gpulz_block_shrinks(gpulz_block_bytes(T, tbytes), raw))
             break;
     }
+    *T_out = T;
+    *tbytes_out = tbytes;
+    *i_end = i;
+}
+
+uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsigned W, uint8_t *dst,
+                                gpulz_cpu_scratch *s)
+{
+    const uint32_t raw = c * S;
+    uint32_t T, tbytes;
+    unsigned i;
+    parse_block(x, c, S, W, s, 1, &T, &tbytes, &i);
     uint32_t E = gpulz_block_bytes(T, tbytes);
     if (i < c || !gpulz_block_shrinks(E, raw)) {
         memcpy(dst, x, raw);
@@ -165,4 +182,16 @@ uint32_t gpulz_cpu_encode_block(const uint8_t *x, unsigned c, unsigned S, unsign
     memcpy(dst + GPULZ_TOKEN_COUNT_SIZE, s->flags, gpulz_flag_bytes(T));
     memcpy(dst + GPULZ_TOKEN_COUNT_SIZE + gpulz_flag_bytes(T), s->tokens, tbytes);
     return E;
+}
+
+uint32_t gpulz_cpu_parse_block(const uint8_t *x, unsigned c, unsigned S, unsigned W,
+                               gpulz_cpu_scratch *s, const uint8_t **flags, const uint8_t **tokens,
+                               uint32_t *tbytes)
+{
+    uint32_t T;
+    unsigned i;
+    parse_block(x, c, S, W, s, 0, &T, tbytes, &i);
+    *flags = s->flags;
+    *tokens = s->tokens;
+    return T;
 }

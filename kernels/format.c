@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* format.c - the header and block table of chunk format v1 (docs/FORMAT.md §2-3). */
-#include "gpulz_format.h"
+#include "gpulz_format2.h"
 
 int gpulz_layout_make(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigned window,
                       unsigned block_symbols)
@@ -16,7 +16,10 @@ int gpulz_layout_make(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigne
     unsigned lg = 0;
     while ((1u << lg) < block_symbols)
         lg++;
+    L->version = 1;
     L->flags = 0; /* format 1: LZSS alone */
+    L->seg_log2 = 0;
+    L->checksum = 0;
     L->symbol_size = symbol_size;
     L->window = window;
     L->block_symbols = block_symbols;
@@ -31,20 +34,67 @@ int gpulz_layout_make(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigne
     return GPULZ_OK;
 }
 
+int gpulz_layout_make_v2(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigned window,
+                         unsigned block_symbols, unsigned flags, unsigned seg_log2)
+{
+    const int lz = (flags & GPULZ_V2_FLAG_LZSS) != 0;
+    int rc = gpulz_layout_make(L, n, symbol_size, lz ? window : GPULZ_WINDOW_DEFAULT, block_symbols);
+    if (rc != GPULZ_OK)
+        return rc;
+    if (!gpulz_v2_flags_ok(flags, symbol_size) || seg_log2 < GPULZ_SEG_LOG2_MIN ||
+        seg_log2 > GPULZ_SEG_LOG2_MAX)
+        return gpulz_fail(GPULZ_ERR_PARAM, "stage flags 0x%02x with symbol size %u and segments of 2^%u",
+                          flags, symbol_size, seg_log2);
+    L->version = 2;
+    L->flags = flags;
+    L->window = lz ? window : 0;
+    L->seg_log2 = seg_log2;
+    L->table_end = GPULZ_V2_HEADER_SIZE + (lz ? GPULZ_TOKEN_ENTRY_SIZE * L->blocks : 0);
+    return GPULZ_OK;
+}
+
 void gpulz_header_write(uint8_t *dst, const gpulz_layout *L)
 {
     dst[0] = GPULZ_MAGIC0;
     dst[1] = GPULZ_MAGIC1;
     dst[2] = GPULZ_MAGIC2;
     dst[3] = GPULZ_MAGIC3;
-    dst[4] = GPULZ_FORMAT_VERSION;
+    dst[4] = (uint8_t)L->version;
     dst[5] = (uint8_t)L->flags;
     dst[6] = (uint8_t)L->symbol_size;
     dst[7] = (uint8_t)L->window;
     dst[8] = (uint8_t)L->log2_block;
-    dst[9] = dst[10] = dst[11] = 0;
+    dst[9] = (uint8_t)L->seg_log2; /* reserved (0) in version 1 */
+    dst[10] = dst[11] = 0;
     gpulz_put_u64(dst + 12, L->n);
     gpulz_put_u64(dst + 20, L->blocks);
+    if (L->version >= 2)
+        gpulz_put_u32(dst + 28, L->checksum);
+}
+
+/* FORMAT.md §11: the fields of a version 2 header past the common ones. */
+static int header_read_v2(const uint8_t *src, size_t n, gpulz_layout *L)
+{
+    unsigned flags = src[5], S = src[6], W = src[7], g = src[9];
+    if (n < GPULZ_V2_HEADER_SIZE)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the %d-byte header",
+                          n, GPULZ_V2_HEADER_SIZE);
+    if (flags & ~GPULZ_V2_FLAGS_KNOWN)
+        return gpulz_fail(GPULZ_ERR_VERSION, "chunk flags 0x%02x are unknown to this library", flags);
+    if (!gpulz_v2_flags_ok(flags, S))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stage flags 0x%02x are not a valid combination for symbol size %u",
+                          flags, S);
+    if ((flags & GPULZ_V2_FLAG_LZSS) ? W < GPULZ_WINDOW_MIN : W != 0)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header window %u does not fit stage flags 0x%02x", W, flags);
+    if (g < GPULZ_SEG_LOG2_MIN || g > GPULZ_SEG_LOG2_MAX)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header segment size 2^%u is out of 2^%d..2^%d", g,
+                          GPULZ_SEG_LOG2_MIN, GPULZ_SEG_LOG2_MAX);
+    if (src[10] | src[11])
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header reserved bytes are not zero");
+    L->checksum = gpulz_get_u32(src + 28);
+    if (!(flags & GPULZ_V2_FLAG_CHECKSUM) && L->checksum)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "header checksum field is not zero without a checksum");
+    return GPULZ_OK;
 }
 
 int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L)
@@ -56,26 +106,36 @@ int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L)
         src[3] != GPULZ_MAGIC3)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "bad magic %02x %02x %02x %02x: not a gpulz chunk",
                           src[0], src[1], src[2], src[3]);
-    if (src[4] != GPULZ_FORMAT_VERSION)
-        return gpulz_fail(GPULZ_ERR_VERSION, "chunk format version %u; this library reads version %d",
-                          src[4], GPULZ_FORMAT_VERSION);
-    if (src[5] & ~GPULZ_CHUNK_FLAGS_KNOWN)
+    const unsigned version = src[4];
+    if (version < GPULZ_FORMAT_VERSION_LZ || version > GPULZ_FORMAT_VERSION)
+        return gpulz_fail(GPULZ_ERR_VERSION, "chunk format version %u; this library reads versions %d to %d",
+                          version, GPULZ_FORMAT_VERSION_LZ, GPULZ_FORMAT_VERSION);
+    if (version == 1 && src[5] & ~GPULZ_CHUNK_FLAGS_KNOWN)
         return gpulz_fail(GPULZ_ERR_VERSION, "chunk flags 0x%02x are unknown to this library", src[5]);
     unsigned S = src[6], W = src[7], lg = src[8];
+    uint32_t checksum = 0;
+    if (version == 2) {
+        int rc2 = header_read_v2(src, n, L);
+        if (rc2 != GPULZ_OK)
+            return rc2;
+        checksum = L->checksum;
+    }
     if (S != 1 && S != 2 && S != 4 && S != 8)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "header symbol size %u is not 1, 2, 4 or 8", S);
-    if (W < GPULZ_WINDOW_MIN)
+    if (version == 1 && W < GPULZ_WINDOW_MIN)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "header window %u is out of 1..255", W);
     if (lg < GPULZ_LOG2_BLOCK_MIN || lg > GPULZ_LOG2_BLOCK_MAX)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "header block size 2^%u is out of 2^8..2^14", lg);
-    if (src[9] | src[10] | src[11])
+    if (version == 1 && (src[9] | src[10] | src[11]))
         return gpulz_fail(GPULZ_ERR_CORRUPT, "header reserved bytes are not zero");
     uint64_t usize = gpulz_get_u64(src + 12);
     uint64_t nb = gpulz_get_u64(src + 20);
-    int rc = gpulz_layout_make(L, usize, S, W, 1u << lg);
+    int rc = version == 1 ? gpulz_layout_make(L, usize, S, W, 1u << lg)
+                          : gpulz_layout_make_v2(L, usize, S, W, 1u << lg, src[5], src[9]);
     if (rc != GPULZ_OK)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "header parameters are invalid");
     L->flags = src[5];
+    L->checksum = checksum;
     if (nb != L->blocks)
         return gpulz_fail(GPULZ_ERR_CORRUPT,
                           "header block count %llu does not match %llu bytes in blocks of %u x %u",
@@ -92,6 +152,11 @@ int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *
     int rc = gpulz_header_read(src, n, L);
     if (rc != GPULZ_OK)
         return rc;
+    if (L->version == 2) {
+        if (raw_blocks)
+            *raw_blocks = 0;
+        return GPULZ_OK;
+    }
     const uint64_t nb = L->blocks;
     uint64_t total = L->table_end, raw = 0;
     const uint8_t *table = src + GPULZ_HEADER_SIZE;
@@ -128,6 +193,8 @@ int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, s
     int rc = gpulz_header_parse(src, n, &L, NULL);
     if (rc != GPULZ_OK)
         return rc;
+    if (L.version != 1)
+        return gpulz_fail(GPULZ_ERR_VERSION, "a version %u chunk has no block table", L.version);
     if (count <= L.blocks)
         return gpulz_fail(GPULZ_ERR_DST_SIZE, "%zu entries cannot hold %llu blocks and the tail", count,
                           (unsigned long long)L.blocks);

@@ -122,6 +122,9 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
     int rc = gpulz_params_check(p);
     if (rc != GPULZ_OK)
         return rc;
+    if (p->mode != GPULZ_MODE_LZ)
+        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz does)",
+                          gpulz_mode_name(p->mode));
     if ((!d_src && n) || !d_dst || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     gpulz_layout L;
@@ -152,16 +155,19 @@ typedef struct device_chunk {
     void *d_scratch;
     size_t scratch_size;
     cudaStream_t st;
-    uint8_t header[GPULZ_HEADER_SIZE];
+    uint8_t header[GPULZ_HEADER_MAX];
 } device_chunk;
 
 static int device_header(void *ctx, const uint8_t **bytes)
 {
     device_chunk *C = ctx;
     int rc = GPULZ_OK;
-    GPULZ_CK(cudaMemcpyAsync(C->c->h_status, C->src, GPULZ_HEADER_SIZE, cudaMemcpyDeviceToHost, C->st));
+    /* the longest header of any version, or the chunk when it is shorter:
+     * the header reader checks the version's size against n */
+    size_t len = C->n < GPULZ_HEADER_MAX ? C->n : GPULZ_HEADER_MAX;
+    GPULZ_CK(cudaMemcpyAsync(C->c->h_status, C->src, len, cudaMemcpyDeviceToHost, C->st));
     GPULZ_CK(cudaStreamSynchronize(C->st));
-    memcpy(C->header, C->c->h_status, GPULZ_HEADER_SIZE);
+    memcpy(C->header, C->c->h_status, len);
     *bytes = C->header;
 done:
     return rc;

@@ -21,7 +21,7 @@ const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS
 
 int gpu_stages_check(const gpulz_layout *L)
 {
-    return gpulz_stages_supported(L->flags, gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, "GPU");
+    return gpulz_stages_supported(L, gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, "GPU");
 }
 
 int gpu_policy_fill(gpu_policy *pol, int dev)

@@ -102,6 +102,9 @@ typedef struct gpulz_params {
 /* Defaults: S = 1, W = 128, C = 2048, no flags, mode lz, all cores, backend auto. */
 void gpulz_params_init(gpulz_params *p);
 
+/* The name of a mode ("lz", "fast", "ratio", "auto"); NULL for none. */
+const char *gpulz_mode_name(gpulz_mode mode);
+
 /* Window of a level 1..4 (32, 64, 128, 255); 0 for a level out of range. */
 unsigned gpulz_level_window(int level);
 

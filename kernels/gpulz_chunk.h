@@ -17,17 +17,19 @@ extern "C" {
 #endif
 
 /*
- * A stage of the block pipeline, in the list's (canonical) order: encoding
- * applies them forward, decoding backward, and a block stored raw bypasses
- * every stage (FORMAT.md §3).  Each backend names the stages it implements
- * and checks a chunk's list once, before any block (gpulz_stages_supported;
- * the decompression driver does it from gpulz_chunk_dec_ops);
- * format 1's list is LZSS alone, so its blocks call the LZSS coder directly.  A stage
- * that a chunk may or may not use has a bit in the header's flags byte
- * (FORMAT.md §2); one that every chunk of the version uses has none.
+ * A stage of the pipeline, in the list's (canonical) order: encoding
+ * applies them forward, decoding backward.  Each backend names the stages it
+ * implements and checks a chunk's list once, before any block
+ * (gpulz_stages_supported; the decompression driver does it from
+ * gpulz_chunk_dec_ops).  Format 1's list is LZSS alone, its blocks coded or
+ * stored raw (FORMAT.md §3); format 2's stages each have a bit in the
+ * header's flags (§11), and a chunk runs those whose bit is set.
  */
 typedef enum gpulz_stage_id {
-    GPULZ_STAGE_LZSS = 1 /* FORMAT.md §5-6: the multi-byte LZSS of format 1 */
+    GPULZ_STAGE_LZSS = 1,     /* FORMAT.md §5-6: the multi-byte LZSS of format 1 */
+    GPULZ_STAGE_DELTA = 2,    /* §13: element delta per block */
+    GPULZ_STAGE_RANS = 3,     /* §14-16: static rANS over units, SPLIT included */
+    GPULZ_STAGE_CHECKSUM = 4  /* §17 */
 } gpulz_stage_id;
 
 typedef struct gpulz_stage {
@@ -36,14 +38,14 @@ typedef struct gpulz_stage {
     const char *name;
 } gpulz_stage;
 
-/* The stages of a chunk with these header flags, in canonical (encoding)
- * order; *count receives how many.  Format 1: LZSS alone, no flags. */
-const gpulz_stage *gpulz_stages(unsigned chunk_flags, size_t *count);
+/* The stages of format `version` in canonical (encoding) order; *count
+ * receives how many (0 for a version this library does not know). */
+const gpulz_stage *gpulz_stages(unsigned version, size_t *count);
 
 /* GPULZ_OK when a backend that implements the stages have[0..n) can run
- * every stage of a chunk with these flags, else GPULZ_ERR_VERSION naming the
+ * every stage the chunk of layout L uses, else GPULZ_ERR_VERSION naming the
  * backend and the stage. */
-int gpulz_stages_supported(unsigned chunk_flags, const gpulz_stage_id *have, size_t n,
+int gpulz_stages_supported(const gpulz_layout *L, const gpulz_stage_id *have, size_t n,
                            const char *backend);
 
 /* FORMAT.md §8: where S > 1 gave a ratio n / len under 1.5 (2n < 3 len),

@@ -30,7 +30,8 @@ extern "C" {
 #define GPULZ_MAGIC1 0x50 /* 'P' */
 #define GPULZ_MAGIC2 0x4C /* 'L' */
 #define GPULZ_MAGIC3 0x5A /* 'Z' */
-#define GPULZ_HEADER_SIZE 28
+#define GPULZ_HEADER_SIZE 28 /* version 1; version 2's is GPULZ_V2_HEADER_SIZE (gpulz_format2.h) */
+#define GPULZ_HEADER_MAX 32  /* the longest header of any version */
 #define GPULZ_LOG2_BLOCK_MIN 8
 #define GPULZ_LOG2_BLOCK_MAX 14
 #define GPULZ_CHUNK_FLAGS_KNOWN 0u /* v1 defines no chunk flags */
@@ -134,7 +135,10 @@ GPULZ_HD int gpulz_block_shrinks(uint32_t E, uint32_t raw)
 
 /* The geometry of an input under given parameters (FORMAT.md §2). */
 typedef struct gpulz_layout {
+    unsigned version;     /* the chunk format version, 1 or 2 */
     unsigned flags;       /* the header's flags byte: which optional stages run (gpulz_stages()) */
+    unsigned seg_log2;    /* version 2 with ENTROPY: log2 of the segment size (§11) */
+    uint32_t checksum;    /* version 2 with CHECKSUM: the header's checksum (§17) */
     unsigned symbol_size;
     unsigned window;
     unsigned block_symbols;
@@ -143,7 +147,8 @@ typedef struct gpulz_layout {
     uint64_t symbols;     /* m = floor(n / S) */
     uint64_t tail;        /* t = n mod S */
     uint64_t blocks;      /* nb */
-    uint64_t table_end;   /* header + table: where block 0 starts */
+    uint64_t table_end;   /* version 1: header + table, where block 0 starts; version 2:
+                             header + token table, where the first stream starts */
 } gpulz_layout;
 
 /* Fill the layout; GPULZ_ERR_PARAM if the parameters are invalid. */
@@ -156,12 +161,19 @@ static inline uint32_t gpulz_block_raw_size(const gpulz_layout *L, uint64_t k)
     return gpulz_raw_size(k, L->symbols, L->block_symbols, L->symbol_size);
 }
 
-/* Write the 28-byte header of a layout. */
+/* The layout of a version 2 chunk with these stage flags and segment size
+ * (FORMAT.md §11); W is 0 without LZSS.  GPULZ_ERR_PARAM if invalid. */
+int gpulz_layout_make_v2(gpulz_layout *L, uint64_t n, unsigned symbol_size, unsigned window,
+                         unsigned block_symbols, unsigned flags, unsigned seg_log2);
+
+/* Write the header of a layout: 28 bytes in version 1, 32 in version 2 (with
+ * L->checksum). */
 void gpulz_header_write(uint8_t *dst, const gpulz_layout *L);
 
 /*
- * Parse and check the 28-byte header of a chunk of n bytes (FORMAT.md §2),
- * and that its block table fits; the table's entries are not read.
+ * Parse and check the header of a chunk of n bytes (FORMAT.md §2 or §11),
+ * and that its block table (version 1) or token table (version 2) fits; the
+ * tables' entries are not read.
  */
 int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L);
 
@@ -169,6 +181,8 @@ int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L);
  * Parse and check the header and the block table of a chunk of n bytes.
  * On success L describes it, *raw_blocks counts stored blocks (may be NULL)
  * and every table entry is valid for its block and the sizes add up to n.
+ * A version 2 chunk has no block table: its header is checked, its body is
+ * checked as it is decoded (*raw_blocks = 0).
  */
 int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *raw_blocks);
 

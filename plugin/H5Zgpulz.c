@@ -41,11 +41,11 @@
 
 /* gpulz_cd.h includes neither HDF5 nor gpulz.h, so what its contract shares
  * with the codec is tied here, where both are seen. */
-_Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION,
+_Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION_LZ,
                "cd_values slot 0 holds the chunk format version");
 _Static_assert(GPULZ_H5_ADAPTIVE == GPULZ_FLAG_ADAPTIVE,
                "the adaptive flag is the same bit in cd_values and in gpulz_params.flags");
-_Static_assert(H5Z_GPULZ_CD_FLAGS_KNOWN == GPULZ_FLAGS_KNOWN,
+_Static_assert(H5Z_GPULZ_CD_FLAGS_KNOWN == (GPULZ_FLAGS_KNOWN & ~GPULZ_FLAG_NO_CHECKSUM),
                "cd_values slot 4 holds exactly the codec's flags");
 _Static_assert((GPULZ_H5_FLAGS_KNOWN & ~GPULZ_H5_OPTIONAL) == H5Z_GPULZ_CD_FLAGS_KNOWN &&
                    !(GPULZ_H5_OPTIONAL & H5Z_GPULZ_CD_FLAGS_KNOWN),

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * codec_v2.c - format 2 through the public API (docs/FORMAT.md §11-20):
+ * round trips of every mode over the generator's kinds, symbol sizes, block
+ * sizes, windows, thread counts and odd lengths; the same bytes from any
+ * thread count; auto keeping the shortest candidate; damaged chunks (every
+ * byte flipped, every truncation, a byte appended, header fields) failing
+ * cleanly, and with the checksum never decoding to wrong bytes; the limits of
+ * the API (the bound, a small output buffer, modes on the GPU).
+ */
+#include "codec_testutil.h"
+#include "datagen.h"
+#include "gpulz_format2.h"
+
+static const char *mode_name(gpulz_mode m)
+{
+    return gpulz_mode_name(m) ? gpulz_mode_name(m) : "?";
+}
+
+/* Compress with p, decompress with 1 and 3 threads, compare. */
+static uint8_t *round_trip(const uint8_t *in, size_t n, const gpulz_params *p, size_t *len,
+                           const char *what)
+{
+    uint8_t *c = tu_compress(in, n, p, len);
+    if (!c)
+        return NULL;
+    uint8_t *out = tu_xmalloc(n);
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        gpulz_params q = *p;
+        q.threads = threads;
+        size_t got = 0;
+        int rc = gpulz_decompress(c, *len, out, n, &got, &q);
+        TU_CHECK(rc == GPULZ_OK && got == n && (!n || !memcmp(out, in, n)),
+                 "%s n=%zu S=%u C=%u W=%u mode %s flags %u threads %u: %s (%s)", what, n,
+                 p->symbol_size, p->block_symbols, p->window, mode_name(p->mode), p->flags, threads,
+                 gpulz_strerror(rc), gpulz_last_error());
+    }
+    free(out);
+    return c;
+}
+
+static void kinds_trials(void)
+{
+    static const size_t sizes[] = {0, 1, 7, 255, 1000, 4099, 70001};
+    static const gpulz_mode modes[] = {GPULZ_MODE_FAST, GPULZ_MODE_RATIO, GPULZ_MODE_AUTO};
+    unsigned t = 0;
+    for (const char *const *kind = gpulz_gen_kinds; *kind; kind++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            uint8_t *in = tu_xmalloc(n);
+            gpulz_gen(*kind, in, n, 11 + si);
+            for (unsigned S = 1; S <= 8; S *= 2) {
+                for (unsigned mi = 0; mi < 3; mi++, t++) {
+                    gpulz_params p;
+                    tu_params(&p, S, t % 3 ? 128 : 1 + t % 255, 256u << (t % 4), 1 + t % 4);
+                    p.mode = modes[mi];
+                    if (t % 5 == 0)
+                        p.flags |= GPULZ_FLAG_NO_CHECKSUM;
+                    if (t % 7 == 0)
+                        p.flags |= GPULZ_FLAG_ADAPTIVE;
+                    size_t len = 0, len1 = 0;
+                    uint8_t *c = round_trip(in, n, &p, &len, *kind);
+                    if (!c)
+                        continue;
+                    /* the bytes depend on nothing but the data and the parameters */
+                    gpulz_params one = p;
+                    one.threads = 1;
+                    uint8_t *c1 = tu_compress(in, n, &one, &len1);
+                    TU_CHECK(c1 && len1 == len && !memcmp(c, c1, len),
+                             "%s n=%zu S=%u mode %s: 1 thread and %u threads write different bytes",
+                             *kind, n, S, mode_name(p.mode), p.threads);
+                    TU_CHECK(len <= gpulz_compress_bound(n, &p), "%s n=%zu: %zu bytes exceed the bound",
+                             *kind, n, len);
+                    /* the version and stage flags of what each mode writes */
+                    int lz_kept = p.mode == GPULZ_MODE_AUTO && (p.flags & GPULZ_FLAG_NO_CHECKSUM) && c[4] == 1;
+                    if (!lz_kept) {
+                        TU_CHECK(c[4] == 2 && (c[5] & GPULZ_V2_FLAG_ENTROPY), "%s: version %u flags %02x",
+                                 *kind, c[4], c[5]);
+                        TU_CHECK(!(c[5] & GPULZ_V2_FLAG_CHECKSUM) == !!(p.flags & GPULZ_FLAG_NO_CHECKSUM),
+                                 "%s mode %s: checksum flag %02x with encoder flags %u", *kind,
+                                 mode_name(p.mode), c[5], p.flags);
+                        if (p.mode == GPULZ_MODE_FAST)
+                            TU_CHECK(!(c[5] & GPULZ_V2_FLAG_LZSS), "fast wrote LZSS");
+                        if (p.mode == GPULZ_MODE_RATIO)
+                            TU_CHECK(c[5] & GPULZ_V2_FLAG_LZSS, "ratio wrote no LZSS");
+                    }
+                    free(c);
+                    free(c1);
+                }
+            }
+            free(in);
+        }
+    }
+}
+
+/* auto keeps the shorter of fast and ratio (fast on a tie), and lz only
+ * without the checksum and only when strictly shorter. */
+static void auto_trials(void)
+{
+    for (const char *const *kind = gpulz_gen_kinds; *kind; kind++) {
+        size_t n = 20000;
+        uint8_t *in = tu_xmalloc(n);
+        gpulz_gen(*kind, in, n, 5);
+        unsigned S = gpulz_gen_element_size(*kind);
+        for (int ck = 0; ck < 2; ck++) {
+            gpulz_params p;
+            size_t len[4] = {0};
+            uint8_t *c[4] = {NULL};
+            for (int m = 0; m < 4; m++) {
+                tu_params(&p, S, 128, 2048, 2);
+                p.mode = (gpulz_mode)m;
+                if (!ck)
+                    p.flags |= GPULZ_FLAG_NO_CHECKSUM;
+                c[m] = tu_compress(in, n, &p, &len[m]);
+            }
+            if (c[0] && c[1] && c[2] && c[3]) {
+                size_t want = len[2] < len[1] ? len[2] : len[1];
+                const uint8_t *from = len[2] < len[1] ? c[2] : c[1];
+                if (!ck && len[0] < want) {
+                    want = len[0];
+                    from = c[0];
+                }
+                TU_CHECK(len[3] == want && !memcmp(c[3], from, want),
+                         "%s checksum %d: auto wrote %zu bytes; lz %zu, fast %zu, ratio %zu", *kind, ck,
+                         len[3], len[0], len[1], len[2]);
+            }
+            for (int m = 0; m < 4; m++)
+                free(c[m]);
+        }
+        free(in);
+    }
+}
+
+/* What format 2 is for: whole-symbol coding beats LZSS alone on
+ * quantization codes, and delta on sorted integers. */
+static void ratio_trials(void)
+{
+    static const struct {
+        const char *kind;
+        gpulz_mode mode;
+    } cases[] = {{"quant", GPULZ_MODE_FAST}, {"quant", GPULZ_MODE_AUTO}, {"int", GPULZ_MODE_AUTO}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = 1 << 18, lz = 0, v2 = 0;
+        uint8_t *in = tu_xmalloc(n);
+        gpulz_gen(cases[i].kind, in, n, 3);
+        gpulz_params p;
+        tu_params(&p, gpulz_gen_element_size(cases[i].kind), 128, 2048, 0);
+        uint8_t *a = tu_compress(in, n, &p, &lz);
+        p.mode = cases[i].mode;
+        uint8_t *b = tu_compress(in, n, &p, &v2);
+        TU_CHECK(a && b && v2 < lz, "%s: mode %s wrote %zu bytes, lz %zu", cases[i].kind,
+                 mode_name(cases[i].mode), v2, lz);
+        free(a);
+        free(b);
+        free(in);
+    }
+}
+
+/* Decode a damaged chunk: an error, or (only where no checksum guards it)
+ * some output; with the checksum, never bytes other than the input's. */
+static void expect_safe(const uint8_t *chunk, size_t len, const uint8_t *in, size_t n, int checksummed,
+                        const char *what, size_t where)
+{
+    uint8_t *copy = tu_xmalloc(len), *out = tu_xmalloc(n);
+    memcpy(copy, chunk, len);
+    gpulz_params p;
+    tu_params(&p, 1, 128, 2048, 1 + where % 2);
+    size_t got = 0;
+    int rc = gpulz_decompress(copy, len, out, n, &got, &p);
+    if (rc == GPULZ_OK && checksummed)
+        TU_CHECK(got == n && !memcmp(out, in, n), "%s at %zu: the checksum let wrong bytes through", what,
+                 where);
+    if (rc != GPULZ_OK)
+        TU_CHECK(rc == GPULZ_ERR_CORRUPT || rc == GPULZ_ERR_TRUNCATED || rc == GPULZ_ERR_VERSION ||
+                     rc == GPULZ_ERR_DST_SIZE,
+                 "%s at %zu: status %d (%s)", what, where, rc, gpulz_last_error());
+    free(copy);
+    free(out);
+}
+
+static void damage_trials(void)
+{
+    static const char *const kinds[] = {"quant", "int", "text", "random", "zeros"};
+    static const gpulz_mode modes[] = {GPULZ_MODE_FAST, GPULZ_MODE_RATIO};
+    unsigned t = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        for (unsigned mi = 0; mi < 2; mi++) {
+            for (unsigned S = 1; S <= 8; S *= 2, t++) {
+                size_t n = 600 + 37 * t, len = 0;
+                uint8_t *in = tu_xmalloc(n);
+                gpulz_gen(kinds[k], in, n, t);
+                gpulz_params p;
+                tu_params(&p, S, 64, 256, 1);
+                p.mode = modes[mi];
+                uint8_t *c = tu_compress(in, n, &p, &len);
+                if (!c) {
+                    free(in);
+                    continue;
+                }
+                uint8_t *d = tu_xmalloc(len + 1);
+                for (size_t i = 0; i < len; i++) {
+                    memcpy(d, c, len);
+                    d[i] ^= (uint8_t)(1u << (i % 8));
+                    expect_safe(d, len, in, n, 1, kinds[k], i);
+                    d[i] = (uint8_t)(c[i] + 1 + i % 200);
+                    expect_safe(d, len, in, n, 1, kinds[k], i);
+                }
+                for (size_t l = 0; l < len; l++) {
+                    gpulz_params q;
+                    tu_params(&q, 1, 128, 2048, 1);
+                    size_t got;
+                    uint8_t *out = tu_xmalloc(n);
+                    int rc = gpulz_decompress(c, l, out, n, &got, &q);
+                    TU_CHECK(rc == GPULZ_ERR_TRUNCATED || rc == GPULZ_ERR_CORRUPT,
+                             "%s S=%u: truncated to %zu of %zu bytes: status %d", kinds[k], S, l, len, rc);
+                    free(out);
+                }
+                memcpy(d, c, len);
+                d[len] = 0;
+                {
+                    gpulz_params q;
+                    tu_params(&q, 1, 128, 2048, 1);
+                    size_t got;
+                    uint8_t *out = tu_xmalloc(n);
+                    TU_CHECK(gpulz_decompress(d, len + 1, out, n, &got, &q) == GPULZ_ERR_CORRUPT,
+                             "%s S=%u: a byte appended was accepted", kinds[k], S);
+                    free(out);
+                }
+                free(d);
+                free(c);
+                free(in);
+            }
+        }
+    }
+}
+
+/* Header fields of §11 one at a time. */
+static void header_trials(void)
+{
+    size_t n = 3000, len = 0, got;
+    uint8_t *in = tu_xmalloc(n), *out = tu_xmalloc(n);
+    gpulz_gen("quant", in, n, 1);
+    gpulz_params p;
+    tu_params(&p, 2, 128, 256, 1);
+    p.mode = GPULZ_MODE_RATIO;
+    uint8_t *c = tu_compress(in, n, &p, &len);
+    if (!c)
+        return;
+    static const struct {
+        unsigned at;
+        uint8_t value;
+        int status;
+        const char *what;
+    } cases[] = {
+        {4, 3, GPULZ_ERR_VERSION, "version 3"},
+        {5, 0x3D, GPULZ_ERR_VERSION, "flag bit 5"},
+        {5, 0x15, GPULZ_ERR_CORRUPT, "no ENTROPY"},
+        {6, 3, GPULZ_ERR_CORRUPT, "symbol size 3"},
+        {7, 0, GPULZ_ERR_CORRUPT, "window 0 with LZSS"},
+        {9, 9, GPULZ_ERR_CORRUPT, "segments of 2^9"},
+        {9, 16, GPULZ_ERR_CORRUPT, "segments of 2^16"},
+        {10, 1, GPULZ_ERR_CORRUPT, "reserved byte"},
+        {28, 0, GPULZ_ERR_CORRUPT, "checksum"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t saved = c[cases[i].at];
+        c[cases[i].at] = cases[i].at == 28 ? (uint8_t)(saved + 1) : cases[i].value;
+        int rc = gpulz_decompress(c, len, out, n, &got, &p);
+        TU_CHECK(rc == cases[i].status, "%s: status %d, want %d (%s)", cases[i].what, rc, cases[i].status,
+                 gpulz_last_error());
+        c[cases[i].at] = saved;
+    }
+    /* the checksum field must be 0 without the flag */
+    c[5] &= (uint8_t)~GPULZ_V2_FLAG_CHECKSUM;
+    TU_CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_ERR_CORRUPT,
+             "a checksum without the flag was accepted");
+    c[5] |= GPULZ_V2_FLAG_CHECKSUM;
+
+    gpulz_chunk_info info;
+    TU_CHECK(gpulz_chunk_info_get(c, len, &info) == GPULZ_OK && info.format_version == 2 &&
+                 (info.flags & GPULZ_V2_FLAG_LZSS) && info.symbol_size == 2 && info.uncompressed_size == n,
+             "chunk info of a format 2 chunk");
+    gpulz_block_info blocks[64];
+    TU_CHECK(gpulz_block_table_get(c, len, blocks, 64) == GPULZ_ERR_VERSION, "a format 2 block table");
+    TU_CHECK(gpulz_decompress(c, len, out, n - 1, &got, &p) == GPULZ_ERR_DST_SIZE, "a small output buffer");
+    free(c);
+    free(in);
+    free(out);
+}
+
+static void api_trials(void)
+{
+    size_t n = 5000, len = 0;
+    uint8_t *in = tu_xmalloc(n);
+    gpulz_gen("quant", in, n, 2);
+    gpulz_params p;
+    tu_params(&p, 2, 128, 2048, 1);
+    p.mode = (gpulz_mode)4;
+    TU_CHECK(gpulz_params_check(&p) == GPULZ_ERR_PARAM, "mode 4 accepted");
+    TU_CHECK(gpulz_mode_name((gpulz_mode)4) == NULL && !strcmp(gpulz_mode_name(GPULZ_MODE_AUTO), "auto"),
+             "mode names");
+    p.mode = GPULZ_MODE_FAST;
+    p.backend = GPULZ_BACKEND_GPU;
+    uint8_t *out = tu_xmalloc(gpulz_compress_bound(n, &p));
+    TU_CHECK(gpulz_compress(in, n, out, gpulz_compress_bound(n, &p), &len, &p) == GPULZ_ERR_PARAM,
+             "mode fast on the GPU backend did not fail as a parameter");
+    /* an output buffer that holds the result but not the bound */
+    p.backend = GPULZ_BACKEND_CPU;
+    uint8_t *c = tu_compress(in, n, &p, &len);
+    if (c) {
+        TU_CHECK(gpulz_compress(in, n, out, len, &len, &p) == GPULZ_OK, "an exact buffer was refused");
+        TU_CHECK(gpulz_compress(in, n, out, len - 1, &len, &p) == GPULZ_ERR_DST_SIZE,
+                 "a buffer one byte short was accepted");
+    }
+    free(c);
+    free(out);
+    free(in);
+}
+
+int main(void)
+{
+    kinds_trials();
+    auto_trials();
+    ratio_trials();
+    damage_trials();
+    header_trials();
+    api_trials();
+    return tu_finish("codec_v2");
+}

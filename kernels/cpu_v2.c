@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cpu_v2.c - format 2 chunks on the CPU, the reference the GPU is checked
+ * against: the transform, the streams of both shapes, the mode's choices by
+ * the cost estimate, the checksum (docs/FORMAT.md §11-19), and the decoder
+ * that checks everything §20 lists.  Blocks and segments spread over cores
+ * through the one thread pool.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_codec.h"
+#include "gpulz_entropy.h"
+#include "gpulz_parallel.h"
+#include "gpulz_v2.h"
+
+#define FAIL(st, ...)                                   \
+    do {                                                \
+        rc = gpulz_fail((st), __VA_ARGS__);             \
+        goto done;                                      \
+    } while (0)
+
+/* ---- the checksum (§17) -------------------------------------------------- */
+
+static uint32_t piece_hash(const uint8_t *b, uint64_t len)
+{
+    uint32_t h[GPULZ_CK_LANES];
+    for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
+        h[l] = gpulz_ck_lane_init(l);
+    const uint64_t words = len / 4;
+    uint64_t j = 0;
+    for (; j + GPULZ_CK_LANES <= words; j += GPULZ_CK_LANES)
+        for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
+            h[l] = gpulz_ck_lane_step(h[l], gpulz_get_u32(b + 4 * (j + l)));
+    for (; j < words; j++)
+        h[j % GPULZ_CK_LANES] = gpulz_ck_lane_step(h[j % GPULZ_CK_LANES], gpulz_get_u32(b + 4 * j));
+    if (len % 4) {
+        uint8_t last[4] = {0, 0, 0, 0};
+        memcpy(last, b + 4 * words, len % 4);
+        h[words % GPULZ_CK_LANES] = gpulz_ck_lane_step(h[words % GPULZ_CK_LANES], gpulz_get_u32(last));
+    }
+    uint32_t H = gpulz_ck_piece_start(len);
+    for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
+        H = gpulz_ck_piece_fold(H, h[l]);
+    return H;
+}
+
+typedef struct ck_job {
+    const uint8_t *data;
+    uint64_t piece; /* bytes of a whole block */
+    uint64_t bytes; /* bytes of all blocks, the tail excluded */
+    uint32_t *term;
+} ck_job;
+
+static int ck_one(void *ctx, unsigned worker, uint64_t k)
+{
+    (void)worker;
+    ck_job *J = ctx;
+    uint64_t off = k * J->piece, len = J->bytes - off < J->piece ? J->bytes - off : J->piece;
+    J->term[k] = gpulz_ck_term(piece_hash(J->data + off, len), k);
+    return GPULZ_OK;
+}
+
+int gpulz_checksum(const uint8_t *data, uint64_t n, unsigned S, unsigned C, unsigned threads,
+                   uint32_t *sum)
+{
+    gpulz_layout L;
+    int rc = gpulz_layout_make(&L, n, S, GPULZ_WINDOW_DEFAULT, C);
+    if (rc != GPULZ_OK)
+        return rc;
+    uint32_t *term = malloc((L.blocks + 1) * sizeof *term);
+    if (!term)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the checksum's terms");
+    ck_job J = {data, (uint64_t)C * S, L.symbols * S, term};
+    rc = gpulz_parallel_for(L.blocks, gpulz_worker_count(threads, L.blocks), GPULZ_BLOCK_GRAIN, NULL,
+                            ck_one, &J);
+    if (rc == GPULZ_OK) {
+        /* piece nb: the tail, possibly empty (data may be NULL for n = 0) */
+        term[L.blocks] = gpulz_ck_term(L.tail ? piece_hash(data + J.bytes, L.tail) : piece_hash(NULL, 0),
+                                       L.blocks);
+        uint32_t X = 0;
+        for (uint64_t k = 0; k <= L.blocks; k++)
+            X += term[k];
+        *sum = gpulz_ck_final(X, n);
+    }
+    free(term);
+    return rc;
+}
+
+/* ---- the transform (§13) ------------------------------------------------- */
+
+static inline uint64_t sym_get(const uint8_t *p, unsigned S)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, S); /* little-endian hosts, as the rest of the CPU codec */
+    return v;
+}
+
+static inline void sym_put(uint8_t *p, uint64_t v, unsigned S)
+{
+    memcpy(p, &v, S);
+}
+
+typedef struct delta_job {
+    const uint8_t *x;
+    uint8_t *y;
+    uint64_t m;
+    unsigned S, C;
+    int inverse;
+} delta_job;
+
+static int delta_block(void *ctx, unsigned worker, uint64_t k)
+{
+    (void)worker;
+    const delta_job *J = ctx;
+    const unsigned S = J->S;
+    const uint64_t first = k * J->C, end = J->m - first < J->C ? J->m : first + J->C;
+    const uint64_t mask = gpulz_symbol_mask(S);
+    uint64_t prev = 0;
+    if (J->inverse) {
+        for (uint64_t i = first; i < end; i++) {
+            prev = (prev + sym_get(J->y + i * S, S)) & mask;
+            sym_put(J->y + i * S, prev, S);
+        }
+    } else {
+        for (uint64_t i = first; i < end; i++) {
+            uint64_t v = sym_get(J->x + i * S, S);
+            sym_put(J->y + i * S, (v - prev) & mask, S);
+            prev = v;
+        }
+    }
+    return GPULZ_OK;
+}
+
+static int delta_run(const uint8_t *x, uint8_t *y, const gpulz_layout *L, unsigned threads, int inverse)
+{
+    delta_job J = {x, y, L->symbols, L->symbol_size, L->block_symbols, inverse};
+    return gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), GPULZ_BLOCK_GRAIN, NULL,
+                              delta_block, &J);
+}
+
+/* ---- streams over symbols ------------------------------------------------ */
+
+/* Stream j of m symbols at y: byte j of each with SPLIT, else the symbols. */
+static gpulz_units symbol_units(const uint8_t *y, uint64_t m, unsigned S, int split, unsigned j)
+{
+    /* no offset into an empty (possibly NULL) buffer */
+    gpulz_units U = {(uint8_t *)(uintptr_t)y + (split && m ? j : 0), S, split ? 1u : S, m};
+    return U;
+}
+
+static int units_estimate(const gpulz_units *U, unsigned g, uint64_t *cost)
+{
+    gpulz_hist h;
+    int rc = gpulz_hist_init(&h, U->u);
+    if (rc != GPULZ_OK)
+        return rc;
+    gpulz_hist_add(&h, U);
+    rc = gpulz_stream_estimate(&h, g, cost);
+    gpulz_hist_free(&h);
+    return rc;
+}
+
+static int symbols_estimate(const uint8_t *y, uint64_t m, unsigned S, int split, unsigned g,
+                            uint64_t *cost)
+{
+    *cost = 0;
+    for (unsigned j = 0; j < (split ? S : 1); j++) {
+        gpulz_units U = symbol_units(y, m, S, split, j);
+        uint64_t c;
+        int rc = units_estimate(&U, g, &c);
+        if (rc != GPULZ_OK)
+            return rc;
+        *cost += c;
+    }
+    return GPULZ_OK;
+}
+
+static int units_encode(const gpulz_units *U, unsigned g, unsigned threads, uint8_t **p)
+{
+    gpulz_hist h;
+    size_t len = 0;
+    int rc = gpulz_hist_init(&h, U->u);
+    if (rc != GPULZ_OK)
+        return rc;
+    gpulz_hist_add(&h, U);
+    rc = gpulz_stream_encode(U, &h, g, threads, *p, &len);
+    gpulz_hist_free(&h);
+    *p += len;
+    return rc;
+}
+
+/* §19: fast's choice of DELTA and SPLIT, the first of the lowest estimate;
+ * *y is the transformed symbols (src itself, or *own with DELTA). */
+static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, unsigned threads,
+                       int *delta, int *split, const uint8_t **y, uint8_t **own)
+{
+    const unsigned S = L->symbol_size;
+    const uint64_t m = L->symbols;
+    uint64_t best = UINT64_MAX;
+    int rc = GPULZ_OK;
+    *own = NULL;
+    for (int d = 0; d < 2; d++) {
+        if (d) {
+            if (!(*own = malloc(m ? m * S : 1)))
+                return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the transformed symbols");
+            if ((rc = delta_run(src, *own, L, threads, 0)) != GPULZ_OK)
+                return rc;
+        }
+        for (int sp = 0; sp < 2; sp++) {
+            if (!gpulz_v2_flags_ok(GPULZ_V2_FLAG_ENTROPY | (sp ? GPULZ_V2_FLAG_SPLIT : 0), S))
+                continue;
+            uint64_t cost;
+            if ((rc = symbols_estimate(d ? *own : src, m, S, sp, g, &cost)) != GPULZ_OK)
+                return rc;
+            if (cost < best) {
+                best = cost;
+                *delta = d;
+                *split = sp;
+            }
+        }
+    }
+    if (!*delta) {
+        free(*own);
+        *own = NULL;
+    }
+    *y = *delta ? *own : src;
+    return GPULZ_OK;
+}
+
+uint64_t gpulz_v2_bound(uint64_t n, unsigned S, unsigned C)
+{
+    gpulz_layout L;
+    if (gpulz_layout_make(&L, n, S, GPULZ_WINDOW_DEFAULT, C) != GPULZ_OK)
+        return 0;
+    /* the ratio shape's worst case covers fast's: every stream stored, the
+     * flags taking a bit per symbol and a byte per block more */
+    uint64_t fixed = GPULZ_V2_HEADER_SIZE + 3 * L.blocks + (uint64_t)GPULZ_STREAM_HEADER_SIZE * (8 + 3) +
+                     L.symbols / 8 + 1;
+    return n > UINT64_MAX - fixed ? 0 : n + fixed;
+}
+
+/* ---- the ratio shape's tokens (§12) --------------------------------------- */
+
+typedef struct lz_job {
+    const uint8_t *y;
+    const gpulz_layout *L;
+    gpulz_cpu_scratch **scratch;
+    /* per block, in slots at its symbol offset: flags, literals, lengths, offsets */
+    uint8_t *flags, *lits, *lens, *offs;
+    uint32_t *T, *nlit, *nmatch;
+} lz_job;
+
+static int lz_init(void *ctx, unsigned worker)
+{
+    lz_job *J = ctx;
+    if (!(J->scratch[worker] = gpulz_cpu_scratch_new()))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
+    return GPULZ_OK;
+}
+
+static int lz_block(void *ctx, unsigned worker, uint64_t k)
+{
+    lz_job *J = ctx;
+    const gpulz_layout *L = J->L;
+    const unsigned S = L->symbol_size, C = L->block_symbols;
+    const uint64_t first = k * C;
+    const unsigned c = gpulz_block_raw_size(L, k) / S;
+    const uint8_t *flags, *tok;
+    uint32_t tbytes;
+    uint32_t T = gpulz_cpu_parse_block(J->y + first * S, c, S, L->window, J->scratch[worker], &flags, &tok,
+                                       &tbytes);
+    memcpy(J->flags + first / 8, flags, gpulz_flag_bytes(T));
+    uint8_t *lit = J->lits + first * S, *len = J->lens + first, *off = J->offs + first;
+    uint32_t nl = 0, nm = 0, pos = 0;
+    for (uint32_t t = 0; t < T; t++) {
+        if (flags[t / 8] >> (t % 8) & 1) {
+            len[nm] = tok[pos];
+            off[nm++] = tok[pos + 1];
+            pos += GPULZ_MATCH_SIZE;
+        } else {
+            memcpy(lit + (size_t)nl++ * S, tok + pos, S);
+            pos += S;
+        }
+    }
+    J->T[k] = T;
+    J->nlit[k] = nl;
+    J->nmatch[k] = nm;
+    return GPULZ_OK;
+}
+
+/* The ratio shape's token table and streams from the transformed symbols y,
+ * SPLIT chosen for the literals, written at *p. */
+static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned threads, uint8_t *dst,
+                        uint8_t **p)
+{
+    const unsigned S = L->symbol_size, C = L->block_symbols;
+    const uint64_t nb = L->blocks, m = L->symbols;
+    int rc = GPULZ_OK;
+    unsigned workers = gpulz_worker_count(threads, nb);
+    lz_job J = {y, L, calloc(workers ? workers : 1, sizeof(gpulz_cpu_scratch *)),
+                malloc(nb * (C / 8) + 1), malloc(m * S + 1), malloc(m + 1), malloc(m + 1),
+                malloc((nb + 1) * sizeof(uint32_t)), malloc((nb + 1) * sizeof(uint32_t)),
+                malloc((nb + 1) * sizeof(uint32_t))};
+    if (!J.scratch || !J.flags || !J.lits || !J.lens || !J.offs || !J.T || !J.nlit || !J.nmatch)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams of %llu blocks", (unsigned long long)nb);
+    if ((rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, lz_init, lz_block, &J)) != GPULZ_OK)
+        goto done;
+    /* the streams, each block's part moved down to follow the one before */
+    uint64_t nf = 0, nl = 0, nm = 0;
+    for (uint64_t k = 0; k < nb; k++) {
+        uint64_t first = k * C;
+        uint32_t fb = gpulz_flag_bytes(J.T[k]);
+        memmove(J.flags + nf, J.flags + first / 8, fb);
+        memmove(J.lits + nl * S, J.lits + first * S, (size_t)J.nlit[k] * S);
+        memmove(J.lens + nm, J.lens + first, J.nmatch[k]);
+        memmove(J.offs + nm, J.offs + first, J.nmatch[k]);
+        nf += fb;
+        nl += J.nlit[k];
+        nm += J.nmatch[k];
+        gpulz_put_u16(dst + GPULZ_V2_HEADER_SIZE + GPULZ_TOKEN_ENTRY_SIZE * k, J.T[k]);
+    }
+    /* §19: SPLIT for the literals by their estimate (S = 2 has the choice) */
+    int split = S >= 4;
+    if (S == 2) {
+        uint64_t whole, planes;
+        if ((rc = symbols_estimate(J.lits, nl, S, 0, g, &whole)) != GPULZ_OK ||
+            (rc = symbols_estimate(J.lits, nl, S, 1, g, &planes)) != GPULZ_OK)
+            goto done;
+        split = planes < whole;
+    }
+    L->flags |= split ? GPULZ_V2_FLAG_SPLIT : 0;
+    gpulz_units F = {J.flags, 1, 1, nf};
+    if ((rc = units_encode(&F, g, threads, p)) != GPULZ_OK)
+        goto done;
+    for (unsigned j = 0; j < (split ? S : 1); j++) {
+        gpulz_units U = symbol_units(J.lits, nl, S, split, j);
+        if ((rc = units_encode(&U, g, threads, p)) != GPULZ_OK)
+            goto done;
+    }
+    gpulz_units Ln = {J.lens, 1, 1, nm}, Of = {J.offs, 1, 1, nm};
+    if ((rc = units_encode(&Ln, g, threads, p)) != GPULZ_OK || (rc = units_encode(&Of, g, threads, p)) != GPULZ_OK)
+        goto done;
+done:
+    if (J.scratch)
+        for (unsigned w = 0; w < workers; w++)
+            gpulz_cpu_scratch_free(J.scratch[w]);
+    free(J.scratch);
+    free(J.flags);
+    free(J.lits);
+    free(J.lens);
+    free(J.offs);
+    free(J.T);
+    free(J.nlit);
+    free(J.nmatch);
+    return rc;
+}
+
+int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
+                    uint8_t *dst, size_t *len)
+{
+    const unsigned g = GPULZ_SEG_LOG2_DEFAULT;
+    const int lz = mode == GPULZ_MODE_RATIO;
+    gpulz_layout L;
+    uint8_t *own = NULL;
+    const uint8_t *y = src;
+    int delta = 0, split = 0;
+    int rc = gpulz_layout_make(&L, n, S, p->window, p->block_symbols);
+    if (rc != GPULZ_OK)
+        return rc;
+    if ((rc = choose_fast(src, &L, g, p->threads, &delta, &split, &y, &own)) != GPULZ_OK)
+        goto done;
+    unsigned flags = GPULZ_V2_FLAG_ENTROPY | (delta ? GPULZ_V2_FLAG_DELTA : 0) |
+                     (p->flags & GPULZ_FLAG_NO_CHECKSUM ? 0 : GPULZ_V2_FLAG_CHECKSUM);
+    /* ratio decides SPLIT from its literals; give the layout a valid guess */
+    unsigned guess = lz ? (S >= 4 ? GPULZ_V2_FLAG_SPLIT : 0) | GPULZ_V2_FLAG_LZSS
+                        : (split ? GPULZ_V2_FLAG_SPLIT : 0);
+    if ((rc = gpulz_layout_make_v2(&L, n, S, p->window, p->block_symbols, flags | guess, g)) != GPULZ_OK)
+        goto done;
+    uint8_t *q = dst + L.table_end;
+    if (lz) {
+        L.flags &= ~GPULZ_V2_FLAG_SPLIT;
+        if ((rc = encode_ratio(y, &L, g, p->threads, dst, &q)) != GPULZ_OK)
+            goto done;
+    } else {
+        for (unsigned j = 0; j < gpulz_symbol_streams(L.flags, S); j++) {
+            gpulz_units U = symbol_units(y, L.symbols, S, split, j);
+            if ((rc = units_encode(&U, g, p->threads, &q)) != GPULZ_OK)
+                goto done;
+        }
+    }
+    if (L.tail)
+        memcpy(q, src + L.symbols * S, L.tail);
+    q += L.tail;
+    if (L.flags & GPULZ_V2_FLAG_CHECKSUM &&
+        (rc = gpulz_checksum(src, n, S, L.block_symbols, p->threads, &L.checksum)) != GPULZ_OK)
+        goto done;
+    gpulz_header_write(dst, &L);
+    *len = (size_t)(q - dst);
+done:
+    free(own);
+    return rc;
+}
+
+/* ---- decoding (§20) ------------------------------------------------------ */
+
+typedef struct lzdec_job {
+    const gpulz_layout *L;
+    const uint8_t *flags, *lits, *lens, *offs;
+    const uint32_t *T;
+    const uint64_t *fpos, *lpos, *mpos; /* where each block's part of each stream starts */
+    uint8_t *dst;
+} lzdec_job;
+
+static int lzdec_block(void *ctx, unsigned worker, uint64_t k)
+{
+    (void)worker;
+    const lzdec_job *J = ctx;
+    const gpulz_layout *L = J->L;
+    const unsigned S = L->symbol_size;
+    const unsigned c = gpulz_block_raw_size(L, k) / S;
+    return gpulz_cpu_decode_block_streams(J->flags + J->fpos[k], J->T[k], J->lits + J->lpos[k] * S,
+                                          J->lens + J->mpos[k], J->offs + J->mpos[k],
+                                          J->dst + k * L->block_symbols * S, c, S, L->window, k);
+}
+
+static const char *const literal_names[] = {"literals 0", "literals 1", "literals 2", "literals 3",
+                                            "literals 4", "literals 5", "literals 6", "literals 7"};
+static const char *const symbol_names[] = {"symbols 0", "symbols 1", "symbols 2", "symbols 3",
+                                           "symbols 4", "symbols 5", "symbols 6", "symbols 7"};
+
+static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
+                        unsigned threads, size_t *pos)
+{
+    const unsigned S = L->symbol_size, g = L->seg_log2;
+    const uint64_t nb = L->blocks;
+    const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
+    int rc = GPULZ_OK;
+    uint8_t *flags = NULL, *lits = NULL, *lens = NULL, *offs = NULL;
+    uint32_t *T = malloc((nb + 1) * sizeof *T);
+    uint64_t *fpos = malloc((nb + 1) * sizeof *fpos), *lpos = malloc((nb + 1) * sizeof *lpos),
+             *mpos = malloc((nb + 1) * sizeof *mpos);
+    if (!T || !fpos || !lpos || !mpos)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token table of %llu blocks", (unsigned long long)nb);
+    uint64_t nf = 0;
+    for (uint64_t k = 0; k < nb; k++) {
+        T[k] = gpulz_get_u16(src + GPULZ_V2_HEADER_SIZE + GPULZ_TOKEN_ENTRY_SIZE * k);
+        unsigned c = gpulz_block_raw_size(L, k) / S;
+        if (T[k] == 0 || T[k] > c)
+            FAIL(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", (unsigned long long)k,
+                 T[k], c);
+        fpos[k] = nf;
+        nf += gpulz_flag_bytes(T[k]);
+    }
+    size_t used;
+    /* the flags: as many bytes as the token counts say */
+    if (!(flags = malloc(nf + 1)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the flags of %llu blocks", (unsigned long long)nb);
+    gpulz_units F = {flags, 1, 1, nf};
+    if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &F, g, threads, "flags", &used)) != GPULZ_OK)
+        goto done;
+    *pos += used;
+    uint64_t nl = 0, nm = 0;
+    for (uint64_t k = 0; k < nb; k++) {
+        const uint8_t *f = flags + fpos[k];
+        uint32_t fb = gpulz_flag_bytes(T[k]), ones = 0;
+        if (T[k] % 8 && f[fb - 1] >> (T[k] % 8))
+            FAIL(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", (unsigned long long)k, T[k]);
+        for (uint32_t i = 0; i < fb; i++)
+            ones += (uint32_t)__builtin_popcount(f[i]);
+        lpos[k] = nl;
+        mpos[k] = nm;
+        nl += T[k] - ones;
+        nm += ones;
+    }
+    /* each literal takes S bytes and each match covers at least one symbol:
+     * the counts are bounded by the symbols before anything is allocated */
+    if (nl + nm > L->symbols)
+        FAIL(GPULZ_ERR_CORRUPT, "%llu tokens for %llu symbols", (unsigned long long)(nl + nm),
+             (unsigned long long)L->symbols);
+    lits = malloc(nl * S + 1);
+    lens = malloc(nm + 1);
+    offs = malloc(nm + 1);
+    if (!lits || !lens || !offs)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams");
+    for (unsigned j = 0; j < (split ? S : 1); j++) {
+        gpulz_units U = symbol_units(lits, nl, S, split, j);
+        if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &U, g, threads, literal_names[j], &used)) != GPULZ_OK)
+            goto done;
+        *pos += used;
+    }
+    gpulz_units Ln = {lens, 1, 1, nm}, Of = {offs, 1, 1, nm};
+    if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &Ln, g, threads, "lengths", &used)) != GPULZ_OK)
+        goto done;
+    *pos += used;
+    if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &Of, g, threads, "offsets", &used)) != GPULZ_OK)
+        goto done;
+    *pos += used;
+    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst};
+    rc = gpulz_parallel_for(nb, gpulz_worker_count(threads, nb), GPULZ_BLOCK_GRAIN, NULL, lzdec_block, &J);
+done:
+    free(T);
+    free(fpos);
+    free(lpos);
+    free(mpos);
+    free(flags);
+    free(lits);
+    free(lens);
+    free(offs);
+    return rc;
+}
+
+int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
+                    unsigned threads)
+{
+    const unsigned S = L->symbol_size;
+    const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
+    size_t pos = (size_t)L->table_end;
+    int rc = GPULZ_OK;
+    if (L->flags & GPULZ_V2_FLAG_LZSS) {
+        if ((rc = decode_ratio(src, n, L, dst, threads, &pos)) != GPULZ_OK)
+            return rc;
+    } else {
+        for (unsigned j = 0; j < gpulz_symbol_streams(L->flags, S); j++) {
+            gpulz_units U = symbol_units(dst, L->symbols, S, split, j);
+            size_t used;
+            if ((rc = gpulz_stream_decode(src + pos, n - pos, &U, L->seg_log2, threads, symbol_names[j],
+                                          &used)) != GPULZ_OK)
+                return rc;
+            pos += used;
+        }
+    }
+    if (n - pos != L->tail)
+        return gpulz_fail(n - pos < L->tail ? GPULZ_ERR_TRUNCATED : GPULZ_ERR_CORRUPT,
+                          "chunk of %zu bytes: %zu bytes follow the streams, the tail is %llu", n, n - pos,
+                          (unsigned long long)L->tail);
+    if (L->tail)
+        memcpy(dst + L->symbols * S, src + pos, L->tail);
+    if (L->flags & GPULZ_V2_FLAG_DELTA && (rc = delta_run(NULL, dst, L, threads, 1)) != GPULZ_OK)
+        return rc;
+    if (L->flags & GPULZ_V2_FLAG_CHECKSUM) {
+        uint32_t sum;
+        if ((rc = gpulz_checksum(dst, L->n, S, L->block_symbols, threads, &sum)) != GPULZ_OK)
+            return rc;
+        if (sum != L->checksum)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x",
+                              sum, L->checksum);
+    }
+    return GPULZ_OK;
+}

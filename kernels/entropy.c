@@ -1,0 +1,653 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * entropy.c - the entropy stage of format v2 on the CPU: the model of a
+ * stream, its estimate, and one stream coded and decoded with static rANS in
+ * segments of 32 interleaved lanes (docs/FORMAT.md §14-16, §18-19).  The
+ * CPU simulates the lanes in the order the format fixes, so a GPU that runs
+ * them at once writes the same bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulz_entropy.h"
+#include "gpulz_parallel.h"
+
+#define FAIL(st, ...)                                   \
+    do {                                                \
+        rc = gpulz_fail((st), __VA_ARGS__);             \
+        goto done;                                      \
+    } while (0)
+
+/* ---- units and histograms ------------------------------------------------ */
+
+static inline uint32_t unit_get(const gpulz_units *U, uint64_t i)
+{
+    const uint8_t *p = U->base + i * U->stride;
+    return U->u == 1 ? p[0] : (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static inline void unit_put(const gpulz_units *U, uint64_t i, uint32_t v)
+{
+    uint8_t *p = U->base + i * U->stride;
+    p[0] = (uint8_t)v;
+    if (U->u == 2)
+        p[1] = (uint8_t)(v >> 8);
+}
+
+int gpulz_hist_init(gpulz_hist *h, unsigned u)
+{
+    h->u = u;
+    h->N = 0;
+    h->count = calloc((size_t)1 << (8 * u), sizeof *h->count);
+    return h->count ? GPULZ_OK : gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a histogram");
+}
+
+void gpulz_hist_free(gpulz_hist *h)
+{
+    free(h->count);
+    h->count = NULL;
+}
+
+void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U)
+{
+    if (U->u == 1)
+        for (uint64_t i = 0; i < U->N; i++)
+            h->count[U->base[i * U->stride]]++;
+    else
+        for (uint64_t i = 0; i < U->N; i++)
+            h->count[unit_get(U, i)]++;
+    h->N += U->N;
+}
+
+/* ---- the model (§18 step 4) --------------------------------------------- */
+
+typedef struct ranked {
+    uint64_t count;
+    uint32_t value;
+    unsigned escape; /* 1 for the escape entry: after the values of its count */
+    unsigned entry;  /* its index in the table */
+    uint64_t rem;
+} ranked;
+
+/* count higher first, then the escape after the values, then value lower first */
+static int rank_cmp(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    if (x->escape != y->escape)
+        return x->escape < y->escape ? -1 : 1;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* remainder larger first, then rank order (kept in .entry's rank, see below) */
+static int rem_cmp(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->rem != y->rem)
+        return x->rem > y->rem ? -1 : 1;
+    return rank_cmp(a, b);
+}
+
+int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
+{
+    int rc = GPULZ_OK;
+    const size_t V = (size_t)1 << (8 * h->u);
+    ranked *r = NULL;
+    unsigned distinct = 0;
+    memset(m, 0, offsetof(gpulz_model, value));
+    m->u = h->u;
+    m->N = h->N;
+    m->entry = malloc(V * sizeof *m->entry);
+    r = malloc((V + 1) * sizeof *r);
+    if (!m->entry || !r)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+    for (size_t v = 0; v < V; v++)
+        if (h->count[v])
+            r[distinct++] = (ranked){h->count[v], (uint32_t)v, 0, 0, 0};
+    m->distinct = distinct;
+    qsort(r, distinct, sizeof *r, rank_cmp);
+    /* selection: a value's ideal share is at least one slot, and room is left */
+    unsigned K = 0;
+    uint64_t escaped = 0;
+    for (unsigned i = 0; i < distinct; i++) {
+        if ((unsigned __int128)r[i].count * GPULZ_RANS_M >= h->N && K < GPULZ_RANS_MAX_VALUES)
+            r[K++] = r[i];
+        else
+            escaped += r[i].count;
+    }
+    m->K = K;
+    m->E = escaped != 0;
+    m->escaped = escaped;
+    unsigned n = K + m->E;
+    /* table order: values ascending, the escape last */
+    for (size_t v = 0; v < V; v++)
+        m->entry[v] = (uint16_t)K;
+    {
+        uint8_t *taken = calloc(V, 1);
+        if (!taken)
+            FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+        for (unsigned i = 0; i < K; i++)
+            taken[r[i].value] = 1;
+        unsigned e = 0;
+        for (size_t v = 0; v < V; v++)
+            if (taken[v]) {
+                m->value[e] = (uint32_t)v;
+                m->entry[v] = (uint16_t)e++;
+            }
+        free(taken);
+    }
+    if (m->E)
+        r[K] = (ranked){escaped, 0, 1, K, 0};
+    for (unsigned i = 0; i < K; i++)
+        r[i].entry = m->entry[r[i].value];
+    /* r[0..n) is in rank order again (the escape ranks by its count) */
+    qsort(r, n, sizeof *r, rank_cmp);
+    /* normalisation: floors, then the largest remainders, then no zero */
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned __int128 cm = (unsigned __int128)r[i].count * GPULZ_RANS_M;
+        m->freq[r[i].entry] = (uint32_t)(cm / h->N);
+        r[i].rem = (uint64_t)(cm % h->N);
+        sum += m->freq[r[i].entry];
+    }
+    {
+        ranked *byrem = malloc((n ? n : 1) * sizeof *byrem);
+        if (!byrem)
+            FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+        memcpy(byrem, r, n * sizeof *r);
+        qsort(byrem, n, sizeof *byrem, rem_cmp);
+        for (unsigned i = 0; sum < GPULZ_RANS_M && i < n; i++, sum++)
+            m->freq[byrem[i].entry]++;
+        free(byrem);
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (m->freq[i] == 0) {
+            m->freq[i] = 1;
+            sum++;
+        }
+    while (sum > GPULZ_RANS_M)
+        for (unsigned i = 0; i < n && sum > GPULZ_RANS_M; i++)
+            if (m->freq[r[i].entry] > 1) {
+                m->freq[r[i].entry]--;
+                sum--;
+            }
+    m->cum[0] = 0;
+    for (unsigned i = 0; i < n; i++)
+        m->cum[i + 1] = m->cum[i] + m->freq[i];
+done:
+    free(r);
+    if (rc != GPULZ_OK)
+        gpulz_model_free(m);
+    return rc;
+}
+
+void gpulz_model_free(gpulz_model *m)
+{
+    free(m->entry);
+    m->entry = NULL;
+}
+
+/* ---- the table's bytes (§15) --------------------------------------------- */
+
+static unsigned varint_size(uint32_t v)
+{
+    return v < 0x80 ? 1 : v < 0x4000 ? 2 : 3;
+}
+
+static uint8_t *varint_put(uint8_t *p, uint32_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* A minimal varint of at most 3 bytes from p[0..avail); 0 on failure. */
+static unsigned varint_get(const uint8_t *p, size_t avail, uint32_t *v)
+{
+    uint32_t x = 0;
+    for (unsigned i = 0; i < GPULZ_VARINT_MAX && i < avail; i++) {
+        x |= (uint32_t)(p[i] & 0x7F) << (7 * i);
+        if (!(p[i] & 0x80)) {
+            if (i > 0 && p[i] == 0)
+                return 0; /* not minimal */
+            *v = x;
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+static size_t table_size(const gpulz_model *m)
+{
+    size_t s = GPULZ_TABLE_HEAD_SIZE;
+    for (unsigned i = 0; i < m->K; i++)
+        s += varint_size(i ? m->value[i] - m->value[i - 1] - 1 : m->value[0]);
+    for (unsigned i = 0; i < m->K + m->E; i++)
+        s += varint_size(m->freq[i] - 1);
+    return s;
+}
+
+static uint8_t *table_write(uint8_t *p, const gpulz_model *m)
+{
+    gpulz_put_u16(p, m->K);
+    p[2] = (uint8_t)m->E;
+    p += GPULZ_TABLE_HEAD_SIZE;
+    for (unsigned i = 0; i < m->K; i++)
+        p = varint_put(p, i ? m->value[i] - m->value[i - 1] - 1 : m->value[0]);
+    for (unsigned i = 0; i < m->K + m->E; i++)
+        p = varint_put(p, m->freq[i] - 1);
+    return p;
+}
+
+/* ---- the estimate (§19) ------------------------------------------------- */
+
+static uint64_t segments_of(uint64_t N, unsigned g)
+{
+    return (N >> g) + ((N & (((uint64_t)1 << g) - 1)) != 0);
+}
+
+int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
+{
+    const uint64_t byte = 2048; /* 8 bits in 1/256 bits */
+    if (h->N == 0) {
+        *cost = byte * GPULZ_STREAM_HEADER_SIZE;
+        return GPULZ_OK;
+    }
+    gpulz_model m;
+    int rc = gpulz_model_build(&m, h);
+    if (rc != GPULZ_OK)
+        return rc;
+    if (m.distinct == 1) {
+        *cost = byte * (GPULZ_STREAM_HEADER_SIZE + m.u);
+    } else {
+        uint64_t c = 0;
+        const size_t V = (size_t)1 << (8 * h->u);
+        for (size_t v = 0; v < V; v++)
+            if (h->count[v] && m.entry[v] < m.K)
+                c += h->count[v] * gpulz_rans_cost[m.freq[m.entry[v]] - 1];
+        if (m.E)
+            c += m.escaped * gpulz_rans_cost[m.freq[m.K] - 1] + m.escaped * byte * m.u;
+        c += byte * (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + 3 * (uint64_t)(m.K + m.E) +
+                     (GPULZ_RANS_STATE_BYTES + 4) * segments_of(h->N, g));
+        *cost = c;
+    }
+    gpulz_model_free(&m);
+    return GPULZ_OK;
+}
+
+/* ---- coding (§16) -------------------------------------------------------- */
+
+/* Where segment s's words go while they are coded: its own area, 2 words per
+ * unit at most (a symbol step and a raw step). */
+typedef struct enc_job {
+    const gpulz_units *U;
+    const gpulz_model *m;
+    unsigned g;
+    uint8_t *area;     /* per segment: states, then up to 2 * G words */
+    size_t area_size;
+    uint32_t *words;   /* per segment: its word count */
+    uint16_t **tmp;    /* per worker: the words in the order emitted */
+} enc_job;
+
+static int enc_init(void *ctx, unsigned worker)
+{
+    enc_job *J = ctx;
+    if (!(J->tmp[worker] = malloc(sizeof(uint16_t) * 2 << J->g)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate coder scratch");
+    return GPULZ_OK;
+}
+
+static int enc_segment(void *ctx, unsigned worker, uint64_t s)
+{
+    enc_job *J = ctx;
+    const gpulz_units *U = J->U;
+    const gpulz_model *m = J->m;
+    const uint64_t first = s << J->g;
+    const uint64_t G = (uint64_t)1 << J->g;
+    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const unsigned K = m->K, u = U->u;
+    uint16_t *tmp = J->tmp[worker];
+    uint32_t x[GPULZ_RANS_LANES];
+    uint32_t nw = 0;
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
+        x[l] = GPULZ_RANS_L;
+    const unsigned R = (c + GPULZ_RANS_LANES - 1) / GPULZ_RANS_LANES;
+    for (unsigned r = R; r-- > 0;) {
+        uint32_t v[GPULZ_RANS_LANES], e[GPULZ_RANS_LANES];
+        unsigned lanes = c - r * GPULZ_RANS_LANES;
+        if (lanes > GPULZ_RANS_LANES)
+            lanes = GPULZ_RANS_LANES;
+        for (unsigned l = 0; l < lanes; l++) {
+            v[l] = unit_get(U, first + (uint64_t)r * GPULZ_RANS_LANES + l);
+            e[l] = m->entry[v[l]];
+        }
+        int emit;
+        uint32_t w;
+        for (unsigned l = lanes; l-- > 0;)
+            if (e[l] == K) {
+                x[l] = gpulz_rans_encode_raw(x[l], v[l], u, &emit, &w);
+                if (emit)
+                    tmp[nw++] = (uint16_t)w;
+            }
+        for (unsigned l = lanes; l-- > 0;) {
+            x[l] = gpulz_rans_encode(x[l], m->freq[e[l]], m->cum[e[l]], &emit, &w);
+            if (emit)
+                tmp[nw++] = (uint16_t)w;
+        }
+    }
+    uint8_t *out = J->area + s * J->area_size;
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
+        gpulz_put_u32(out + 4 * l, x[l]);
+    out += GPULZ_RANS_STATE_BYTES;
+    for (uint32_t i = 0; i < nw; i++)
+        gpulz_put_u16(out + GPULZ_RANS_WORD_BYTES * i, tmp[nw - 1 - i]);
+    J->words[s] = nw;
+    return GPULZ_OK;
+}
+
+static void write_stream_header(uint8_t *p, unsigned kind, uint64_t N, uint64_t size)
+{
+    p[0] = (uint8_t)kind;
+    gpulz_put_u64(p + 1, N);
+    gpulz_put_u64(p + 9, size);
+}
+
+static void write_stored(const gpulz_units *U, uint8_t *out, size_t *len)
+{
+    write_stream_header(out, GPULZ_STREAM_STORED, U->N, U->N * U->u);
+    uint8_t *p = out + GPULZ_STREAM_HEADER_SIZE;
+    if (U->stride == U->u)
+        memcpy(p, U->base, U->N * U->u);
+    else
+        for (uint64_t i = 0; i < U->N; i++)
+            memcpy(p + i * U->u, U->base + i * U->stride, U->u);
+    *len = GPULZ_STREAM_HEADER_SIZE + U->N * U->u;
+}
+
+int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, unsigned threads,
+                        uint8_t *out, size_t *len)
+{
+    int rc = GPULZ_OK;
+    gpulz_model m = {0};
+    enc_job J = {0};
+    unsigned workers = 0;
+    if (U->N == 0) {
+        write_stored(U, out, len);
+        return GPULZ_OK;
+    }
+    if ((rc = gpulz_model_build(&m, h)) != GPULZ_OK)
+        return rc;
+    if (m.distinct == 1) {
+        write_stream_header(out, GPULZ_STREAM_CONSTANT, U->N, U->u);
+        memcpy(out + GPULZ_STREAM_HEADER_SIZE, U->base, U->u);
+        *len = GPULZ_STREAM_HEADER_SIZE + U->u;
+        goto done;
+    }
+    const uint64_t stored = U->N * U->u;
+    const uint64_t nseg = segments_of(U->N, g);
+    const size_t tsize = table_size(&m);
+    /* a body that cannot beat the stored units is not worth coding */
+    if (tsize + (4 + GPULZ_RANS_STATE_BYTES) * nseg >= stored) {
+        write_stored(U, out, len);
+        goto done;
+    }
+    J = (enc_job){U, &m, g, NULL, GPULZ_RANS_STATE_BYTES + ((size_t)GPULZ_RANS_WORD_BYTES * 2 << g), NULL, NULL};
+    workers = gpulz_worker_count(threads, nseg);
+    J.area = malloc(nseg * J.area_size);
+    J.words = malloc(nseg * sizeof *J.words);
+    J.tmp = calloc(workers, sizeof *J.tmp);
+    if (!J.area || !J.words || !J.tmp)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate coder scratch for %llu segments", (unsigned long long)nseg);
+    if ((rc = gpulz_parallel_for(nseg, workers, 1, enc_init, enc_segment, &J)) != GPULZ_OK)
+        goto done;
+    uint64_t body = tsize + 4 * nseg;
+    for (uint64_t s = 0; s < nseg; s++)
+        body += GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * J.words[s];
+    if (body >= stored) {
+        write_stored(U, out, len);
+        goto done;
+    }
+    write_stream_header(out, GPULZ_STREAM_RANS, U->N, body);
+    uint8_t *p = table_write(out + GPULZ_STREAM_HEADER_SIZE, &m);
+    for (uint64_t s = 0; s < nseg; s++, p += 4)
+        gpulz_put_u32(p, J.words[s]);
+    for (uint64_t s = 0; s < nseg; s++) {
+        size_t seg = GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * J.words[s];
+        memcpy(p, J.area + s * J.area_size, seg);
+        p += seg;
+    }
+    *len = GPULZ_STREAM_HEADER_SIZE + body;
+done:
+    if (J.tmp)
+        for (unsigned w = 0; w < workers; w++)
+            free(J.tmp[w]);
+    free(J.tmp);
+    free(J.area);
+    free(J.words);
+    gpulz_model_free(&m);
+    return rc;
+}
+
+/* ---- decoding (§16, §20) ------------------------------------------------- */
+
+#define SLOT_ESCAPE 0x80000000u
+
+/* The decoder's view of a table: per slot its frequency and offset (and the
+ * escape bit), and its value. */
+typedef struct dec_table {
+    uint32_t slot[GPULZ_RANS_M]; /* f << 12 | (slot - c), SLOT_ESCAPE for the escape */
+    uint16_t value[GPULZ_RANS_M];
+} dec_table;
+
+static int table_read(const uint8_t *p, size_t avail, unsigned u, dec_table *t, size_t *used,
+                      const char *name)
+{
+    if (avail < GPULZ_TABLE_HEAD_SIZE)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "stream %s: the table ends early", name);
+    unsigned K = gpulz_get_u16(p), E = p[2];
+    if (K > GPULZ_RANS_MAX_VALUES || E > 1 || K + E == 0)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: a table of %u values and escape %u", name, K, E);
+    size_t pos = GPULZ_TABLE_HEAD_SIZE;
+    uint32_t values[GPULZ_RANS_M];
+    uint32_t v = 0;
+    for (unsigned i = 0; i < K; i++) {
+        uint32_t d;
+        unsigned n = varint_get(p + pos, avail - pos, &d);
+        if (!n)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: value %u of the table is not a valid varint",
+                              name, i);
+        pos += n;
+        v = i ? v + d + 1 : d;
+        if (v >= 1u << (8 * u))
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: table value %u is out of range", name, v);
+        values[i] = v;
+    }
+    uint32_t c = 0;
+    for (unsigned i = 0; i < K + E; i++) {
+        uint32_t f;
+        unsigned n = varint_get(p + pos, avail - pos, &f);
+        if (!n)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: frequency %u of the table is not a valid varint",
+                              name, i);
+        pos += n;
+        f += 1;
+        if (f > GPULZ_RANS_M - c)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: the table's frequencies exceed %u", name,
+                              GPULZ_RANS_M);
+        for (uint32_t s = c; s < c + f; s++) {
+            t->slot[s] = (i == K ? SLOT_ESCAPE : 0) | f << GPULZ_RANS_LOG2_M | (s - c);
+            t->value[s] = (uint16_t)(i < K ? values[i] : 0);
+        }
+        c += f;
+    }
+    if (c != GPULZ_RANS_M)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: the table's frequencies add up to %u, not %u",
+                          name, c, GPULZ_RANS_M);
+    *used = pos;
+    return GPULZ_OK;
+}
+
+typedef struct dec_job {
+    gpulz_units *U;
+    const dec_table *t;
+    const uint8_t *seg;      /* the first segment */
+    const uint64_t *start;   /* each segment's offset from seg */
+    const uint32_t *words;
+    unsigned g;
+    const char *name;
+} dec_job;
+
+static int dec_segment(void *ctx, unsigned worker, uint64_t s)
+{
+    (void)worker;
+    dec_job *J = ctx;
+    gpulz_units *U = J->U;
+    const dec_table *t = J->t;
+    const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
+    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const unsigned u = U->u;
+    const uint8_t *p = J->seg + J->start[s];
+    const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
+    const uint32_t nw = J->words[s];
+    const uint32_t umask = (1u << (8 * u)) - 1;
+    uint32_t x[GPULZ_RANS_LANES], k = 0;
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
+        if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
+                              J->name, (unsigned long long)s, l);
+    const unsigned R = (c + GPULZ_RANS_LANES - 1) / GPULZ_RANS_LANES;
+    for (unsigned r = 0; r < R; r++) {
+        unsigned lanes = c - r * GPULZ_RANS_LANES;
+        if (lanes > GPULZ_RANS_LANES)
+            lanes = GPULZ_RANS_LANES;
+        uint64_t base = first + (uint64_t)r * GPULZ_RANS_LANES;
+        uint32_t esc = 0;
+        for (unsigned l = 0; l < lanes; l++) {
+            uint32_t slot = x[l] & (GPULZ_RANS_M - 1), e = t->slot[slot];
+            x[l] = gpulz_rans_advance(x[l], e >> GPULZ_RANS_LOG2_M & 0x1FFFu, slot - (e & 0xFFFu));
+            if (gpulz_rans_needs_word(x[l])) {
+                if (k == nw)
+                    goto overrun;
+                x[l] = gpulz_rans_take_word(x[l], gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k++));
+            }
+            if (e & SLOT_ESCAPE)
+                esc |= 1u << l;
+            else
+                unit_put(U, base + l, t->value[slot]);
+        }
+        for (; esc; esc &= esc - 1) {
+            unsigned l = (unsigned)__builtin_ctz(esc);
+            unit_put(U, base + l, x[l] & umask);
+            x[l] >>= 8 * u;
+            if (gpulz_rans_needs_word(x[l])) {
+                if (k == nw)
+                    goto overrun;
+                x[l] = gpulz_rans_take_word(x[l], gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k++));
+            }
+        }
+    }
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
+        if (x[l] != GPULZ_RANS_L)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u ends in state %u, not 2^16",
+                              J->name, (unsigned long long)s, l, x[l]);
+    if (k != nw)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: %u of its %u words read", J->name,
+                          (unsigned long long)s, k, nw);
+    return GPULZ_OK;
+overrun:
+    return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
+                      (unsigned long long)s, nw);
+}
+
+int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char *name)
+{
+    if (avail < GPULZ_STREAM_HEADER_SIZE)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "stream %s: its header ends early", name);
+    *N = gpulz_get_u64(src + 1);
+    return GPULZ_OK;
+}
+
+int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsigned g,
+                        unsigned threads, const char *name, size_t *used)
+{
+    int rc = GPULZ_OK;
+    dec_table *t = NULL;
+    uint64_t *start = NULL;
+    uint32_t *words = NULL;
+    uint64_t N;
+    if ((rc = gpulz_stream_peek(src, avail, &N, name)) != GPULZ_OK)
+        return rc;
+    const unsigned kind = src[0], u = U->u;
+    const uint64_t size = gpulz_get_u64(src + 9);
+    if (U->N != UINT64_MAX && N != U->N)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: %llu units where the chunk has %llu", name,
+                          (unsigned long long)N, (unsigned long long)U->N);
+    if (size > avail - GPULZ_STREAM_HEADER_SIZE)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "stream %s: %llu bytes where %zu are left", name,
+                          (unsigned long long)size, avail - GPULZ_STREAM_HEADER_SIZE);
+    U->N = N;
+    const uint8_t *b = src + GPULZ_STREAM_HEADER_SIZE;
+    *used = GPULZ_STREAM_HEADER_SIZE + (size_t)size;
+    switch (kind) {
+    case GPULZ_STREAM_STORED:
+        if (N > size / u || N * u != size)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: stored %llu units in %llu bytes", name,
+                              (unsigned long long)N, (unsigned long long)size);
+        for (uint64_t i = 0; i < N; i++)
+            unit_put(U, i, u == 1 ? b[i] : gpulz_get_u16(b + 2 * i));
+        return GPULZ_OK;
+    case GPULZ_STREAM_CONSTANT: {
+        if (N == 0 || size != u)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: a constant of %llu bytes for %llu units", name,
+                              (unsigned long long)size, (unsigned long long)N);
+        uint32_t v = u == 1 ? b[0] : gpulz_get_u16(b);
+        for (uint64_t i = 0; i < N; i++)
+            unit_put(U, i, v);
+        return GPULZ_OK;
+    }
+    case GPULZ_STREAM_RANS:
+        break;
+    default:
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: unknown kind %u", name, kind);
+    }
+    if (N == 0)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: rANS-coded with no units", name);
+    size_t tsize;
+    if (!(t = malloc(sizeof *t)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a decoding table");
+    if ((rc = table_read(b, (size_t)size, u, t, &tsize, name)) != GPULZ_OK)
+        goto done;
+    const uint64_t nseg = segments_of(N, g);
+    /* each segment takes at least its states: bound nseg before allocating */
+    if (nseg > (size - tsize) / (4 + GPULZ_RANS_STATE_BYTES))
+        FAIL(GPULZ_ERR_CORRUPT, "stream %s: %llu segments cannot fit its %llu bytes", name,
+             (unsigned long long)nseg, (unsigned long long)size);
+    start = malloc(nseg * sizeof *start);
+    words = malloc(nseg * sizeof *words);
+    if (!start || !words)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
+    const uint8_t *dir = b + tsize;
+    uint64_t pos = 0, room = size - tsize - 4 * nseg;
+    for (uint64_t s = 0; s < nseg; s++) {
+        words[s] = gpulz_get_u32(dir + 4 * s);
+        start[s] = pos;
+        uint64_t seg = GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * words[s];
+        if (seg > room - pos)
+            FAIL(GPULZ_ERR_CORRUPT, "stream %s: segment %llu overruns the stream", name, (unsigned long long)s);
+        pos += seg;
+    }
+    if (pos != room)
+        FAIL(GPULZ_ERR_CORRUPT, "stream %s: its segments take %llu of %llu bytes", name,
+             (unsigned long long)pos, (unsigned long long)room);
+    dec_job J = {U, t, dir + 4 * nseg, start, words, g, name};
+    rc = gpulz_parallel_for(nseg, gpulz_worker_count(threads, nseg), 1, NULL, dec_segment, &J);
+done:
+    free(t);
+    free(start);
+    free(words);
+    return rc;
+}

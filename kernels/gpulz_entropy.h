@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpulz_entropy.h - the entropy stage of format v2 on the CPU (entropy.c):
+ * the model of a stream (docs/FORMAT.md §15, §18 step 4), its cost estimate
+ * (§19), and a stream coded and decoded (§14, §16).  Internal.
+ */
+#ifndef GPULZ_ENTROPY_H
+#define GPULZ_ENTROPY_H
+
+#include "gpulz_format2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* bits(f) of §19 in 1/256 bits, at index f - 1 (rans_cost.c, generated). */
+extern const uint16_t gpulz_rans_cost[GPULZ_RANS_M];
+
+/* N units of u (1 or 2) bytes, unit i at base + i * stride, little-endian. */
+typedef struct gpulz_units {
+    uint8_t *base; /* const for encoding; written by decoding */
+    size_t stride;
+    unsigned u;
+    uint64_t N;
+} gpulz_units;
+
+/* The count of every unit value (2^(8u) counters). */
+typedef struct gpulz_hist {
+    unsigned u;
+    uint64_t N;
+    uint64_t *count;
+} gpulz_hist;
+
+int gpulz_hist_init(gpulz_hist *h, unsigned u);
+void gpulz_hist_free(gpulz_hist *h);
+void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U);
+
+/* A stream's model (§15): K values ascending, then the escape when E. */
+typedef struct gpulz_model {
+    unsigned u, K, E;
+    uint64_t N, escaped; /* units, and how many of them are escaped */
+    unsigned distinct;   /* distinct values among the units */
+    uint32_t value[GPULZ_RANS_M];
+    uint32_t freq[GPULZ_RANS_M];
+    uint32_t cum[GPULZ_RANS_M + 1];
+    uint16_t *entry; /* per value: its entry, K for an escaped one (2^(8u)) */
+} gpulz_model;
+
+/* The model of §18 step 4 from a histogram; GPULZ_ERR_NOMEM only. */
+int gpulz_model_build(gpulz_model *m, const gpulz_hist *h);
+void gpulz_model_free(gpulz_model *m);
+
+/* §19's estimate of a stream with this histogram and segment size 2^g, in
+ * 1/256 bits (the model is built and freed inside). */
+int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost);
+
+/* The most bytes gpulz_stream_encode() writes for N units of u bytes: the
+ * stream header and the units stored. */
+static inline uint64_t gpulz_stream_bound(uint64_t N, unsigned u)
+{
+    return GPULZ_STREAM_HEADER_SIZE + N * u;
+}
+
+/*
+ * Code the units (whose histogram h is) as one stream (§14, §18 step 3) into
+ * out, which holds gpulz_stream_bound() bytes; *len receives its size.
+ * Segments are coded by up to `threads` workers.
+ */
+int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, unsigned threads,
+                        uint8_t *out, size_t *len);
+
+/*
+ * Decode the stream at src (avail bytes left in the chunk) into U (U->N:
+ * the units the chunk's shape requires, or UINT64_MAX to take the stream's
+ * own N, returned in U->N; U->base holds them).  *used receives the stream's
+ * bytes.  name says which stream in messages.  Every field is checked
+ * (§20): GPULZ_ERR_CORRUPT or GPULZ_ERR_TRUNCATED.
+ */
+int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsigned g,
+                        unsigned threads, const char *name, size_t *used);
+
+/* The N the stream at src declares (after checking that its header fits). */
+int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPULZ_ENTROPY_H */

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpulz_format2.h - the rules of chunk format v2 (docs/FORMAT.md §11-20)
+ * that the CPU codec, the CUDA kernels and the tests share, each written
+ * once as a GPULZ_HD helper: the header's stage flags, the units of the
+ * entropy stage, one rANS step each way, the checksum's arithmetic.
+ * Internal: not installed.
+ */
+#ifndef GPULZ_FORMAT2_H
+#define GPULZ_FORMAT2_H
+
+#include "gpulz_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* §11 */
+#define GPULZ_V2_HEADER_SIZE 32
+#define GPULZ_V2_FLAG_DELTA 0x01u
+#define GPULZ_V2_FLAG_SPLIT 0x02u
+#define GPULZ_V2_FLAG_LZSS 0x04u
+#define GPULZ_V2_FLAG_ENTROPY 0x08u
+#define GPULZ_V2_FLAG_CHECKSUM 0x10u
+#define GPULZ_V2_FLAGS_KNOWN 0x1Fu
+#define GPULZ_SEG_LOG2_MIN 10
+#define GPULZ_SEG_LOG2_MAX 15
+#define GPULZ_SEG_LOG2_DEFAULT 14 /* §19 */
+
+/* §12: the token table's entries */
+#define GPULZ_TOKEN_ENTRY_SIZE 2
+
+/* §14 */
+#define GPULZ_STREAM_HEADER_SIZE 17 /* kind, N, size */
+#define GPULZ_STREAM_STORED 0
+#define GPULZ_STREAM_CONSTANT 1
+#define GPULZ_STREAM_RANS 2
+
+/* §15-16 */
+#define GPULZ_RANS_LOG2_M 12
+#define GPULZ_RANS_M (1u << GPULZ_RANS_LOG2_M)
+#define GPULZ_RANS_L (1u << 16) /* the lower bound of a state, and every lane's start */
+#define GPULZ_RANS_LANES 32
+#define GPULZ_RANS_STATE_BYTES (4 * GPULZ_RANS_LANES)
+#define GPULZ_RANS_WORD_BYTES 2
+#define GPULZ_RANS_MAX_VALUES (GPULZ_RANS_M - 1) /* K; room is left for the escape */
+#define GPULZ_TABLE_HEAD_SIZE 3                  /* K (2 bytes), E (1 byte) */
+#define GPULZ_VARINT_MAX 3
+
+/* §11: whether stage flags are a valid version 2 combination for S. */
+GPULZ_HD int gpulz_v2_flags_ok(unsigned flags, unsigned S)
+{
+    if (flags & ~GPULZ_V2_FLAGS_KNOWN || !(flags & GPULZ_V2_FLAG_ENTROPY))
+        return 0;
+    if (flags & GPULZ_V2_FLAG_SPLIT)
+        return S >= 2;
+    return S <= 2;
+}
+
+/* §11: bytes per unit of the entropy stage, and symbol streams per shape. */
+GPULZ_HD unsigned gpulz_unit_bytes(unsigned flags, unsigned S)
+{
+    return flags & GPULZ_V2_FLAG_SPLIT ? 1u : S;
+}
+GPULZ_HD unsigned gpulz_symbol_streams(unsigned flags, unsigned S)
+{
+    return flags & GPULZ_V2_FLAG_SPLIT ? S : 1u;
+}
+
+/* §12: the streams of a chunk, in order: J symbol streams, or with LZSS the
+ * flags, J literal streams, the lengths and the offsets. */
+GPULZ_HD unsigned gpulz_stream_count(unsigned flags, unsigned S)
+{
+    return gpulz_symbol_streams(flags, S) + (flags & GPULZ_V2_FLAG_LZSS ? 3u : 0u);
+}
+
+/* §16: the encoder's symbol step.  x in [2^16, 2^32); returns the new state
+ * and, when *emit, the word to emit first (reversed later). */
+GPULZ_HD uint32_t gpulz_rans_encode(uint32_t x, uint32_t f, uint32_t c, int *emit, uint32_t *word)
+{
+    *emit = (uint64_t)x >= (uint64_t)f << (32 - GPULZ_RANS_LOG2_M); /* f * 2^20: one word suffices */
+    if (*emit) {
+        *word = x & 0xFFFFu;
+        x >>= 16;
+    }
+    return (x / f << GPULZ_RANS_LOG2_M) + x % f + c;
+}
+
+/* §16: the encoder's raw step for an escaped unit of u bytes. */
+GPULZ_HD uint32_t gpulz_rans_encode_raw(uint32_t x, uint32_t v, unsigned u, int *emit, uint32_t *word)
+{
+    *emit = (uint64_t)x >= (uint64_t)1 << (32 - 8 * u);
+    if (*emit) {
+        *word = x & 0xFFFFu;
+        x >>= 16;
+    }
+    return (uint32_t)((uint64_t)x << (8 * u)) | v;
+}
+
+/* §16: the decoder's symbol step without renormalisation: the state after
+ * the symbol in slot (x mod M) with frequency f and start c. */
+GPULZ_HD uint32_t gpulz_rans_advance(uint32_t x, uint32_t f, uint32_t c)
+{
+    return f * (x >> GPULZ_RANS_LOG2_M) + (x & (GPULZ_RANS_M - 1)) - c;
+}
+
+/* §16: whether a state needs the next word, and the state with it. */
+GPULZ_HD int gpulz_rans_needs_word(uint32_t x)
+{
+    return x < GPULZ_RANS_L;
+}
+GPULZ_HD uint32_t gpulz_rans_take_word(uint32_t x, uint32_t word)
+{
+    return x << 16 | word;
+}
+
+/* §17: the checksum's constants and steps. */
+#define GPULZ_CK_P1 2654435761u
+#define GPULZ_CK_P2 2246822519u
+#define GPULZ_CK_P3 3266489917u
+#define GPULZ_CK_P4 668265263u
+#define GPULZ_CK_P5 374761393u
+#define GPULZ_CK_LANES 32
+
+GPULZ_HD uint32_t gpulz_ck_rotl(uint32_t x, unsigned r)
+{
+    return x << r | x >> (32 - r);
+}
+GPULZ_HD uint32_t gpulz_ck_mix(uint32_t h)
+{
+    h = (h ^ h >> 15) * GPULZ_CK_P2;
+    h = (h ^ h >> 13) * GPULZ_CK_P3;
+    return h ^ h >> 16;
+}
+/* a lane's start and its step over one 32-bit word */
+GPULZ_HD uint32_t gpulz_ck_lane_init(unsigned lane)
+{
+    return GPULZ_CK_P1 + lane;
+}
+GPULZ_HD uint32_t gpulz_ck_lane_step(uint32_t h, uint32_t w)
+{
+    return gpulz_ck_rotl(h + w * GPULZ_CK_P2, 13) * GPULZ_CK_P1;
+}
+/* the piece's hash from its length and lanes, folded in lane order */
+GPULZ_HD uint32_t gpulz_ck_piece_start(uint64_t len)
+{
+    return (uint32_t)len;
+}
+GPULZ_HD uint32_t gpulz_ck_piece_fold(uint32_t H, uint32_t lane_hash)
+{
+    return gpulz_ck_rotl(H + lane_hash * GPULZ_CK_P3, 17) * GPULZ_CK_P4;
+}
+/* piece k's term of the sum, and the checksum from the sum */
+GPULZ_HD uint32_t gpulz_ck_term(uint32_t piece_hash_unmixed, uint64_t k)
+{
+    return gpulz_ck_mix(gpulz_ck_mix(piece_hash_unmixed) + (uint32_t)k * GPULZ_CK_P5);
+}
+GPULZ_HD uint32_t gpulz_ck_final(uint32_t sum, uint64_t n)
+{
+    return gpulz_ck_mix(sum ^ (uint32_t)n ^ (uint32_t)(n >> 32) * GPULZ_CK_P1);
+}
+
+/* §13: y = x - prev modulo 2^(8S), and back; S-byte little-endian values
+ * held in 64 bits. */
+GPULZ_HD uint64_t gpulz_symbol_mask(unsigned S)
+{
+    return S == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * S)) - 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPULZ_FORMAT2_H */
