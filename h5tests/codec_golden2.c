@@ -8,9 +8,13 @@
  *     refuses an output buffer one byte short;
  *   - gpulz_decompress gives back the input, writing nothing past it;
  *   - unless the vector is "mode decode" (stage choices forced by the
- *     generator, valid chunks that no mode writes), gpulz_compress with the
- *     vector's mode, symbol size, window, block size and checksum setting
- *     writes exactly the recorded bytes, with 1 and 2 threads.
+ *     generator, or a chunk made by hand: valid chunks that no mode writes),
+ *     gpulz_compress with the vector's mode, symbol size, window, block size
+ *     and checksum setting writes exactly the recorded bytes, with 1 and 2
+ *     threads;
+ *   - a "mode reject" vector (reject-*.hex) is a chunk made by hand that
+ *     breaks one rule of section 20, named in its comment: both decoders
+ *     must refuse it.
  *
  * The file format: that of h5tests/golden/ (codec_golden.h) plus the keys
  * "mode fast|ratio|auto|decode" and "checksum 1|0"; see v2_refenc.py.
@@ -180,6 +184,30 @@ static void check_one(const char *path, const char *name)
         return;
     }
     vectors++;
+    if (!strcmp(v.mode, "reject")) {
+        /* room for what the header says, so that the refusal is not for lack of it */
+        uint64_t hn = 0;
+        for (int i = 7; v.out_len >= 20 && i >= 0; i--)
+            hn = hn << 8 | v.out[12 + i];
+        size_t cap = hn < ((uint64_t)1 << 24) ? (size_t)hn + 16 : 4096;
+        uint8_t *d = tu_xmalloc(cap);
+        size_t got = 0;
+        int rrc = refdec_decode(v.out, v.out_len, d, cap, &got, NULL, err, sizeof err);
+        TU_CHECK(rrc != REFDEC_OK, "%s: the reference decoder accepts it", name);
+        gpulz_params p;
+        tu_params(&p, 1, 128, 256, 1);
+        int lrc = gpulz_decompress(v.out, v.out_len, d, cap, &got, &p);
+        TU_CHECK(lrc != GPULZ_OK, "%s: gpulz_decompress accepts it", name);
+        TU_CHECK(lrc == GPULZ_OK || lrc == GPULZ_ERR_CORRUPT || lrc == GPULZ_ERR_TRUNCATED ||
+                     lrc == GPULZ_ERR_VERSION,
+                 "%s: gpulz_decompress returns %d", name, lrc);
+        printf("%-36s reject: refdec %s (%s); gpulz %s (%s)\n", name, refdec_strerror(rrc), err,
+               gpulz_strerror(lrc), lrc ? gpulz_last_error() : "");
+        free(d);
+        free(v.in);
+        free(v.out);
+        return;
+    }
 
     /* the independent decoder */
     uint8_t *d = tu_xmalloc(v.in_len + 16);
@@ -212,7 +240,7 @@ static void check_one(const char *path, const char *name)
 
     /* gpulz_compress writes exactly these bytes */
     int mode = mode_of(v.mode);
-    if (strcmp(v.mode, "decode")) {
+    if (strcmp(v.mode, "decode") != 0) {
         TU_CHECK(mode >= 0, "%s: unknown mode '%s'", name, v.mode);
         for (unsigned threads = 1; mode >= 0 && threads <= 2; threads++) {
             tu_params(&p, v.S, v.W, v.C, threads);

@@ -20,8 +20,9 @@
  *
  * Usage: codec_refdec_test [inputs [seed]]   (default 2500 inputs)
  *        codec_refdec_test --decode FILE...   both decoders on chunk files
- *        codec_refdec_test --compress MODE S W C CHECKSUM IN OUT
- *                          (gpulz_compress, for h5tests/v2_refenc.py --diff)
+ *        codec_refdec_test --compress MODE S W C FLAGS IN OUT
+ *                          (gpulz_compress, for h5tests/v2_refenc.py --diff; FLAGS:
+ *                          1 the checksum, 2 GPULZ_FLAG_ADAPTIVE)
  */
 #include "codec_refdec.h"
 #include "codec_testutil.h"
@@ -30,6 +31,7 @@
 
 static const char *const mode_name[] = {"lz", "fast", "ratio", "auto"};
 
+static int verbose; /* CODEC_REFDEC_VERBOSE set: print refusals whose statuses differ */
 static unsigned long n_inputs, n_mutants, n_agree_accept, n_agree_reject, n_disagree;
 static unsigned long code_pairs[8][8]; /* [library][refdec] status of refused mutants */
 static unsigned long cover_flags[32], cover_v1, cover_escapes, cover_multiseg, cover_const,
@@ -402,6 +404,10 @@ static void damage(const uint8_t *in, size_t n, const uint8_t *ch, size_t len,
         } else {
             n_agree_reject++;
             code_pairs[code_index(o.lib_rc)][code_index(o.ref_rc)]++;
+            if (verbose && o.lib_rc != o.ref_rc)
+                printf("status differs: %s, %s: gpulz %s (%s), refdec %s (%s)\n", ctxt, what,
+                       gpulz_strerror(o.lib_rc), gpulz_last_error(), refdec_strerror(o.ref_rc),
+                       o.err);
         }
         free_outcome(&o);
     }
@@ -483,14 +489,25 @@ static int decode_files(int argc, char **argv)
         size_t cap = n < ((uint64_t)1 << 30) ? (size_t)n : 0;
         outcome o;
         run_both(ch, len, cap, 1, &o);
-        printf("%s: gpulz_decompress %s (%s); refdec %s (%s)%s\n", argv[i],
+        /* FILE.in, where there is one, is what the chunk must decode to */
+        char inpath[4096];
+        snprintf(inpath, sizeof inpath, "%s.in", argv[i]);
+        size_t in_len = 0;
+        uint8_t *in = tu_read_file(inpath, &in_len);
+        const char *vs_in = !in || o.ref_rc ? ""
+                            : in_len == o.ref_len && !memcmp(in, o.ref_out, in_len)
+                                ? "; input same"
+                                : "; input DIFFERENT";
+        printf("%s: gpulz_decompress %s (%s); refdec %s (%s)%s%s\n", argv[i],
                gpulz_strerror(o.lib_rc), o.lib_rc ? gpulz_last_error() : "",
                refdec_strerror(o.ref_rc), o.err,
                o.lib_rc == 0 && o.ref_rc == 0
                    ? (o.lib_len == o.ref_len && !memcmp(o.lib_out, o.ref_out, o.lib_len)
                           ? "; same bytes"
                           : "; DIFFERENT bytes")
-                   : "");
+                   : "",
+               vs_in);
+        free(in);
         free_outcome(&o);
         free(ch);
     }
@@ -507,8 +524,10 @@ static int compress_file(char **a)
         return 2;
     tu_params(&p, (unsigned)atoi(a[1]), (unsigned)atoi(a[2]), (unsigned)atoi(a[3]), 1);
     p.mode = (gpulz_mode)mode;
-    if (!atoi(a[4]))
+    if (!(atoi(a[4]) & 1))
         p.flags |= GPULZ_FLAG_NO_CHECKSUM;
+    if (atoi(a[4]) & 2)
+        p.flags |= GPULZ_FLAG_ADAPTIVE;
     size_t n, len;
     uint8_t *in = tu_read_file(a[5], &n);
     if (!in)
@@ -530,6 +549,7 @@ int main(int argc, char **argv)
         return decode_files(argc - 2, argv + 2);
     if (argc == 9 && !strcmp(argv[1], "--compress"))
         return compress_file(argv + 2);
+    verbose = getenv("CODEC_REFDEC_VERBOSE") != NULL;
     unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 2500;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x2F0A11CEull;
     uint64_t s = seed;

@@ -12,6 +12,15 @@ independent decoder of codec_refdec.c give the input back):
     python3 h5tests/v2_refenc.py --write-golden h5tests/golden2
     python3 h5tests/v2_refenc.py --check-golden h5tests/golden2   # regenerate and compare
     python3 h5tests/v2_refenc.py --compress MODE S W C [--no-checksum] IN OUT
+    python3 h5tests/v2_refenc.py --diff PROG COUNT [SEED [KEEPDIR]]
+        random inputs compressed by gpulz (PROG: build/h5tests/codec_refdec_test,
+        its --compress) and by this encoder; every difference is printed
+    python3 h5tests/v2_refenc.py --diff-adaptive PROG COUNT [SEED [KEEPDIR]]
+        the same, half of the cases with GPULZ_FLAG_ADAPTIVE (section 8 around the mode)
+    python3 h5tests/v2_refenc.py --variants PROG COUNT [SEED]
+        valid chunks that no mode writes (a parse that is not greedy, streams
+        stored or rANS-coded against section 18, other tables, any g), decoded
+        by gpulz and by codec_refdec.c (PROG --decode)
 
 The vector file format is the one of h5tests/golden/ (codec_golden.h) with two
 more keys, read by h5tests/codec_golden2.c:
@@ -308,18 +317,29 @@ def rans_segment(units, tab, u):
     return struct.pack("<32I", *x), words
 
 
-def encode_stream(units, u, g, info=None, force_rans=False):
+def encode_stream(units, u, g, info=None, force_rans=False, var=None):
     """sections 14 and 18 step 3; info (a list) gets a description.  force_rans codes
-    every non-empty stream with rANS (valid, but not what section 18 chooses)."""
+    every non-empty stream with rANS (valid, but not what section 18 chooses); var (a
+    Variant) makes other valid but non-canonical choices at random."""
     N = len(units)
     G = 1 << g
-    if N == 0:
+    force_stored = False
+    if var is not None and N:
+        pick = var.rnd.random()
+        force_rans = force_rans or pick < 0.4
+        force_stored = 0.4 <= pick < 0.55
+    if force_stored:
+        kind, desc = 0, "stored (forced) N=%d u=%d" % (N, u)
+        body = b"".join(v.to_bytes(u, "little") for v in units)
+    elif N == 0:
         kind, body, desc = 0, b"", "stored N=0"
     elif all(v == units[0] for v in units) and not force_rans:
         kind, body = 1, units[0].to_bytes(u, "little")
         desc = "constant N=%d u=%d value=%d" % (N, u, units[0])
     else:
         tab = Table(units)
+        if var is not None:
+            var.perturb(tab, units, u)
         segs = [units[s:s + G] for s in range(0, N, G)]
         dirw, segb = [], []
         for seg in segs:
@@ -381,11 +401,11 @@ def fast_streams(blocks, S, split):
     return to_units(syms, S, split)
 
 
-def ratio_parts(blocks, S, W, split):
+def ratio_parts(blocks, S, W, split, var=None):
     """section 12 (with LZSS): the token counts and the streams."""
     Ts, flags, lits, lens, offs = [], [], [], [], []
     for b in blocks:
-        toks = parse(b, W, S)
+        toks = parse(b, W, S) if var is None else var.parse(b, W, S)
         Ts.append(len(toks))
         fb = [0] * ((len(toks) + 7) // 8)
         for i, t in enumerate(toks):
@@ -400,7 +420,8 @@ def ratio_parts(blocks, S, W, split):
     return Ts, flags, litj, u, lens, offs
 
 
-def encode_v2(data, S, W, C, use_delta, split, lzss, cksum, g=14, notes=None, force_rans=False):
+def encode_v2(data, S, W, C, use_delta, split, lzss, cksum, g=14, notes=None, force_rans=False,
+              var=None):
     """sections 11-18 with the stage choices given."""
     assert shape_allowed(S, split)
     n = len(data)
@@ -412,20 +433,20 @@ def encode_v2(data, S, W, C, use_delta, split, lzss, cksum, g=14, notes=None, fo
         streams, u = fast_streams(blocks, S, split)
         for j, st in enumerate(streams):
             info.append("stream %d: " % j)
-            body += encode_stream(st, u, g, info, force_rans)
+            body += encode_stream(st, u, g, info, force_rans, var)
     else:
-        Ts, flags, litj, u, lens, offs = ratio_parts(blocks, S, W, split)
+        Ts, flags, litj, u, lens, offs = ratio_parts(blocks, S, W, split, var)
         body += b"".join(struct.pack("<H", T) for T in Ts)
         info.append("tokens %d, matches %d" % (sum(Ts), len(lens)))
         info.append("flags: ")
-        body += encode_stream(flags, 1, g, info, force_rans)
+        body += encode_stream(flags, 1, g, info, force_rans, var)
         for j, st in enumerate(litj):
             info.append("literals %d: " % j)
-            body += encode_stream(st, u, g, info, force_rans)
+            body += encode_stream(st, u, g, info, force_rans, var)
         info.append("lengths: ")
-        body += encode_stream(lens, 1, g, info, force_rans)
+        body += encode_stream(lens, 1, g, info, force_rans, var)
         info.append("offsets: ")
-        body += encode_stream(offs, 1, g, info, force_rans)
+        body += encode_stream(offs, 1, g, info, force_rans, var)
     fl = F_ENTROPY | (F_DELTA if use_delta else 0) | (F_SPLIT if split else 0) | \
         (F_LZSS if lzss else 0) | (F_CHECKSUM if cksum else 0)
     ck = checksum(data, S, C) if cksum else 0
@@ -465,9 +486,18 @@ def ratio_choice(data, S, W, C, g=14):
     return use_delta, ests[1] < ests[0]
 
 
-def compress(data, mode, S, W, C, cksum=True, notes=None):
-    """gpulz_compress with params.mode = mode (section 19)."""
+def compress(data, mode, S, W, C, cksum=True, notes=None, adaptive=False):
+    """gpulz_compress with params.mode = mode (section 19).  adaptive: section 8 as it
+    reads, around whatever the mode writes (section 19 does not say how the flag
+    combines with the modes of version 2)."""
     data = bytes(data)
+    if adaptive:
+        first = compress(data, mode, S, W, C, cksum, notes)
+        if S > 1 and len(data) < 1.5 * len(first):
+            second = compress(data, mode, 1, W, C, cksum)
+            if len(second) < len(first):
+                return second
+        return first
     if mode == "lz":
         return encode_v1(data, S, W, C)
     if mode == "fast":
@@ -489,6 +519,248 @@ def compress(data, mode, S, W, C, cksum=True, notes=None):
             notes += bn
         return best
     raise ValueError(mode)
+
+
+# ---------------------------------------------------------------- valid, non-canonical chunks
+
+class Variant:
+    """Choices the format allows but section 18 does not make: a parse that is not
+    greedy, streams stored or rANS-coded against the rule, tables with other
+    frequencies, unused values, an escape entry nobody needs, values escaped that
+    could enter.  Every chunk written with one is valid (sections 11-17)."""
+
+    def __init__(self, rnd):
+        self.rnd = rnd
+
+    def parse(self, x, W, S):
+        rnd = self.rnd
+        c, lm, out, i = len(x), lmin(S), [], 0
+        while i < c:
+            lim = min(255, c - i)
+            lens = []
+            for d in range(1, min(W, i) + 1):
+                L = 0
+                while L < lim and x[i + L] == x[i + L - d]:
+                    L += 1
+                lens.append(L)
+            best = max(lens) if lens else 0
+            if best >= lm and rnd.random() < 0.85:
+                L = best if rnd.random() < 0.6 else rnd.randint(lm, best)
+                ds = [d + 1 for d, l in enumerate(lens) if l >= L]
+                d = ds[0] if rnd.random() < 0.6 else rnd.choice(ds)
+                out.append(("M", L, d))
+                i += L
+            else:
+                out.append(("L", x[i]))
+                i += 1
+        return out
+
+    def perturb(self, tab, units, u):
+        rnd = self.rnd
+        vals = list(tab.values)
+        f = {v: tab.freq[v] for v in vals}
+        fe = tab.freq[ESC] if tab.E else 0
+        present = set(units)
+
+        def donor():
+            big = [v for v in vals if f[v] > 1] + ([ESC] if fe > 1 else [])
+            return rnd.choice(big) if big else None
+
+        def take1(d):
+            nonlocal fe
+            if d is ESC:
+                fe -= 1
+            else:
+                f[d] -= 1
+
+        for _ in range(rnd.randint(1, 3)):
+            op = rnd.randrange(4)
+            if op == 0 and len(vals) + (1 if fe else 0) >= 2:  # move slots
+                d = donor()
+                if d is None:
+                    continue
+                k = rnd.randint(1, (f[d] if d is not ESC else fe) - 1)
+                targets = [v for v in vals if v != d] + ([ESC] if fe and d is not ESC else [])
+                t = rnd.choice(targets)
+                for _ in range(k):
+                    take1(d)
+                if t is ESC:
+                    fe += k
+                else:
+                    f[t] += k
+            elif op == 1 and len(vals) < M - 1:  # a value the stream never holds
+                d = donor()
+                cands = [rnd.randrange(1 << (8 * u)) for _ in range(8)]
+                cands = [v for v in cands if v not in present and v not in f]
+                if d is None or not cands:
+                    continue
+                take1(d)
+                vals.append(cands[0])
+                f[cands[0]] = 1
+                vals.sort()
+            elif op == 2 and not fe:  # an escape entry nothing needs
+                d = donor()
+                if d is None:
+                    continue
+                take1(d)
+                fe = 1
+            elif op == 3 and vals:  # escape values that could enter
+                for v in rnd.sample(vals, rnd.randint(1, min(3, len(vals)))):
+                    fe += f.pop(v)
+                    vals.remove(v)
+        assert sum(f.values()) + fe == M and all(x >= 1 for x in f.values())
+        tab.values = vals
+        tab.K = len(vals)
+        tab.E = 1 if fe else 0
+        tab.freq = dict(f)
+        if fe:
+            tab.freq[ESC] = fe
+        tab.escaped_units = sum(1 for x in units if x not in f)
+        assert tab.E or not tab.escaped_units
+        tab.cum, acc = {}, 0
+        for v in vals + ([ESC] if fe else []):
+            tab.cum[v] = acc
+            acc += tab.freq[v]
+
+
+# ---------------------------------------------------------------- comparisons with gpulz
+
+def random_input(rnd):
+    """(data, kind): inputs of the kinds codec_refdec_test uses, smaller."""
+    kind = rnd.randrange(10)
+    r = rnd.random()
+    n = rnd.randrange(12) if r < 0.1 else rnd.randrange(400) if r < 0.5 else \
+        rnd.randrange(400, 4000) if r < 0.95 else rnd.randrange(4000, 12000)
+    if kind == 0:
+        d = rng_bytes(rnd, n)
+    elif kind == 1:
+        d = bytes(n)
+    elif kind == 2:
+        k = rnd.randint(1, 40)
+        alpha = [rnd.getrandbits(8) for _ in range(k)]
+        d = skewed(rnd, n, alpha, [1.0 / (i + 1) ** 1.5 for i in range(k)])
+    elif kind == 3:
+        k = rnd.randint(1, 40)
+        alpha = [rnd.getrandbits(16) for _ in range(k)]
+        d = u16s(rnd.choices(alpha, [1.0 / (i + 1) for i in range(k)], k=n // 2)) + \
+            rng_bytes(rnd, n % 2)
+    elif kind == 4:
+        step = rnd.choice([1, 3, 50, 1000])
+        v, vals = rnd.getrandbits(20), []
+        for _ in range(n // 4):
+            v += rnd.randrange(step)
+            vals.append(v)
+        d = u32s(vals) + rng_bytes(rnd, n % 4)
+    elif kind == 5:
+        x, vals = float(rnd.randrange(100)), []
+        for _ in range(n // 8):
+            x += 0.125 * rnd.randrange(8)
+            vals.append(x)
+        d = f64s(vals) + rng_bytes(rnd, n % 8)
+    elif kind == 6:
+        d = text_like(rnd, n)
+    elif kind == 7:  # runs
+        out = bytearray()
+        while len(out) < n:
+            out += bytes([rnd.choice([0, 1, 7, 255])]) * rnd.choice([1, 2, 3, 8, 30, 300])
+        d = bytes(out[:n])
+    elif kind == 8:  # rare values among few common ones: escapes once n > 4096 units
+        w = rnd.choice([1, 2])
+        vals = [rnd.getrandbits(8 * w) if rnd.random() < 0.02 else 0x4142 + rnd.randrange(5)
+                for _ in range(n // w)]
+        d = b"".join((v & ((1 << (8 * w)) - 1)).to_bytes(w, "little") for v in vals) + \
+            bytes(n % w)
+    else:  # a period with point changes
+        p = rnd.randint(1, 40)
+        base = rng_bytes(rnd, p)
+        d = bytearray((base * (n // p + 1))[:n])
+        for _ in range(n // 50):
+            d[rnd.randrange(n)] ^= 1
+        d = bytes(d)
+    return d, kind
+
+
+def random_params(rnd):
+    S = rnd.choice([1, 2, 4, 8])
+    W = rnd.choice([128, 128, rnd.randint(1, 255)])
+    C = 256 << rnd.randrange(7)
+    return S, W, C
+
+
+def run_prog(args):
+    import subprocess
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+
+
+def diff_with_gpulz(prog, count, seed, keep, with_adaptive=False):
+    """gpulz_compress (through codec_refdec_test --compress) against this encoder."""
+    import tempfile
+    rnd = random.Random(seed)
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for it in range(count):
+            data, kind = random_input(rnd)
+            S, W, C = random_params(rnd)
+            mode = rnd.choice(["fast", "ratio", "auto"])
+            ck = rnd.random() < 0.7
+            adaptive = with_adaptive and rnd.random() < 0.5
+            want = compress(data, mode, S, W, C, ck, adaptive=adaptive)
+            fin, fout = os.path.join(tmp, "in"), os.path.join(tmp, "out")
+            with open(fin, "wb") as f:
+                f.write(data)
+            r = run_prog([prog, "--compress", mode, str(S), str(W), str(C),
+                          str((1 if ck else 0) | (2 if adaptive else 0)), fin, fout])
+            if r.returncode:
+                print("case %d: gpulz failed: %s" % (it, r.stdout.strip()))
+                bad += 1
+                continue
+            with open(fout, "rb") as f:
+                got = f.read()
+            if got != want:
+                bad += 1
+                i = next((k for k in range(min(len(got), len(want))) if got[k] != want[k]),
+                         min(len(got), len(want)))
+                print("case %d: kind %d n %d S %d W %d C %d mode %s checksum %d adaptive %d: gpulz "
+                      "writes %d bytes, this encoder %d, first difference at byte %d" %
+                      (it, kind, len(data), S, W, C, mode, ck, adaptive, len(got), len(want), i))
+                if keep:
+                    os.makedirs(keep, exist_ok=True)
+                    for nm, b in (("in", data), ("gpulz", got), ("ref", want)):
+                        with open(os.path.join(keep, "case%d.%s" % (it, nm)), "wb") as f:
+                            f.write(b)
+    print("%d cases, %d differ" % (count, bad))
+    return 1 if bad else 0
+
+
+def variants_through_decoders(prog, count, seed):
+    """Valid chunks that no mode writes, through both decoders (--decode)."""
+    import tempfile
+    rnd = random.Random(seed)
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for it in range(count):
+            data, kind = random_input(rnd)
+            S, W, C = random_params(rnd)
+            split = S >= 4 or (S == 2 and rnd.random() < 0.5)
+            ch = encode_v2(data, S, W, C, rnd.random() < 0.5, split, rnd.random() < 0.6,
+                           rnd.random() < 0.7, g=rnd.randint(10, 15), var=Variant(rnd))
+            fn = os.path.join(tmp, "v%05d" % it)
+            with open(fn, "wb") as f:
+                f.write(ch)
+            with open(fn + ".in", "wb") as f:
+                f.write(data)
+            files.append(fn)
+        for k in range(0, len(files), 200):
+            r = run_prog([prog, "--decode"] + files[k:k + 200])
+            for line in r.stdout.splitlines():
+                if "refdec ok (" not in line or "gpulz_decompress success (" not in line or \
+                        "same bytes" not in line or "input same" not in line:
+                    bad += 1
+                    print(line)
+    print("%d valid non-canonical chunks, %d not read by both decoders" % (count, bad))
+    return 1 if bad else 0
 
 
 # ---------------------------------------------------------------- golden vectors
@@ -639,8 +911,10 @@ def golden_cases():
     add(("fast-s8-floats", "float64 from 64 values: 8 planes, some constant",
          f64s(fl) + b"\xAA\xBB", "fast", 8, 128, 256, True,
          notes_have("constant", base=flags_are(F_SPLIT, F_DELTA))))
-    add(("fast-s4-random", "random int32: planes stored (the estimates decide delta)",
-         rng_bytes(rnd, 1024), "fast", 4, 128, 256, True, flags_are(F_SPLIT)))
+    add(("fast-s4-random", "random int32: every plane is stored, yet the estimate (the rANS "
+         "formula of section 19, even for a stream that will be stored) picks delta",
+         rng_bytes(rnd, 1024), "fast", 4, 128, 256, True,
+         notes_have("stored (rANS", base=flags_are(F_SPLIT | F_DELTA))))
     # -- escapes
     common = list(range(60, 80))
     esc1 = bytes(rnd.choice(common) for _ in range(6000))
@@ -656,6 +930,29 @@ def golden_cases():
     add(("fast-s2-escape", "6000 u16 from 6 codes and 30 random ones: escapes of u = 2",
          u16s(vals), "fast", 2, 128, 2048, True,
          notes_have("E=1 escaped=30", base=flags_are(0, F_SPLIT | F_DELTA))))
+    # -- the orders of section 18 step 4 where they decide (8192 units: every odd count
+    #    has the remainder N/2, so which of the tied entries gets the extra slot matters)
+    def tied(counts, nsing, seed):
+        units = []
+        for v, c in zip((10, 20, 30, 40), counts):
+            units += [v] * c
+        units += [100 + i for i in range(nsing)]
+        random.Random(seed).shuffle(units)
+        return bytes(units)
+    add(("fast-s1-tie-escape-last", "8192 bytes: counts 8178, 5, 3, 3 and 3 escaped singletons; "
+         "the remainders of 5, 3, 3 and the escape (3) tie, 2 slots go by the order: the escape "
+         "after the values of its count", tied([8178, 5, 3, 3], 3, 0), "fast", 1, 128, 16384, True,
+         notes_have("K=4 E=1 escaped=3", base=flags_are(0, F_DELTA))))
+    add(("fast-s1-tie-escape-by-count", "8192 bytes: counts 8174, 7, 3, 3 and 5 escaped "
+         "singletons; the escape (5) ranks by its count, before the values of count 3",
+         tied([8174, 7, 3, 3], 5, 0), "fast", 1, 128, 16384, True,
+         notes_have("K=4 E=1 escaped=5", base=flags_are(0, F_DELTA))))
+    walk = [200] * 9684 + [3] * 4658 + [9] * 206 + [100]
+    random.Random(1).shuffle(walk)
+    add(("fast-s1-walk", "14549 bytes: the escape (count 1) gets 0 slots, is raised to 1, and "
+         "the walk takes the slot back from the first entry by count (value 200), not value 3",
+         bytes(walk), "fast", 1, 128, 16384, True,
+         notes_have("K=3 E=1 escaped=1", base=flags_are(0, F_DELTA))))
     # -- several segments (g = 14: 16384 units a segment)
     add(("fast-s1-2seg", "20000 skewed bytes: two segments of one stream",
          skewed(rnd, 20000, list(range(16)), [2 ** (16 - i) for i in range(16)]), "fast", 1, 128,
@@ -739,6 +1036,266 @@ def decode_only_cases():
     return cases
 
 
+# ---------------------------------------------------------------- hand-made chunks
+
+def v2_header(flags, S, W, lgC, g, n, nb, ck=0, reserved=0, version=2):
+    return MAGIC + bytes([version, flags, S, W, lgC, g]) + struct.pack("<HQQI", reserved, n, nb, ck)
+
+
+def stream_bytes(kind, N, body, size=None):
+    return bytes([kind]) + struct.pack("<QQ", N, len(body) if size is None else size) + body
+
+
+def rans_parts(units, u, G=1 << 14):
+    """The table, directory words and segments (states, words) of a rANS stream."""
+    tab = Table(units)
+    segs = [rans_segment(units[k:k + G], tab, u) for k in range(0, len(units), G)]
+    return tab, segs
+
+
+def rans_body(tab_bytes, segs, dirw=None, extra=b""):
+    dirw = [len(w) for _, w in segs] if dirw is None else dirw
+    return tab_bytes + struct.pack("<%dI" % len(dirw), *dirw) + b"".join(
+        st + struct.pack("<%dH" % len(w), *w) for st, w in segs) + extra
+
+
+def ratio_chunk(S, W, C, blocks, tail=b"", T_override=None, pad_bits=0, lit_extra=0,
+                len_extra=0, g=14, flags_extra=0, n_override=None):
+    """A ratio chunk of S = 1 or 2 (no SPLIT) with stored streams, from token lists
+    (('L', value) or ('M', L, D)) per block; the overrides break one rule each.
+    Returns the chunk and what it decodes to (where it is valid)."""
+    Ts, flags, lits, lens, offs, n_sym = [], [], [], [], [], 0
+    data = bytearray()
+    for toks in blocks:
+        syms = []
+        for t in toks:
+            if t[0] == "M":
+                for _ in range(t[1]):
+                    syms.append(syms[-t[2]] if 0 < t[2] <= len(syms) else 0)
+            else:
+                syms.append(t[1])
+        data += b"".join(v.to_bytes(S, "little") for v in syms)
+    data += tail
+    for k, toks in enumerate(blocks):
+        Ts.append(len(toks) if T_override is None or T_override[0] != k else T_override[1])
+        fb = [0] * ((len(toks) + 7) // 8)
+        for i, t in enumerate(toks):
+            if t[0] == "M":
+                fb[i // 8] |= 1 << (i % 8)
+                lens.append(t[1])
+                offs.append(t[2])
+                n_sym += t[1]
+            else:
+                lits.append(t[1])
+                n_sym += 1
+        if k == 0 and pad_bits:
+            fb[-1] |= pad_bits
+        flags += fb
+    n = n_sym * S + len(tail) if n_override is None else n_override
+    nb = len(blocks)
+    body = b"".join(struct.pack("<H", T) for T in Ts)
+    body += stream_bytes(0, len(flags), bytes(flags))
+    lit_units = lits + [0] * lit_extra
+    body += stream_bytes(0, len(lit_units), b"".join(v.to_bytes(S, "little") for v in lit_units))
+    body += stream_bytes(0, len(lens) + len_extra, bytes(lens + [3] * len_extra))
+    body += stream_bytes(0, len(offs) + len_extra, bytes(offs + [1] * len_extra))
+    return v2_header(F_ENTROPY | F_LZSS | flags_extra, S, W, C.bit_length() - 1, g, n, nb) + \
+        body + tail, bytes(data)
+
+
+def crafted_cases():
+    """(name, why, chunk, input or None): chunks written by hand from the spec, with
+    input None for those a decoder must refuse (section 20 says which rule)."""
+    out = []
+    ok = lambda name, why, ch, data: out.append(("decode-" + name, why, ch, data))
+    bad = lambda name, why, ch: out.append(("reject-" + name, why, ch, None))
+
+    # -- fast, S 1: one rANS stream (forced) of 300 units in 10 rounds
+    data = b"abracadabra " * 25
+    n, u = len(data), 1
+    tab, segs = rans_parts(list(data), u)
+    tb = tab.serialise()
+    hdr = lambda **kw: v2_header(kw.get("flags", F_ENTROPY), kw.get("S", 1), kw.get("W", 0),
+                                 kw.get("lgC", 8), kw.get("g", 14), kw.get("n", n),
+                                 kw.get("nb", 2), kw.get("ck", 0), kw.get("reserved", 0))
+    good_body = rans_body(tb, segs)
+    st = lambda body, **kw: stream_bytes(kw.get("kind", 2), kw.get("N", n), body, kw.get("size"))
+    ok("crafted-fast-base", "the base of the reject-fast-* chunks: S 1, one rANS stream",
+       hdr() + st(good_body), data)
+    bad("fast-kind-3", "stream kind 3 (section 14)", hdr() + st(good_body, kind=3))
+    bad("fast-N-short", "the stream holds N = m - 1 units (section 12)",
+        hdr() + st(good_body, N=n - 1))
+    bad("fast-size-long", "the stream's size says one byte more than the chunk has: ends early",
+        hdr() + st(good_body, size=len(good_body) + 1))
+    bad("fast-E-2", "table E = 2 (section 15)", hdr() + st(tb[:2] + b"\x02" + good_body[3:]))
+    bad("fast-K-E-0", "table K = 0, E = 0: no entry (section 15)",
+        hdr() + st(b"\x00\x00\x00" + good_body[3:]))
+    # values and frequencies: rebuild the table with one field written otherwise
+    vals = tab.values
+    fr = [tab.freq[v] for v in vals] + ([tab.freq[ESC]] if tab.E else [])
+
+    def table_with(first=None, fdelta=0, raw_first=None):
+        b = bytearray(struct.pack("<HB", tab.K, tab.E))
+        prev = None
+        for v in vals:
+            if prev is None and raw_first is not None:
+                b += raw_first
+            else:
+                b += uleb(v if prev is None else v - prev - 1) if prev is not None or first is None \
+                    else uleb(first)
+            prev = v
+        for i, f in enumerate(fr):
+            b += uleb(f - 1 + (fdelta if i == 0 else 0))
+        return bytes(b)
+
+    assert table_with() == tb
+    bad("fast-varint-not-minimal", "the first value (0x20) as 2 bytes A0 00 (section 15: minimal)",
+        hdr() + st(rans_body(table_with(raw_first=bytes([0x80 | vals[0], 0x00])), segs)))
+    bad("fast-varint-4-bytes", "the first value as 4 bytes (section 15: at most 3)",
+        hdr() + st(rans_body(table_with(raw_first=bytes([0x80 | vals[0], 0x80, 0x80, 0x00])),
+                             segs)))
+    bad("fast-value-256", "the values ascend past 255 for u = 1 (section 15: below 2^(8u))",
+        hdr() + st(rans_body(table_with(first=0xF8), segs)))
+    bad("fast-freq-4097", "the frequencies add up to 4097 (section 15)",
+        hdr() + st(rans_body(table_with(fdelta=1), segs)))
+    bad("fast-freq-4095", "the frequencies add up to 4095 (section 15)",
+        hdr() + st(rans_body(table_with(fdelta=-1), segs)))
+    st0, w0 = segs[0]
+    lanes = list(struct.unpack("<32I", st0))
+    low = list(lanes)
+    low[0] = 0xFFFF
+    bad("fast-state-low", "lane 0 starts at 2^16 - 1 (section 16: at least 2^16)",
+        hdr() + st(rans_body(tb, [(struct.pack("<32I", *low), w0)])))
+    bad("fast-word-extra", "one word more in the segment than the decoder reads (section 16)",
+        hdr() + st(rans_body(tb, [(st0, w0 + [0x1234])])))
+    bad("fast-word-missing", "the last word taken away: a word read past w_s (section 16)",
+        hdr() + st(rans_body(tb, [(st0, w0[:-1])])))
+    bad("fast-directory-long", "w_0 one more than the words there: the segments do not add up "
+        "to the body (section 16)", hdr() + st(rans_body(tb, segs, dirw=[len(w0) + 1])))
+    bad("fast-body-extra", "one byte after the segments, inside the stream's size (section 16)",
+        hdr() + st(rans_body(tb, segs, extra=b"\x00")))
+    # five units: lanes 5..31 have no unit and must start (and so end) at 2^16
+    d5 = bytes([3, 1, 4, 1, 5])
+    t5, s5 = rans_parts(list(d5), 1)
+    l5 = list(struct.unpack("<32I", s5[0][0]))
+    assert l5[31] == 1 << 16
+    l5[31] += 1
+    h5 = v2_header(F_ENTROPY, 1, 0, 8, 14, 5, 1)
+    ok("crafted-idle-lanes", "5 units: lanes 5 to 31 keep their 2^16", h5 + stream_bytes(
+        2, 5, rans_body(t5.serialise(), s5)), d5)
+    bad("fast-idle-lane", "lane 31 has no unit and starts at 2^16 + 1 (section 16)",
+        h5 + stream_bytes(2, 5, rans_body(t5.serialise(), [(struct.pack("<32I", *l5), s5[0][1])])))
+    # header fields (section 11)
+    body = st(good_body)
+    for name, why, kw in (
+            ("flag-bit-5", "stage flag bit 5", dict(flags=F_ENTROPY | 0x20)),
+            ("no-entropy", "LZSS without ENTROPY", dict(flags=F_LZSS, W=8)),
+            ("split-s1", "SPLIT with S 1", dict(flags=F_ENTROPY | F_SPLIT)),
+            ("w-without-lzss", "W 5 without LZSS", dict(W=5)),
+            ("g-9", "g 9 with ENTROPY", dict(g=9)),
+            ("g-16", "g 16 with ENTROPY", dict(g=16)),
+            ("reserved", "reserved bytes 01 00", dict(reserved=1)),
+            ("checksum-field", "a checksum field without CHECKSUM", dict(ck=1)),
+            ("nb", "nb 3 for 300 symbols in blocks of 256", dict(nb=3)),
+            ("log2c-7", "log2 C 7", dict(lgC=7, nb=3))):
+        bad("header-" + name, why + " (section 11)", hdr(**kw) + body)
+    bad("header-s4-no-split", "S 4 without SPLIT (section 11)",
+        v2_header(F_ENTROPY, 4, 0, 8, 14, 4, 1) + stream_bytes(1, 1, b"\x01\x02\x03\x04"))
+    ck = checksum(data, 1, 256)
+    ok("crafted-fast-checksum", "the base with CHECKSUM", hdr(flags=F_ENTROPY | F_CHECKSUM, ck=ck)
+       + body, data)
+    bad("checksum-wrong", "the checksum off by one (section 17)",
+        hdr(flags=F_ENTROPY | F_CHECKSUM, ck=(ck + 1) & MASK) + body)
+    bad("byte-appended", "one byte after the chunk (section 11)", hdr() + body + b"\x00")
+    bad("tail-missing", "n says one tail byte more than the chunk has (S 2: 2 symbols + 1)",
+        v2_header(F_ENTROPY, 2, 0, 8, 14, 5, 1) + stream_bytes(1, 2, b"\x07\x00"))
+    # other stream kinds
+    bad("constant-n0", "a constant stream of N 0 (section 14: N >= 1)",
+        v2_header(F_ENTROPY, 1, 0, 8, 14, 0, 0) + stream_bytes(1, 0, b"\x00"))
+    bad("constant-size-2", "a constant stream of u = 1 with size 2 (section 14)",
+        v2_header(F_ENTROPY, 1, 0, 8, 14, 3, 1) + stream_bytes(1, 3, b"\x07\x07"))
+    bad("stored-size", "a stored stream of 3 units of u = 2 in 5 bytes (section 14)",
+        v2_header(F_ENTROPY, 2, 0, 8, 14, 6, 1) + stream_bytes(0, 3, b"\x01\x02\x03\x04\x05"))
+    # K = 4096 (every other rule kept: 4096 values of frequency 1, u = 2)
+    units = list(range(4096))
+    t4 = Table(units)
+    t4.values, t4.K, t4.E = list(range(4096)), 4096, 0
+    t4.freq = {v: 1 for v in units}
+    t4.cum = {v: v for v in units}
+    s4 = [rans_segment(units, t4, 2)]
+    bad("k-4096", "a table of K = 4096 values (section 15: K is 0 to 4095), every other rule "
+        "kept", v2_header(F_ENTROPY, 2, 0, 14, 14, 8192, 1) +
+        stream_bytes(2, 4096, rans_body(t4.serialise(), s4)))
+    # a rANS stream of no units: a table, no directory, no segment
+    ok("spec-rans-n0", "n = 0 with a rANS stream of N = 0: nothing in sections 14-16 or 20 "
+       "forbids it (section 18 stores empty streams, but that binds encoders)",
+       v2_header(F_ENTROPY, 1, 0, 8, 14, 0, 0) + stream_bytes(2, 0, b"\x01\x00\x00\x00\xFF\x1F"),
+       b"")
+
+    # a table far larger than its stream: 2 units, 10 values (8 never used) and an escape
+    units = [7, 9]
+    tb2 = Table(units)
+    tb2.values = [1, 2, 3, 7, 9, 20, 30, 40, 50, 255]
+    tb2.K, tb2.E = 10, 1
+    tb2.freq = {v: 400 for v in tb2.values}
+    tb2.freq[7], tb2.freq[ESC] = 396, 100
+    tb2.cum, acc = {}, 0
+    for v in tb2.values + [ESC]:
+        tb2.cum[v] = acc
+        acc += tb2.freq[v]
+    assert acc == M
+    ok("crafted-table-unused", "2 units and a table of 10 values (8 unused) and an unused escape",
+       v2_header(F_ENTROPY, 1, 0, 8, 14, 2, 1) + stream_bytes(2, 2, rans_body(
+           tb2.serialise(), [rans_segment(units, tb2, 1)])), bytes(units))
+    # equal units through rANS: one entry of frequency 4096, no word at all
+    t1, s1 = rans_parts([5] * 100, 1)
+    assert t1.K == 1 and not s1[0][1]
+    ok("crafted-rans-one-entry", "100 equal units coded with rANS (one entry, f 4096): the "
+       "states never move and the segment has no word",
+       v2_header(F_ENTROPY, 1, 0, 8, 14, 100, 1) + stream_bytes(2, 100, rans_body(
+           t1.serialise(), s1)), bytes([5] * 100))
+
+    # -- ratio, S 1, W 4, stored streams
+    A, B, Cc = ord("a"), ord("b"), ord("c")
+    base = [("L", A), ("L", B), ("L", Cc), ("M", 6, 3), ("L", A), ("M", 3, 4)]  # 13 symbols
+    rc = lambda blocks, **kw: ratio_chunk(1, 4, 256, blocks, **kw)[0]
+    ok("crafted-ratio-base", "the base of the reject-ratio-* chunks: 6 tokens, 2 matches",
+       *ratio_chunk(1, 4, 256, [base]))
+    ok("crafted-ratio-lazy", "a parse that is not greedy (a literal where a match was possible, "
+       "a shorter match, a farther offset): valid, not canonical",
+       *ratio_chunk(1, 4, 256, [[("L", A), ("L", B), ("L", A), ("L", B), ("M", 3, 4),
+                                 ("L", A)]]))
+    bad("ratio-L-below-Lmin", "a match of L 2 with S 1 (section 5: Lmin 3)",
+        rc([[("L", A), ("L", B), ("M", 2, 2)]]))
+    bad("ratio-D-above-W", "a match of D 5 with W 4 (section 5)",
+        rc([[("L", A), ("L", B), ("L", A), ("L", B), ("L", A), ("M", 3, 5)]]))
+    bad("ratio-D-before-block", "a match of D 3 after 2 symbols (section 5)",
+        rc([[("L", A), ("L", B), ("M", 3, 3)]]))
+    bad("ratio-T-0", "T_0 = 0 (section 12: 1 to the block's symbol count)",
+        rc([base], T_override=(0, 0)))
+    bad("ratio-T-above-count", "T_0 = 14 for a block of 13 symbols (section 12)",
+        rc([base], T_override=(0, 14)))
+    bad("ratio-decodes-short", "n says 14 symbols, the tokens make 13 (section 12)",
+        rc([base], n_override=14))
+    bad("ratio-pad-bit", "a flag bit past T_0 set (section 12: bits past T_k are 0)",
+        rc([base], pad_bits=0x80))
+    bad("ratio-literals-extra", "the literal stream holds one unit more than the 0 flags",
+        rc([base], lit_extra=1))
+    bad("ratio-lengths-extra", "lengths and offsets hold one unit more than the 1 flags",
+        rc([base], len_extra=1))
+    bad("ratio-w-0", "LZSS with W 0 (section 11)", ratio_chunk(1, 0, 256, [[("L", A)]])[0])
+    ok("crafted-ratio-blocks", "three blocks of 256 (matches of 255), 256 and 1 symbols; "
+       "each block's matches start over", *ratio_chunk(1, 4, 256, [
+           [("L", A), ("M", 255, 1)], [("L", B), ("M", 255, 1)], [("L", Cc)]]))
+    bad("ratio-match-across-blocks", "block 1 begins with a match into block 0 (section 5)",
+        rc([[("L", A), ("M", 255, 1)], [("M", 255, 1), ("L", A)]]))
+    bad("ratio-match-past-end", "a match of 255 where 254 symbols are left (section 5)",
+        v2_header(F_ENTROPY | F_LZSS, 1, 4, 8, 14, 255, 1) + b"\x02\x00" +
+        stream_bytes(0, 1, b"\x02") + stream_bytes(0, 1, b"a") + stream_bytes(0, 1, b"\xff") +
+        stream_bytes(0, 1, b"\x01"))
+    return out
+
+
 def write_golden(d, check_only=False):
     os.makedirs(d, exist_ok=True)
     bad = 0
@@ -758,6 +1315,16 @@ def write_golden(d, check_only=False):
                         ch.pop("cksum"), notes=notes, **ch)
         written["decode-" + name + ".hex"] = vector_text(name, why, data, "decode", S, max(W, 1),
                                                          C, out[5] & F_CHECKSUM != 0, out, notes)
+    for name, why, ch, data in crafted_cases():
+        mode = "decode" if data is not None else "reject"
+        written[name + ".hex"] = vector_text(name, why, data or b"", mode, ch[6], max(ch[7], 1),
+                                             1 << min(max(ch[8], 8), 14),
+                                             ch[5] & F_CHECKSUM != 0, ch, [])
+    if check_only:
+        for fn in sorted(os.listdir(d)):
+            if fn.endswith(".hex") and fn not in written:
+                print("%s is not written by this generator" % os.path.join(d, fn), file=sys.stderr)
+                bad += 1
     for fn, text in sorted(written.items()):
         p = os.path.join(d, fn)
         if check_only:
@@ -779,6 +1346,12 @@ def write_golden(d, check_only=False):
 def main(argv):
     if len(argv) == 3 and argv[1] in ("--write-golden", "--check-golden"):
         return write_golden(argv[2], argv[1] == "--check-golden")
+    if len(argv) >= 4 and argv[1] in ("--diff", "--diff-adaptive"):
+        return diff_with_gpulz(argv[2], int(argv[3]), int(argv[4]) if len(argv) > 4 else 1,
+                               argv[5] if len(argv) > 5 else None, argv[1] == "--diff-adaptive")
+    if len(argv) >= 4 and argv[1] == "--variants":
+        return variants_through_decoders(argv[2], int(argv[3]),
+                                         int(argv[4]) if len(argv) > 4 else 1)
     if len(argv) >= 8 and argv[1] == "--compress":
         mode, S, W, C = argv[2], int(argv[3]), int(argv[4]), int(argv[5])
         ck = "--no-checksum" not in argv
