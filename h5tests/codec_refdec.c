@@ -5,6 +5,23 @@
  * 9 for version 1) is checked before a value is used.  Sizes from the chunk
  * are 64-bit and are compared against what is left before any arithmetic
  * that could overflow.
+ *
+ * Where FORMAT.md leaves room, this decoder takes the most literal reading:
+ *  - §15 "K values (0 to 4095)": K above 4095 is refused (the phrase could
+ *    also be read as the range of the values, which §15 later bounds by
+ *    2^(8u)).
+ *  - §14/§16: a rANS stream of N = 0 (a table, no directory, no segment) is
+ *    valid; only §18 (the encoder) stores empty streams.  gpulz refuses it.
+ *  - §12 says flag bits past T_k are 0 and §20 does not list them: refused
+ *    when set, as version 1 does (§5).
+ *  - §20 "every match as section 9 checks it": version 2 matches keep
+ *    version 1's Lmin <= L.
+ *  - A stream's body too short for what it declares (its table, say) is
+ *    CORRUPT; TRUNCATED is kept for the chunk itself ending early (gpulz
+ *    says TRUNCATED for the former too; both refuse).
+ *  - Valid but non-canonical encodings (a stored stream where §18 would
+ *    code one, tables with unused values or an unneeded escape, a parse that
+ *    is not greedy, any g from 10 to 15) are read: §18 binds encoders.
  */
 #include "codec_refdec.h"
 

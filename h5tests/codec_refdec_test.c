@@ -18,7 +18,7 @@
  *     the checksum to the original input.  A disagreement is printed with
  *     the chunk's parameters and the damage, and fails the test.
  *
- * Usage: codec_refdec_test [inputs [seed]]   (default 2500 inputs)
+ * Usage: codec_refdec_test [inputs [seed]]   (default 8000 inputs, 16 damaged copies each)
  *        codec_refdec_test --decode FILE...   both decoders on chunk files
  *        codec_refdec_test --compress MODE S W C FLAGS IN OUT
  *                          (gpulz_compress, for h5tests/v2_refenc.py --diff; FLAGS:
@@ -550,11 +550,11 @@ int main(int argc, char **argv)
     if (argc == 9 && !strcmp(argv[1], "--compress"))
         return compress_file(argv + 2);
     verbose = getenv("CODEC_REFDEC_VERBOSE") != NULL;
-    unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 2500;
+    unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 8000;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x2F0A11CEull;
     uint64_t s = seed;
     for (unsigned i = 0; i < iters; i++)
-        one(&s, i, 12);
+        one(&s, i, 16);
     printf("seed %#llx: %lu inputs, %lu damaged chunks: both accept %lu, both refuse %lu, "
            "disagree %lu\n",
            (unsigned long long)seed, n_inputs, n_mutants, n_agree_accept, n_agree_reject,
