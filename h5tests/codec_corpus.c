@@ -50,7 +50,7 @@ int main(void)
                  gpulz_strerror(rc), gpulz_last_error());
         if (rc == GPULZ_OK) {
             gpulz_params p;
-            tu_params(&p, info.symbol_size, info.window, info.block_symbols, 1);
+            tu_params_of_chunk(&p, &info);
             size_t clen = 0;
             uint8_t *again = tu_compress(out, n, &p, &clen);
             TU_CHECK(again && clen == len && !memcmp(again, ch, len),

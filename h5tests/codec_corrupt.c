@@ -220,7 +220,7 @@ static void targeted(const uint8_t *ch, size_t len, const char *name)
     /* header fields (§2) */
     for (int i = 0; i < 4; i++)
         MUTATE(ch, len, x[i] ^= 0x20, MUST_FAIL, GPULZ_ERR_CORRUPT, "%s: magic byte %d", name, i);
-    static const uint8_t versions[] = {0, 2, 255};
+    static const uint8_t versions[] = {0, 3, 255};
     for (int i = 0; i < 3; i++)
         MUTATE(ch, len, x[4] = versions[i], MUST_FAIL, GPULZ_ERR_VERSION, "%s: version %u", name,
                versions[i]);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "gpulz.h"
-#include "gpulz_format.h"
+#include "gpulz_format2.h"
 
 static unsigned long tu_failures;
 
@@ -160,6 +160,20 @@ static inline void tu_params(gpulz_params *p, unsigned S, unsigned W, unsigned C
     p->block_symbols = C;
     p->threads = threads;
     p->backend = GPULZ_BACKEND_CPU;
+}
+
+/* The encoder parameters that wrote a chunk (as its header says), to encode
+ * its contents again: the shape of a format 2 chunk gives its mode (fast
+ * without LZSS, ratio with it) and its flags the checksum. */
+static inline void tu_params_of_chunk(gpulz_params *p, const gpulz_chunk_info *info)
+{
+    tu_params(p, info->symbol_size, info->window ? info->window : GPULZ_WINDOW_DEFAULT,
+              info->block_symbols, 1);
+    if (info->format_version == 2) {
+        p->mode = info->flags & GPULZ_V2_FLAG_LZSS ? GPULZ_MODE_RATIO : GPULZ_MODE_FAST;
+        if (!(info->flags & GPULZ_V2_FLAG_CHECKSUM))
+            p->flags |= GPULZ_FLAG_NO_CHECKSUM;
+    }
 }
 
 /* Compress into a fresh buffer of the bound; NULL (and a failure) on error. */

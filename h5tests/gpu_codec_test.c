@@ -373,6 +373,51 @@ static void fork_trial(void)
           "forked child: status %d", status);
 }
 
+/* Format 2 (CPU-only in this version) next to the GPU: the GPU backend
+ * refuses modes other than lz as a parameter, the device API refuses a
+ * format 2 chunk naming the stage it lacks, and the host API with backend
+ * auto decodes one on the CPU, saying why. */
+static void format2_trials(void)
+{
+    size_t n = 2 << 20, len = 0, got = 0; /* above the GPU threshold's default */
+    uint8_t *src = malloc(n), *out = malloc(n);
+    gpulz_gen("quant", src, n, 9);
+    gpulz_params p;
+    params_for(&p, 2, 128, 2048, GPULZ_BACKEND_GPU);
+    p.mode = GPULZ_MODE_FAST;
+    size_t bound = gpulz_compress_bound(n, &p);
+    uint8_t *c = malloc(bound);
+    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_ERR_PARAM, "mode fast ran on the GPU backend");
+    p.backend = GPULZ_BACKEND_AUTO;
+    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK && c[4] == 2, "mode fast with backend auto");
+    const char *why = NULL;
+    CHECK(gpulz_last_backend(&why) == GPULZ_BACKEND_CPU, "mode fast: last backend is not the CPU (%s)", why);
+    CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_OK && got == n && !memcmp(out, src, n),
+          "format 2 through the host API with backend auto");
+    CHECK(gpulz_last_backend(&why) == GPULZ_BACKEND_CPU && strstr(why, "no GPU stage"),
+          "format 2 decode: backend %d, \"%s\"", (int)gpulz_last_backend(NULL), why);
+    p.backend = GPULZ_BACKEND_GPU;
+    CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_ERR_VERSION, "format 2 decoded on the GPU backend");
+    uint8_t *d_c = NULL, *d_out = NULL;
+    cudaMalloc((void **)&d_c, len);
+    cudaMalloc((void **)&d_out, n);
+    cudaMemcpy(d_c, c, len, cudaMemcpyHostToDevice);
+    int rc = gpulz_decompress_device(d_c, len, d_out, n, &got, NULL, NULL, 0);
+    CHECK(rc == GPULZ_ERR_VERSION && strstr(gpulz_last_error(), "no rans stage"),
+          "device API on a format 2 chunk: %d (%s)", rc, gpulz_last_error());
+    /* a chunk shorter than format 2's header, on the device */
+    rc = gpulz_decompress_device(d_c, 30, d_out, n, &got, NULL, NULL, 0);
+    CHECK(rc == GPULZ_ERR_TRUNCATED, "a 30-byte format 2 chunk on the device: %d (%s)", rc, gpulz_last_error());
+    p.mode = GPULZ_MODE_AUTO;
+    CHECK(gpulz_compress_device(d_out, n, d_c, len, &got, &p, NULL, NULL, 0) == GPULZ_ERR_PARAM,
+          "mode auto through the device API");
+    cudaFree(d_c);
+    cudaFree(d_out);
+    free(c);
+    free(src);
+    free(out);
+}
+
 int main(void)
 {
     int count = 0;
@@ -391,6 +436,7 @@ int main(void)
     printf("corruption trials done, %d failures\n", failures);
     device_trials();
     device_adaptive();
+    format2_trials();
     printf("device trials done, %d failures\n", failures);
     if (!quick)
         fork_trial();

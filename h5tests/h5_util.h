@@ -71,20 +71,27 @@ static inline const char *h5u_error_text(void)
     return text;
 }
 
-/* The cd_values stored for gpulz in a dataset's creation property list. */
-static inline size_t h5u_stored_cd(hid_t dset, unsigned cd[8], unsigned *flags, char *name,
-                                   size_t name_len)
+/* The cd_values stored for filter id in a dataset's creation property list. */
+static inline size_t h5u_stored_cd_id(hid_t dset, H5Z_filter_t id, unsigned cd[8],
+                                      unsigned *flags, char *name, size_t name_len)
 {
     hid_t dcpl = H5Dget_create_plist(dset);
     CHECK(dcpl >= 0);
     size_t n = 8;
     unsigned fl = 0, config;
-    CHECK(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_GPULZ, &fl, &n, cd, name ? name_len : 0, name,
-                               &config) >= 0);
+    CHECKF(H5Pget_filter_by_id2(dcpl, id, &fl, &n, cd, name ? name_len : 0, name, &config) >= 0,
+           "no filter %d in the dataset's pipeline", (int)id);
     if (flags)
         *flags = fl;
     H5Pclose(dcpl);
     return n;
+}
+
+/* The cd_values stored for gpulz (the ID this build writes). */
+static inline size_t h5u_stored_cd(hid_t dset, unsigned cd[8], unsigned *flags, char *name,
+                                   size_t name_len)
+{
+    return h5u_stored_cd_id(dset, H5Z_FILTER_GPULZ, cd, flags, name, name_len);
 }
 
 /* H5Dget_chunk_info for chunk index i (1.10 wants a real dataspace, not H5S_ALL). */

@@ -50,6 +50,8 @@ build "$stage$GPULZ_PREFIX" consumer || fail "the consumer does not build: $(cat
 [ "$(found consumer config)" = "$stage$GPULZ_LIBDIR/cmake/gpulz" ] ||
     fail "found $(found consumer config), not the staged $GPULZ_LIBDIR/cmake/gpulz"
 [ "$(found consumer filter_id)" = "$GPULZ_FILTER_ID" ] || fail "gpulz_FILTER_ID $(found consumer filter_id)"
+[ "$(found consumer provisional_filter_id)" = "$GPULZ_PROVISIONAL_FILTER_ID" ] ||
+    fail "gpulz_PROVISIONAL_FILTER_ID $(found consumer provisional_filter_id)"
 expect_plugindir consumer "$stage$GPULZ_PREFIX"
 [ -f "$stage$GPULZ_PLUGINDIR/libH5Zgpulz.so" ] || fail "no plugin in $stage$GPULZ_PLUGINDIR"
 run consumer "$stage$GPULZ_LIBDIR"

@@ -65,13 +65,34 @@ static inline void copy_match_wild(uint8_t *dst, size_t dist, size_t len)
         memcpy(dst + j, pat, 8);
 }
 
+/* One match of §5 at symbol o of a block of c symbols: its length and
+ * offset checked (§9), its symbols copied, o advanced. */
+static inline __attribute__((always_inline)) int decode_match(uint8_t *out, uint32_t *o, uint32_t L,
+                                                              uint32_t D, unsigned c, const unsigned S,
+                                                              unsigned W, unsigned long long kk,
+                                                              uint32_t t)
+{
+    const unsigned lmin = gpulz_min_match(S);
+    if (L < lmin || L > c - *o)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u", kk,
+                          t, L, lmin, c - *o);
+    if (D == 0 || D > W || D > *o)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u", kk,
+                          t, D, *o < W ? *o : W);
+    if ((size_t)(*o + L) * S + WILD_SLACK <= (size_t)c * S)
+        copy_match_wild(out + (size_t)*o * S, (size_t)D * S, (size_t)L * S);
+    else
+        copy_match(out + (size_t)*o * S, (size_t)D * S, (size_t)L * S);
+    *o += L;
+    return GPULZ_OK;
+}
+
 /* The decoder body, inlined once per symbol size so that S is a constant. */
 static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, uint32_t size,
                                                               uint8_t *out, unsigned c,
                                                               const unsigned S, unsigned W,
                                                               uint64_t k)
 {
-    const unsigned lmin = gpulz_min_match(S);
     unsigned long long kk = (unsigned long long)k;
     if (size < GPULZ_TOKEN_COUNT_SIZE)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u bytes cannot hold a token count", kk, size);
@@ -94,19 +115,8 @@ static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, 
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, t);
             uint32_t L = b[p], D = b[p + 1];
             p += GPULZ_MATCH_SIZE;
-            if (L < lmin || L > c - o)
-                return gpulz_fail(GPULZ_ERR_CORRUPT,
-                                  "block %llu: token %u: match length %u is out of %u..%u", kk, t,
-                                  L, lmin, c - o);
-            if (D == 0 || D > W || D > o)
-                return gpulz_fail(GPULZ_ERR_CORRUPT,
-                                  "block %llu: token %u: match offset %u is out of 1..%u", kk, t, D,
-                                  o < W ? o : W);
-            if ((size_t)(o + L) * S + WILD_SLACK <= (size_t)c * S)
-                copy_match_wild(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
-            else
-                copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
-            o += L;
+            if (decode_match(out, &o, L, D, c, S, W, kk, t) != GPULZ_OK)
+                return GPULZ_ERR_CORRUPT;
         } else {
             if (size - p < S)
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, t);
@@ -140,25 +150,12 @@ int gpulz_cpu_decode_block_streams(const uint8_t *flags, uint32_t T, const uint8
                                    const uint8_t *lens, const uint8_t *offs, uint8_t *out, unsigned c,
                                    unsigned S, unsigned W, uint64_t k)
 {
-    const unsigned lmin = gpulz_min_match(S);
     unsigned long long kk = (unsigned long long)k;
     uint32_t o = 0; /* symbols written */
     for (uint32_t t = 0; t < T; t++) {
         if (flags[t / 8] >> (t % 8) & 1) {
-            uint32_t L = *lens++, D = *offs++;
-            if (L < lmin || L > c - o)
-                return gpulz_fail(GPULZ_ERR_CORRUPT,
-                                  "block %llu: token %u: match length %u is out of %u..%u", kk, t,
-                                  L, lmin, c - o);
-            if (D == 0 || D > W || D > o)
-                return gpulz_fail(GPULZ_ERR_CORRUPT,
-                                  "block %llu: token %u: match offset %u is out of 1..%u", kk, t, D,
-                                  o < W ? o : W);
-            if ((size_t)(o + L) * S + WILD_SLACK <= (size_t)c * S)
-                copy_match_wild(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
-            else
-                copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
-            o += L;
+            if (decode_match(out, &o, *lens++, *offs++, c, S, W, kk, t) != GPULZ_OK)
+                return GPULZ_ERR_CORRUPT;
         } else {
             if (o >= c)
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",

@@ -34,6 +34,15 @@ static inline void unit_put(const gpulz_units *U, uint64_t i, uint32_t v)
         p[1] = (uint8_t)(v >> 8);
 }
 
+static inline __attribute__((always_inline)) void unit_put_u(const gpulz_units *U, uint64_t i, uint32_t v,
+                                                              const unsigned u)
+{
+    uint8_t *p = U->base + i * U->stride;
+    p[0] = (uint8_t)v;
+    if (u == 2)
+        p[1] = (uint8_t)(v >> 8);
+}
+
 int gpulz_hist_init(gpulz_hist *h, unsigned u)
 {
     h->u = u;
@@ -501,15 +510,21 @@ typedef struct dec_job {
     const char *name;
 } dec_job;
 
-static int dec_segment(void *ctx, unsigned worker, uint64_t s)
+/* §16: renormalise a state with the segment's next word; 0 past its words. */
+static inline int next_word(uint32_t *x, const uint8_t *w, uint32_t *k, uint32_t nw)
 {
-    (void)worker;
-    dec_job *J = ctx;
+    if (*k == nw)
+        return 0;
+    *x = gpulz_rans_take_word(*x, gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (*k)++));
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint64_t s, const unsigned u)
+{
     gpulz_units *U = J->U;
     const dec_table *t = J->t;
     const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
     const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
-    const unsigned u = U->u;
     const uint8_t *p = J->seg + J->start[s];
     const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
     const uint32_t nw = J->words[s];
@@ -529,25 +544,19 @@ static int dec_segment(void *ctx, unsigned worker, uint64_t s)
         for (unsigned l = 0; l < lanes; l++) {
             uint32_t slot = x[l] & (GPULZ_RANS_M - 1), e = t->slot[slot];
             x[l] = gpulz_rans_advance(x[l], e >> GPULZ_RANS_LOG2_M & 0x1FFFu, slot - (e & 0xFFFu));
-            if (gpulz_rans_needs_word(x[l])) {
-                if (k == nw)
-                    goto overrun;
-                x[l] = gpulz_rans_take_word(x[l], gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k++));
-            }
+            if (gpulz_rans_needs_word(x[l]) && !next_word(&x[l], w, &k, nw))
+                goto overrun;
             if (e & SLOT_ESCAPE)
                 esc |= 1u << l;
             else
-                unit_put(U, base + l, t->value[slot]);
+                unit_put_u(U, base + l, t->value[slot], u);
         }
         for (; esc; esc &= esc - 1) {
             unsigned l = (unsigned)__builtin_ctz(esc);
-            unit_put(U, base + l, x[l] & umask);
+            unit_put_u(U, base + l, x[l] & umask, u);
             x[l] >>= 8 * u;
-            if (gpulz_rans_needs_word(x[l])) {
-                if (k == nw)
-                    goto overrun;
-                x[l] = gpulz_rans_take_word(x[l], gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k++));
-            }
+            if (gpulz_rans_needs_word(x[l]) && !next_word(&x[l], w, &k, nw))
+                goto overrun;
         }
     }
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
@@ -561,6 +570,14 @@ static int dec_segment(void *ctx, unsigned worker, uint64_t s)
 overrun:
     return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
                       (unsigned long long)s, nw);
+}
+
+/* The segment decoder with the unit size a constant. */
+static int dec_segment(void *ctx, unsigned worker, uint64_t s)
+{
+    (void)worker;
+    dec_job *J = ctx;
+    return J->U->u == 1 ? dec_segment_u(J, s, 1) : dec_segment_u(J, s, 2);
 }
 
 int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char *name)

@@ -17,6 +17,11 @@
  * HDF5 would otherwise answer by storing chunks raw, without a word).
  * Errors go to the HDF5 error stack; nothing is printed on stdout, and
  * stderr only with GPULZ_VERBOSE set.
+ *
+ * One filter answers for up to two IDs (H5Zgpulz.h): the one new datasets
+ * get and, once gpulz has a registered ID, the provisional one that older
+ * files carry.  can_apply and set_local find their cd_values in the dcpl by
+ * ID, so each class has its own two-line callbacks around the shared ones.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +55,11 @@ _Static_assert(H5Z_GPULZ_CD_FLAGS_KNOWN == (GPULZ_FLAGS_KNOWN & ~GPULZ_FLAG_NO_C
 _Static_assert((GPULZ_H5_FLAGS_KNOWN & ~GPULZ_H5_OPTIONAL) == H5Z_GPULZ_CD_FLAGS_KNOWN &&
                    !(GPULZ_H5_OPTIONAL & H5Z_GPULZ_CD_FLAGS_KNOWN),
                "GPULZ_H5_OPTIONAL is the one flag of gpulz_h5_set_dcpl() not stored");
+#ifdef GPULZ_TEST_FILTER_ID
+_Static_assert(GPULZ_TEST_FILTER_ID >= 32768 && GPULZ_TEST_FILTER_ID <= 65535 &&
+                   GPULZ_TEST_FILTER_ID != H5Z_FILTER_GPULZ_PROVISIONAL,
+               "the test's stand-in for a registered ID is an untracked one, not the provisional");
+#endif
 _Static_assert(H5Z_GPULZ_CD_CHUNK_BYTES == H5Z_GPULZ_CD_NELMTS &&
                    H5Z_GPULZ_CD_NELMTS_STORED == H5Z_GPULZ_CD_NELMTS + 1,
                "set_local stores the user's slots and the chunk size after them");
@@ -118,14 +128,14 @@ done:
     return ret_value;
 }
 
-/* The user's cd_values for our filter in dcpl, and its pipeline flags. */
-static herr_t cd_values_from_dcpl(hid_t dcpl, unsigned *pipeline_flags,
+/* The user's cd_values for filter id in dcpl, and its pipeline flags. */
+static herr_t cd_values_from_dcpl(H5Z_filter_t id, hid_t dcpl, unsigned *pipeline_flags,
                                   unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED])
 {
     herr_t ret_value = 0;
     unsigned values[CD_CAPACITY] = {0};
     size_t n = CD_CAPACITY;
-    if (H5Pget_filter_by_id2(dcpl, H5Z_FILTER_GPULZ, pipeline_flags, &n, values, 0, NULL, NULL) < 0)
+    if (H5Pget_filter_by_id2(dcpl, id, pipeline_flags, &n, values, 0, NULL, NULL) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1,
                       "gpulz: cannot read the filter's parameters from the property list");
     ret_value = cd_values_read(n, values, cd);
@@ -268,12 +278,11 @@ done:
  * whatever the filter's flags: a setting that would make every chunk fail
  * (an optional filter's chunks then stored raw, silently) is reported here.
  */
-static htri_t H5Z_gpulz_can_apply(hid_t dcpl, hid_t type, hid_t space)
+static htri_t can_apply(H5Z_filter_t id, hid_t dcpl, hid_t type)
 {
     htri_t ret_value = 1;
     unsigned pipeline_flags, cd[H5Z_GPULZ_CD_NELMTS_STORED];
     filter_env env;
-    (void)space;
     if (environment_read(&env) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
                       "gpulz: a GPULZ_* environment variable is invalid, so the filter would fail "
@@ -290,19 +299,18 @@ static htri_t H5Z_gpulz_can_apply(hid_t dcpl, hid_t type, hid_t space)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADTYPE, 0,
                       "gpulz: variable-length data cannot be compressed (only its heap references "
                       "would be)");
-    if (cd_values_from_dcpl(dcpl, &pipeline_flags, cd) < 0)
+    if (cd_values_from_dcpl(id, dcpl, &pipeline_flags, cd) < 0)
         ret_value = 0;
 done:
     return ret_value;
 }
 
 /* Resolve every 0 of the user's cd_values, add the chunk size and store all six. */
-static herr_t H5Z_gpulz_set_local(hid_t dcpl, hid_t type, hid_t space)
+static herr_t set_local(H5Z_filter_t id, hid_t dcpl, hid_t type)
 {
     herr_t ret_value = 0;
     unsigned pipeline_flags, cd[H5Z_GPULZ_CD_NELMTS_STORED];
-    (void)space;
-    if (cd_values_from_dcpl(dcpl, &pipeline_flags, cd) < 0)
+    if (cd_values_from_dcpl(id, dcpl, &pipeline_flags, cd) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: invalid filter parameters");
     if (cd[H5Z_GPULZ_CD_SYMBOL] == 0 && symbol_size_from_type(type, &cd[H5Z_GPULZ_CD_SYMBOL]) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot derive the symbol size");
@@ -313,7 +321,7 @@ static herr_t H5Z_gpulz_set_local(hid_t dcpl, hid_t type, hid_t space)
     cd[H5Z_GPULZ_CD_VERSION] = H5Z_GPULZ_CD_VERSION_CURRENT;
     if (chunk_bytes_from_dcpl(dcpl, type, &cd[H5Z_GPULZ_CD_CHUNK_BYTES]) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot record the chunk size");
-    if (H5Pmodify_filter(dcpl, H5Z_FILTER_GPULZ, pipeline_flags, H5Z_GPULZ_CD_NELMTS_STORED, cd) < 0)
+    if (H5Pmodify_filter(dcpl, id, pipeline_flags, H5Z_GPULZ_CD_NELMTS_STORED, cd) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot store the filter parameters");
 done:
     return ret_value;
@@ -450,13 +458,58 @@ done:
     return ret_value;
 }
 
+/* ---- the filter classes ------------------------------------------------ */
+
+static htri_t H5Z_gpulz_can_apply(hid_t dcpl, hid_t type, hid_t space)
+{
+    (void)space;
+    return can_apply(GPULZ_ID, dcpl, type);
+}
+
+static herr_t H5Z_gpulz_set_local(hid_t dcpl, hid_t type, hid_t space)
+{
+    (void)space;
+    return set_local(GPULZ_ID, dcpl, type);
+}
+
 const H5Z_class2_t H5Z_GPULZ[1] = {{
     H5Z_CLASS_T_VERS,
-    (H5Z_filter_t)H5Z_FILTER_GPULZ,
+    (H5Z_filter_t)GPULZ_ID,
     1, /* encoder present */
     1, /* decoder present */
-    H5Z_GPULZ_NAME,
+    GPULZ_NAME,
     H5Z_gpulz_can_apply,
     H5Z_gpulz_set_local,
     H5Z_filter_gpulz,
 }};
+
+#if GPULZ_HAVE_PROVISIONAL_CLASS
+static htri_t H5Z_gpulz_provisional_can_apply(hid_t dcpl, hid_t type, hid_t space)
+{
+    (void)space;
+    return can_apply(H5Z_FILTER_GPULZ_PROVISIONAL, dcpl, type);
+}
+
+static herr_t H5Z_gpulz_provisional_set_local(hid_t dcpl, hid_t type, hid_t space)
+{
+    (void)space;
+    return set_local(H5Z_FILTER_GPULZ_PROVISIONAL, dcpl, type);
+}
+
+/*
+ * An encoder too, not only a decoder: HDF5 runs a dataset's own filter when
+ * an existing dataset is written to or extended, and h5repack when it changes
+ * a dataset's layout (-l) but not its filters, so files with the provisional
+ * ID keep working in full until they are moved to the registered ID.
+ */
+const H5Z_class2_t H5Z_GPULZ_PROVISIONAL[1] = {{
+    H5Z_CLASS_T_VERS,
+    (H5Z_filter_t)H5Z_FILTER_GPULZ_PROVISIONAL,
+    1, /* encoder present */
+    1, /* decoder present */
+    H5Z_GPULZ_NAME_PROVISIONAL,
+    H5Z_gpulz_provisional_can_apply,
+    H5Z_gpulz_provisional_set_local,
+    H5Z_filter_gpulz,
+}};
+#endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * H5Zgpulz.h - the filter core shared by the plugin module (libH5Zgpulz) and
- * the linkable library (libh5gpulz).  Internal.
+ * H5Zgpulz.h - the filter core shared by the plugin modules (libH5Zgpulz,
+ * libH5Zgpulz_provisional) and the linkable library (libh5gpulz).  Internal.
  */
 #ifndef H5ZGPULZ_H
 #define H5ZGPULZ_H
@@ -10,8 +10,33 @@
 
 #include "gpulz_h5filter.h"
 
-/* The filter class; the plugin hands it to HDF5, gpulz_h5_register() registers it. */
+/*
+ * The IDs the core answers for come from gpulz_cd.h, except in the build that
+ * h5tests/plugin.inc makes to test the move to a registered ID before one
+ * exists: there GPULZ_TEST_FILTER_ID stands in for it.
+ */
+#ifdef GPULZ_TEST_FILTER_ID
+#define GPULZ_ID GPULZ_TEST_FILTER_ID
+#define GPULZ_NAME H5Z_GPULZ_NAME_REGISTERED
+#else
+#define GPULZ_ID H5Z_FILTER_GPULZ
+#define GPULZ_NAME H5Z_GPULZ_NAME
+#endif
+
+/* Whether the provisional ID is another than the one written, and so needs a
+ * filter class of its own. */
+#define GPULZ_HAVE_PROVISIONAL_CLASS (GPULZ_ID != H5Z_FILTER_GPULZ_PROVISIONAL)
+
+/* The filter class of GPULZ_ID; the plugin hands it to HDF5, gpulz_h5_register()
+ * registers it. */
 extern const H5Z_class2_t H5Z_GPULZ[1];
+
+#if GPULZ_HAVE_PROVISIONAL_CLASS
+/* The same filter answering for H5Z_FILTER_GPULZ_PROVISIONAL: what
+ * libH5Zgpulz_provisional hands HDF5, and what gpulz_h5_register() registers
+ * beside H5Z_GPULZ. */
+extern const H5Z_class2_t H5Z_GPULZ_PROVISIONAL[1];
+#endif
 
 /*
  * Check user-level parameters (0 = default, as in cd_values) and push the

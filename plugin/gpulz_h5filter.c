@@ -20,12 +20,17 @@ herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
     const unsigned cd[H5Z_GPULZ_CD_NELMTS] = {
         [H5Z_GPULZ_CD_SYMBOL] = symbol_size, [H5Z_GPULZ_CD_WINDOW] = window,
         [H5Z_GPULZ_CD_BLOCK] = block_symbols, [H5Z_GPULZ_CD_FLAGS] = stored};
-    return H5Pset_filter(dcpl, H5Z_FILTER_GPULZ,
+    return H5Pset_filter(dcpl, GPULZ_ID,
                          (flags & GPULZ_H5_OPTIONAL) ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY,
                          H5Z_GPULZ_CD_NELMTS, cd);
 }
 
 herr_t gpulz_h5_register(void)
 {
+#if GPULZ_HAVE_PROVISIONAL_CLASS
+    /* files written before the registered ID carry the provisional one */
+    if (H5Zregister(H5Z_GPULZ_PROVISIONAL) < 0)
+        return -1;
+#endif
     return H5Zregister(H5Z_GPULZ);
 }

@@ -19,7 +19,8 @@ extern "C" {
 #endif
 
 /*
- * Add the gpulz filter to the chunked dataset creation property list dcpl.
+ * Add the gpulz filter, H5Z_FILTER_GPULZ, to the chunked dataset creation
+ * property list dcpl.
  * symbol_size, window, block_symbols: 0 for the defaults (symbol size from
  * the datatype, window 128, block 2048).  flags: GPULZ_H5_ADAPTIVE and/or
  * GPULZ_H5_OPTIONAL.  The filter itself comes from the plugin (HDF5_PLUGIN_PATH)
@@ -31,8 +32,10 @@ herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
 
 /*
  * Register the filter linked into this program with HDF5, so that no plugin
- * needs to be found.  Call it once after HDF5 is initialised (any H5 call, or
- * H5open()); calling it again is harmless.  Returns a negative value on failure.
+ * needs to be found: for H5Z_FILTER_GPULZ and, where that is a registered ID,
+ * also for H5Z_FILTER_GPULZ_PROVISIONAL, which older files carry.  Call it
+ * once after HDF5 is initialised (any H5 call, or H5open()); calling it again
+ * is harmless.  Returns a negative value on failure.
  */
 herr_t gpulz_h5_register(void);
 

@@ -48,8 +48,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
 
     p.symbol_size = info.symbol_size;
-    p.window = info.window;
     p.block_symbols = info.block_symbols;
+    /* a format 2 chunk again in its shape (bit 2 of its flags: LZSS); its
+     * window is 0 without LZSS */
+    if (info.format_version == 2)
+        p.mode = info.flags & 0x04 ? GPULZ_MODE_RATIO : GPULZ_MODE_FAST;
+    if (info.window)
+        p.window = info.window;
     size_t clen = 0, len2 = 0;
     if (gpulz_compress(out, len, chunk, 2 * OUT_CAP, &clen, &p) != GPULZ_OK)
         abort();

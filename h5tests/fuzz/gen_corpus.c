@@ -11,7 +11,8 @@
 #include "datagen.h"
 #include "gpulz.h"
 
-static int emit(const char *dir, const char *kind, size_t n, unsigned S, unsigned W, unsigned C)
+static int emit_mode(const char *dir, const char *kind, size_t n, unsigned S, unsigned W, unsigned C,
+                     gpulz_mode mode)
 {
     uint8_t *in = malloc(n ? n : 1);
     gpulz_params p;
@@ -21,6 +22,7 @@ static int emit(const char *dir, const char *kind, size_t n, unsigned S, unsigne
     p.block_symbols = C;
     p.threads = 1;
     p.backend = GPULZ_BACKEND_CPU;
+    p.mode = mode;
     size_t cap = gpulz_compress_bound(n, &p), len = 0;
     uint8_t *out = malloc(cap);
     if (!in || !out)
@@ -29,7 +31,9 @@ static int emit(const char *dir, const char *kind, size_t n, unsigned S, unsigne
         gpulz_gen(kind, in, n, n * 31 + S);
     int rc = gpulz_compress(in, n, out, cap, &len, &p);
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s-n%zu-s%u-w%u-c%u.gplz", dir, kind, n, S, W, C);
+    /* format 1 seeds keep their names; format 2 ones name the mode */
+    snprintf(path, sizeof path, "%s/%s-n%zu-s%u-w%u-c%u%s%s.gplz", dir, kind, n, S, W, C,
+             mode == GPULZ_MODE_LZ ? "" : "-", mode == GPULZ_MODE_LZ ? "" : gpulz_mode_name(mode));
     FILE *f = rc == GPULZ_OK ? fopen(path, "wb") : NULL;
     int bad = !f || fwrite(out, 1, len, f) != len;
     if (f)
@@ -39,6 +43,11 @@ static int emit(const char *dir, const char *kind, size_t n, unsigned S, unsigne
     free(in);
     free(out);
     return bad;
+}
+
+static int emit(const char *dir, const char *kind, size_t n, unsigned S, unsigned W, unsigned C)
+{
+    return emit_mode(dir, kind, n, S, W, C, GPULZ_MODE_LZ);
 }
 
 int main(int argc, char **argv)
@@ -59,5 +68,15 @@ int main(int argc, char **argv)
     bad |= emit(d, "float", 1030, 4, 255, 256);
     bad |= emit(d, "random", 600, 1, 1, 256);
     bad |= emit(d, "ramp", 1100, 4, 128, 256);
+    /* format 2: both shapes, whole symbols and byte planes, delta, stored
+     * and constant streams, escapes, two segments */
+    bad |= emit_mode(d, "quant", 3000, 2, 128, 256, GPULZ_MODE_FAST);
+    bad |= emit_mode(d, "quant", 3001, 2, 64, 512, GPULZ_MODE_RATIO);
+    bad |= emit_mode(d, "int", 4000, 4, 128, 256, GPULZ_MODE_FAST);
+    bad |= emit_mode(d, "float", 2050, 4, 128, 256, GPULZ_MODE_RATIO);
+    bad |= emit_mode(d, "text", 1500, 1, 255, 256, GPULZ_MODE_RATIO);
+    bad |= emit_mode(d, "zeros", 900, 8, 128, 256, GPULZ_MODE_FAST);
+    bad |= emit_mode(d, "random", 700, 2, 128, 256, GPULZ_MODE_FAST);
+    bad |= emit_mode(d, "runs", 40000, 1, 128, 2048, GPULZ_MODE_FAST);
     return bad;
 }
