@@ -30,12 +30,14 @@ set -e
 objs=
 # shellcheck disable=SC2086
 for f in $CODEC_ASAN_LIB_SOURCES \
-         h5tests/codec_refenc.c h5tests/codec_golden_parse.c h5tests/fuzz/fuzz_decompress.c; do
+         h5tests/codec_refenc.c h5tests/codec_golden_parse.c h5tests/fuzz/fuzz_decompress.c \
+         h5tests/codec_refdec.c; do
     o="$tmp/$(printf %s "$f" | tr / _).o"
     "$CLANG" $flags $incs -c "$src/$f" -o "$o"
     objs="$objs $o"
 done
-for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus codec_pool codec_threads codec_v2; do
+for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus codec_pool codec_threads codec_v2 \
+         codec_golden2 codec_refdec_test; do
     "$CLANG" $flags $incs "$src/h5tests/$t.c" $objs -o "$tmp/$t" -lm -lpthread
 done
 set +e
@@ -46,7 +48,8 @@ export ASAN_OPTIONS UBSAN_OPTIONS top_srcdir
 status=0
 # codec_pool without its forks under ASan: see the head of codec_pool.c
 for cmd in "codec_roundtrip quick" "codec_canonical 600" "codec_golden" "codec_corrupt 300" \
-           "codec_corpus" "codec_pool nofork" "codec_threads" "codec_v2"; do
+           "codec_corpus" "codec_pool nofork" "codec_threads" "codec_v2" "codec_golden2" \
+           "codec_refdec_test 400"; do
     echo "== $cmd (ASan, UBSan)"
     # shellcheck disable=SC2086
     "$tmp/"$cmd || { echo "FAIL under sanitizers: $cmd"; status=1; }
