@@ -631,8 +631,6 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
     default:
         return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: unknown kind %u", name, kind);
     }
-    if (N == 0)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: rANS-coded with no units", name);
     size_t tsize;
     if (!(t = malloc(sizeof *t)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a decoding table");
@@ -643,8 +641,9 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
     if (nseg > (size - tsize) / (4 + GPULZ_RANS_STATE_BYTES))
         FAIL(GPULZ_ERR_CORRUPT, "stream %s: %llu segments cannot fit its %llu bytes", name,
              (unsigned long long)nseg, (unsigned long long)size);
-    start = malloc(nseg * sizeof *start);
-    words = malloc(nseg * sizeof *words);
+    /* N = 0 is a table and no segment (§16): valid, if never written */
+    start = malloc((nseg ? nseg : 1) * sizeof *start);
+    words = malloc((nseg ? nseg : 1) * sizeof *words);
     if (!start || !words)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
     const uint8_t *dir = b + tsize;
