@@ -3,6 +3,8 @@
  * codec_golden.h - the text form of the golden vectors in h5tests/golden/:
  * "symbol_size N", "window N", "block_symbols N", then "input" and "output"
  * followed by hex bytes ("XX", or "XX*N" for N copies); '#' starts a comment.
+ * Format 2's vectors (h5tests/golden2/) add "mode WORD" and "checksum 0|1",
+ * and may leave out the window (fast mode has none).
  */
 #ifndef CODEC_GOLDEN_H
 #define CODEC_GOLDEN_H
@@ -12,6 +14,8 @@
 
 typedef struct golden {
     unsigned S, W, C;
+    char mode[16]; /* "" when the vector names none (format 1) */
+    int checksum;  /* -1 when the vector names none */
     uint8_t *in, *out;
     size_t in_len, out_len;
 } golden;

@@ -24,6 +24,7 @@
 #include <ctype.h>
 #include <dirent.h>
 
+#include "codec_golden.h"
 #include "codec_refdec.h"
 #include "codec_testutil.h"
 
@@ -37,123 +38,13 @@ static const char *const required[] = {
     "ratio-s1-2seg-nock.hex", "auto-random-lz.hex",     "tail-only-s8.hex",
     "decode-force-g10-3seg.hex", "decode-force-k0-all-escaped.hex"};
 
-typedef struct vec2 {
-    char mode[16];
-    int checksum;
-    unsigned S, W, C;
-    uint8_t *in, *out;
-    size_t in_len, out_len, in_cap, out_cap;
-} vec2;
-
-static int push(uint8_t **b, size_t *len, size_t *cap, unsigned v, size_t count)
-{
-    if (count > ((size_t)1 << 30) || *len + count > ((size_t)1 << 30))
-        return -1;
-    if (*len + count > *cap) {
-        size_t nc = (*len + count) * 2 + 64;
-        uint8_t *nb = realloc(*b, nc);
-        if (!nb)
-            return -1;
-        *b = nb;
-        *cap = nc;
-    }
-    memset(*b + *len, (int)v, count);
-    *len += count;
-    return 0;
-}
-
-static int parse_vec(const char *t, vec2 *v, char *err, size_t errlen)
-{
-    memset(v, 0, sizeof *v);
-    v->checksum = -1;
-    int section = -1, line = 1;
-    const char *p = t;
-    for (;;) {
-        while (*p && isspace((unsigned char)*p))
-            line += *p++ == '\n';
-        if (!*p)
-            break;
-        if (*p == '#') {
-            while (*p && *p != '\n')
-                p++;
-            continue;
-        }
-        char tok[64];
-        size_t k = 0;
-        while (*p && !isspace((unsigned char)*p) && *p != '#' && k < sizeof tok - 1)
-            tok[k++] = *p++;
-        tok[k] = 0;
-        unsigned *num = !strcmp(tok, "symbol_size")     ? &v->S
-                        : !strcmp(tok, "window")        ? &v->W
-                        : !strcmp(tok, "block_symbols") ? &v->C
-                                                        : NULL;
-        if (num || !strcmp(tok, "checksum")) {
-            char *end;
-            unsigned long x = strtoul(p, &end, 10);
-            if (end == p) {
-                snprintf(err, errlen, "line %d: %s needs a number", line, tok);
-                return -1;
-            }
-            p = end;
-            if (num)
-                *num = (unsigned)x;
-            else
-                v->checksum = (int)x;
-        } else if (!strcmp(tok, "mode")) {
-            while (*p == ' ' || *p == '\t')
-                p++;
-            size_t j = 0;
-            while (*p && !isspace((unsigned char)*p) && j < sizeof v->mode - 1)
-                v->mode[j++] = *p++;
-            v->mode[j] = 0;
-        } else if (!strcmp(tok, "input")) {
-            section = 0;
-        } else if (!strcmp(tok, "output")) {
-            section = 1;
-        } else {
-            char *end;
-            unsigned long x = strtoul(tok, &end, 16), count = 1;
-            if (end != tok + 2 || x > 255 || section < 0) {
-                snprintf(err, errlen, "line %d: unexpected '%s'", line, tok);
-                return -1;
-            }
-            if (*end == '*') {
-                char *e2;
-                count = strtoul(end + 1, &e2, 10);
-                if (e2 == end + 1 || *e2) {
-                    snprintf(err, errlen, "line %d: bad repeat '%s'", line, tok);
-                    return -1;
-                }
-            } else if (*end) {
-                snprintf(err, errlen, "line %d: unexpected '%s'", line, tok);
-                return -1;
-            }
-            int rc = section == 0 ? push(&v->in, &v->in_len, &v->in_cap, (unsigned)x, count)
-                                  : push(&v->out, &v->out_len, &v->out_cap, (unsigned)x, count);
-            if (rc) {
-                snprintf(err, errlen, "line %d: out of memory", line);
-                return -1;
-            }
-        }
-    }
-    if (!v->mode[0] || v->checksum < 0 || !v->S || !v->C || section != 1) {
-        snprintf(err, errlen, "missing mode, checksum, symbol_size, block_symbols or output");
-        return -1;
-    }
-    if (!v->in)
-        v->in = tu_xmalloc(1);
-    if (!v->out)
-        v->out = tu_xmalloc(1);
-    return 0;
-}
-
+/* The mode a vector names, by the library's own names; -1 for none. */
 static int mode_of(const char *s)
 {
-    return !strcmp(s, "fast")    ? GPULZ_MODE_FAST
-           : !strcmp(s, "ratio") ? GPULZ_MODE_RATIO
-           : !strcmp(s, "auto")  ? GPULZ_MODE_AUTO
-           : !strcmp(s, "lz")    ? GPULZ_MODE_LZ
-                                 : -1;
+    for (int m = 0; m < GPULZ_MODE_COUNT; m++)
+        if (!strcmp(s, gpulz_mode_name((gpulz_mode)m)))
+            return m;
+    return -1;
 }
 
 static unsigned long vectors, compared;
@@ -173,9 +64,9 @@ static void check_one(const char *path, const char *name)
         return;
     }
     t[tlen] = 0;
-    vec2 v;
+    golden v;
     char err[256];
-    int prc = parse_vec(t, &v, err, sizeof err);
+    int prc = golden_parse(t, &v, err, sizeof err);
     free(t);
     if (prc) {
         tu_fail("%s: %s", name, err);

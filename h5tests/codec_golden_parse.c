@@ -25,6 +25,7 @@ static int append(uint8_t **buf, size_t *len, size_t *cap, uint8_t v, size_t cou
 int golden_parse(const char *text, golden *g, char *err, size_t errlen)
 {
     memset(g, 0, sizeof *g);
+    g->checksum = -1;
     size_t caps[2] = {0, 0};
     int section = -1; /* 0 input, 1 output */
     int line = 1;
@@ -57,6 +58,22 @@ int golden_parse(const char *text, golden *g, char *err, size_t errlen)
             }
             *field = (unsigned)v;
             p = end;
+        } else if (!strcmp(tok, "checksum")) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 10);
+            if (end == p || v > 1) {
+                snprintf(err, errlen, "line %d: checksum needs 0 or 1", line);
+                goto fail;
+            }
+            g->checksum = (int)v;
+            p = end;
+        } else if (!strcmp(tok, "mode")) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            size_t j = 0;
+            while (*p && !isspace((unsigned char)*p) && j < sizeof g->mode - 1)
+                g->mode[j++] = *p++;
+            g->mode[j] = 0;
         } else if (!strcmp(tok, "input")) {
             section = 0;
         } else if (!strcmp(tok, "output")) {
@@ -87,8 +104,10 @@ int golden_parse(const char *text, golden *g, char *err, size_t errlen)
             }
         }
     }
-    if (!g->S || !g->W || !g->C || section != 1) {
-        snprintf(err, errlen, "missing symbol_size, window, block_symbols or output");
+    /* format 1 names every parameter; format 2 a mode and the checksum, and
+     * no window where its mode has none */
+    if (!g->S || !g->C || section != 1 || (g->mode[0] ? g->checksum < 0 : !g->W)) {
+        snprintf(err, errlen, "missing symbol_size, window, block_symbols, mode, checksum or output");
         goto fail;
     }
     /* never NULL, so callers can pass them to the codec as they are */
