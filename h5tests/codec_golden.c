@@ -8,7 +8,6 @@
  * brute-force encoder, never from gpulz's own output: a change in the
  * bytes gpulz writes fails here until the format version says otherwise.
  */
-#include <dirent.h>
 
 #include "codec_golden.h"
 #include "codec_refenc.h"
@@ -78,36 +77,18 @@ static void check_one(const char *dir, const char *name)
     golden_free(&g);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(void)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/h5tests/golden", tu_srcdir());
-    DIR *D = opendir(dir);
-    if (!D) {
+    char *names[256];
+    size_t count = 0;
+    const char *missing;
+    if (golden_list(dir, names, 256, &count, required, sizeof required / sizeof *required, &missing)) {
         fprintf(stderr, "cannot open %s (set top_srcdir)\n", dir);
         return 99;
     }
-    char *names[256];
-    size_t count = 0;
-    struct dirent *e;
-    while ((e = readdir(D)) && count < 256) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && !strcmp(e->d_name + l - 4, ".hex"))
-            names[count++] = strdup(e->d_name);
-    }
-    closedir(D);
-    qsort(names, count, sizeof *names, by_name);
-    for (size_t r = 0; r < sizeof required / sizeof *required; r++) {
-        int found = 0;
-        for (size_t i = 0; i < count; i++)
-            found |= !strcmp(names[i], required[r]);
-        TU_CHECK(found, "golden vector %s is missing", required[r]);
-    }
+    TU_CHECK(!missing, "golden vector %s is missing", missing);
     for (size_t i = 0; i < count; i++) {
         check_one(dir, names[i]);
         free(names[i]);

@@ -24,4 +24,10 @@ typedef struct golden {
 int golden_parse(const char *text, golden *g, char *err, size_t errlen);
 void golden_free(golden *g);
 
+/* The names of the .hex files of dir, sorted, malloc'd, at most max of
+ * them; *missing receives the first of required[0..nreq) not among them (NULL
+ * when all are).  -1 when dir cannot be opened. */
+int golden_list(const char *dir, char **names, size_t max, size_t *count,
+                const char *const *required, size_t nreq, const char **missing);
+
 #endif

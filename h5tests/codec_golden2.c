@@ -22,7 +22,6 @@
  * Usage: codec_golden2 [FILE.hex...]   (default: every vector of the folder)
  */
 #include <ctype.h>
-#include <dirent.h>
 
 #include "codec_golden.h"
 #include "codec_refdec.h"
@@ -170,11 +169,6 @@ static void check_one(const char *path, const char *name)
     free(v.out);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1) {
@@ -184,27 +178,14 @@ int main(int argc, char **argv)
     }
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/h5tests/golden2", tu_srcdir());
-    DIR *D = opendir(dir);
-    if (!D) {
+    char *names[512];
+    size_t count = 0;
+    const char *missing;
+    if (golden_list(dir, names, 512, &count, required, sizeof required / sizeof *required, &missing)) {
         fprintf(stderr, "cannot open %s (set top_srcdir)\n", dir);
         return 99;
     }
-    char *names[512];
-    size_t count = 0;
-    struct dirent *e;
-    while ((e = readdir(D)) && count < 512) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && !strcmp(e->d_name + l - 4, ".hex"))
-            names[count++] = strdup(e->d_name);
-    }
-    closedir(D);
-    qsort(names, count, sizeof *names, by_name);
-    for (size_t r = 0; r < sizeof required / sizeof *required; r++) {
-        int found = 0;
-        for (size_t i = 0; i < count; i++)
-            found |= !strcmp(names[i], required[r]);
-        TU_CHECK(found, "golden vector %s is missing", required[r]);
-    }
+    TU_CHECK(!missing, "golden vector %s is missing", missing);
     for (size_t i = 0; i < count; i++) {
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* codec_golden_parse.c - see codec_golden.h. */
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,4 +127,35 @@ void golden_free(golden *g)
     free(g->in);
     free(g->out);
     g->in = g->out = NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int golden_list(const char *dir, char **names, size_t max, size_t *count,
+                const char *const *required, size_t nreq, const char **missing)
+{
+    DIR *D = opendir(dir);
+    if (!D)
+        return -1;
+    struct dirent *e;
+    *count = 0;
+    while ((e = readdir(D)) && *count < max) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && !strcmp(e->d_name + l - 4, ".hex"))
+            names[(*count)++] = strdup(e->d_name);
+    }
+    closedir(D);
+    qsort(names, *count, sizeof *names, by_name);
+    *missing = NULL;
+    for (size_t r = 0; r < nreq && !*missing; r++) {
+        size_t i = 0;
+        while (i < *count && strcmp(names[i], required[r]))
+            i++;
+        if (i == *count)
+            *missing = required[r];
+    }
+    return 0;
 }
