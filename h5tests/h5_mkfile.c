@@ -44,6 +44,25 @@ static void put_chunked(hid_t f, const char *name, hid_t type, int rank, const h
     H5Sclose(space);
 }
 
+/* 20000 records of 11 bytes (a flag, a double, a short) into records, and
+ * their compound type (the caller closes it). */
+static hid_t make_records(uint8_t *records)
+{
+    for (int i = 0; i < 20000; i++) {
+        uint8_t *r = records + i * 11;
+        r[0] = (uint8_t)(i % 3);
+        double v = (double)(i / 100);
+        memcpy(r + 1, &v, 8);
+        int16_t c = (int16_t)(i / 1000);
+        memcpy(r + 9, &c, 2);
+    }
+    hid_t rec = H5Tcreate(H5T_COMPOUND, 11);
+    H5Tinsert(rec, "flag", 0, H5T_STD_U8LE);
+    H5Tinsert(rec, "value", 1, H5T_IEEE_F64LE);
+    H5Tinsert(rec, "group", 9, H5T_STD_I16LE);
+    return rec;
+}
+
 static int bench_file(const char *path)
 {
     static uint16_t codes[131072];
@@ -61,18 +80,7 @@ static int bench_file(const char *path)
             field[i][j] = (float)(i / 10) * 0.5f + (float)(j / 20) * 0.25f;
     for (int i = 0; i < 100000; i++)
         ramp[i] = i / 8;
-    for (int i = 0; i < 20000; i++) {
-        uint8_t *r = records + i * 11;
-        r[0] = (uint8_t)(i % 3);
-        double v = (double)(i / 100);
-        memcpy(r + 1, &v, 8);
-        int16_t c = (int16_t)(i / 1000);
-        memcpy(r + 9, &c, 2);
-    }
-    hid_t rec = H5Tcreate(H5T_COMPOUND, 11);
-    H5Tinsert(rec, "flag", 0, H5T_STD_U8LE);
-    H5Tinsert(rec, "value", 1, H5T_IEEE_F64LE);
-    H5Tinsert(rec, "group", 9, H5T_STD_I16LE);
+    hid_t rec = make_records(records);
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(f >= 0);
     const hsize_t n_codes = 131072, c_codes = 32768, d_field[2] = {250, 200},
@@ -123,18 +131,7 @@ int main(int argc, char **argv)
         quant[i] = (uint16_t)(i % 7 ? (i > 0 ? quant[i - 1] : 512) : 512 + (r < 24 ? 0 : r - 27));
     }
     h5u_random(noise, sizeof noise, 3);
-    for (int i = 0; i < 20000; i++) {
-        uint8_t *r = records + i * 11;
-        r[0] = (uint8_t)(i % 3);
-        double v = (double)(i / 100);
-        memcpy(r + 1, &v, 8);
-        int16_t c = (int16_t)(i / 1000);
-        memcpy(r + 9, &c, 2);
-    }
-    hid_t rec = H5Tcreate(H5T_COMPOUND, 11);
-    H5Tinsert(rec, "flag", 0, H5T_STD_U8LE);
-    H5Tinsert(rec, "value", 1, H5T_IEEE_F64LE);
-    H5Tinsert(rec, "group", 9, H5T_STD_I16LE);
+    hid_t rec = make_records(records);
 
     hid_t f = H5Fcreate(argv[1], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(f >= 0);
