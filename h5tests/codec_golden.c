@@ -21,27 +21,12 @@ static void check_one(const char *dir, const char *name)
 {
     char path[8192 + 512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    size_t tlen = 0;
-    uint8_t *text = tu_read_file(path, &tlen);
-    if (!text) {
-        tu_fail("%s: cannot read", path);
-        return;
-    }
-    char *t = realloc(text, tlen + 1);
-    if (!t) {
-        free(text);
-        tu_fail("%s: out of memory", path);
-        return;
-    }
-    t[tlen] = 0;
     golden g;
     char err[200];
-    if (golden_parse(t, &g, err, sizeof err)) {
+    if (golden_load(path, &g, err, sizeof err)) {
         tu_fail("%s: %s", path, err);
-        free(t);
         return;
     }
-    free(t);
 
     gpulz_params p;
     for (unsigned threads = 1; threads <= 2; threads++) {

@@ -24,6 +24,9 @@ typedef struct golden {
 int golden_parse(const char *text, golden *g, char *err, size_t errlen);
 void golden_free(golden *g);
 
+/* Read the file at path and parse it; as golden_parse, "cannot read" in err. */
+int golden_load(const char *path, golden *g, char *err, size_t errlen);
+
 /* The names of the .hex files of dir, sorted, malloc'd, at most max of
  * them; *missing receives the first of required[0..nreq) not among them (NULL
  * when all are).  -1 when dir cannot be opened. */

@@ -50,27 +50,11 @@ static unsigned long vectors, compared;
 
 static void check_one(const char *path, const char *name)
 {
-    size_t tlen = 0;
-    uint8_t *text = tu_read_file(path, &tlen);
-    if (!text) {
-        tu_fail("%s: cannot read", path);
-        return;
-    }
-    char *t = realloc(text, tlen + 1);
-    if (!t) {
-        free(text);
-        tu_fail("%s: out of memory", path);
-        return;
-    }
-    t[tlen] = 0;
     golden v;
     char err[256];
-    int prc = golden_parse(t, &v, err, sizeof err);
-    free(t);
-    if (prc) {
+    int prc = golden_load(path, &v, err, sizeof err);
+    if (prc) { /* golden_load leaves nothing allocated */
         tu_fail("%s: %s", name, err);
-        free(v.in);
-        free(v.out);
         return;
     }
     vectors++;

@@ -159,3 +159,24 @@ int golden_list(const char *dir, char **names, size_t max, size_t *count,
     }
     return 0;
 }
+
+int golden_load(const char *path, golden *g, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    FILE *f = fopen(path, "rb");
+    char *t = NULL;
+    long len = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (t = malloc((size_t)len + 1)) && fread(t, 1, (size_t)len, f) == (size_t)len) {
+        t[len] = 0;
+        fclose(f);
+        int rc = golden_parse(t, g, err, errlen);
+        free(t);
+        return rc;
+    }
+    if (f)
+        fclose(f);
+    free(t);
+    snprintf(err, errlen, "cannot read");
+    return -1;
+}
