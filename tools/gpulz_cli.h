@@ -225,4 +225,7 @@ int cli_bench_h5(const cli_h5bench_opts *o, int nargs, char **args, int argc, ch
 int cli_gen_main(int argc, char **argv);        /* gpulz_cli_gen.c */
 int cli_h5repack_main(int argc, char **argv);   /* gpulz_cli_h5repack.c */
 
+/* The median of v[0..n) (sorts v in place). */
+double cli_median(double *v, unsigned n);
+
 #endif

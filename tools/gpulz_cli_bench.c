@@ -150,18 +150,6 @@ static int host_decompress(bench_case *bc, double *seconds)
 
 static const bench_timer host_timer = {"host", host_compress, host_decompress};
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* "quant:64M S=2 W=128 C=2048 threads=1", for messages */
 static void point_name(const bench_case *bc, char *buf, size_t cap)
 {
@@ -230,7 +218,7 @@ static int measure(bench_case *bc, const bench_timer *T, unsigned repeat, bench_
         if ((rc = check_same_bytes(bc)))
             goto done;
     }
-    R->comp_gbps = (double)bc->in->n / median(t, repeat) / 1e9;
+    R->comp_gbps = (double)bc->in->n / cli_median(t, repeat) / 1e9;
     R->packed_len = bc->packed_len;
     R->ratio = (double)bc->in->n / (double)bc->packed_len;
     /* decompression: every run, the warm-up included, starts from poison and is compared */
@@ -248,7 +236,7 @@ static int measure(bench_case *bc, const bench_timer *T, unsigned repeat, bench_
         else
             R->decomp_backend = gpulz_last_backend(NULL);
     }
-    R->decomp_gbps = (double)bc->in->n / median(t, repeat) / 1e9;
+    R->decomp_gbps = (double)bc->in->n / cli_median(t, repeat) / 1e9;
 done:
     free(t);
     return rc;

@@ -497,18 +497,6 @@ static int set_pipeline(hid_t dcpl, const bench_filter *f)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Write data through filter f into a fresh dataset of the core file, read it
  * back and compare, warm-up plus R->o->repeat times; the medians into *res. */
 static int measure(h5_run *R, const char *file, const h5_target *t, const bench_filter *f,
@@ -593,8 +581,8 @@ static int measure(h5_run *R, const char *file, const h5_target *t, const bench_
     }
     res->done = 1;
     res->ratio = res->stored ? (double)t->nbytes / (double)res->stored : 0;
-    res->write_bps = (double)t->nbytes / median(tw, repeat);
-    res->read_bps = (double)t->nbytes / median(tr, repeat);
+    res->write_bps = (double)t->nbytes / cli_median(tw, repeat);
+    res->read_bps = (double)t->nbytes / cli_median(tr, repeat);
 done:
     if (d >= 0)
         H5Dclose(d);

@@ -298,3 +298,15 @@ int cli_getopt_error(const char *cmd, int c, char *const argv[])
         return cli_usage_error(cmd, "unknown option '-%c'", optopt);
     return cli_usage_error(cmd, "unknown option '%s'", arg ? arg : "?");
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cli_median(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
