@@ -344,6 +344,62 @@ static void device_adaptive(void)
     free(got);
 }
 
+static void CUDART_CB hold_stream(void *ms)
+{
+    usleep(1000u * *(unsigned *)ms);
+}
+
+/* A NULL stream is CUDA's default stream: work the caller queued there comes
+ * first.  The input (or the chunk) reaches the device only after the default
+ * stream has been held for 300 ms, so a call that ran on a stream of its own
+ * would encode (decode) what the buffer held before. */
+static void null_stream_order(void)
+{
+    const size_t n = 3u << 20;
+    static unsigned hold_ms = 300;
+    gpulz_params pc, pg;
+    params_for(&pc, 4, 64, 1024, GPULZ_BACKEND_CPU);
+    params_for(&pg, 4, 64, 1024, GPULZ_BACKEND_GPU);
+    size_t bound = gpulz_compress_bound(n, &pc), lr = 0, lg = 0, lo = 0;
+    uint8_t *h_src = NULL, *h_chunk = NULL, *ref = malloc(bound), *got = malloc(bound);
+    uint8_t *d_src = NULL, *d_dst = NULL, *d_out = NULL;
+    cudaMallocHost((void **)&h_src, n);
+    cudaMallocHost((void **)&h_chunk, bound);
+    cudaMalloc((void **)&d_src, n);
+    cudaMalloc((void **)&d_dst, bound);
+    cudaMalloc((void **)&d_out, n);
+    gpulz_gen("quant", h_src, n, 11);
+    CHECK(gpulz_compress(h_src, n, ref, bound, &lr, &pc) == GPULZ_OK, "cpu compress");
+    cudaMemset(d_src, 0, n);
+    cudaMemset(d_out, 0, n);
+    cudaDeviceSynchronize();
+
+    cudaLaunchHostFunc(0, hold_stream, &hold_ms);
+    cudaMemcpyAsync(d_src, h_src, n, cudaMemcpyHostToDevice, 0);
+    int rc = gpulz_compress_device(d_src, n, d_dst, bound, &lg, &pg, NULL, NULL, 0);
+    CHECK(rc == GPULZ_OK, "compress_device on the default stream: %d", rc);
+    cudaMemcpy(got, d_dst, lg, cudaMemcpyDeviceToHost);
+    CHECK(lg == lr && memcmp(got, ref, lr) == 0,
+          "compress_device with a NULL stream did not wait for the default stream (%zu vs %zu bytes)", lg, lr);
+
+    memcpy(h_chunk, ref, lr);
+    cudaMemset(d_dst, 0, bound);
+    cudaDeviceSynchronize();
+    cudaLaunchHostFunc(0, hold_stream, &hold_ms);
+    cudaMemcpyAsync(d_dst, h_chunk, lr, cudaMemcpyHostToDevice, 0);
+    rc = gpulz_decompress_device(d_dst, lr, d_out, n, &lo, NULL, NULL, 0);
+    CHECK(rc == GPULZ_OK && lo == n, "decompress_device on the default stream: %d (%zu bytes)", rc, lo);
+    cudaMemcpy(got, d_out, n, cudaMemcpyDeviceToHost);
+    CHECK(memcmp(got, h_src, n) == 0, "decompress_device with a NULL stream did not wait for the default stream");
+    cudaFree(d_src);
+    cudaFree(d_dst);
+    cudaFree(d_out);
+    cudaFreeHost(h_src);
+    cudaFreeHost(h_chunk);
+    free(ref);
+    free(got);
+}
+
 /* A child forked after the GPU was used must not touch CUDA: backend GPU
  * says so, auto falls back to the CPU with the same bytes. */
 static void fork_trial(void)
@@ -436,6 +492,7 @@ int main(void)
     printf("corruption trials done, %d failures\n", failures);
     device_trials();
     device_adaptive();
+    null_stream_order();
     format2_trials();
     printf("device trials done, %d failures\n", failures);
     if (!quick)

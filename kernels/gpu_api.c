@@ -39,6 +39,17 @@ size_t gpulz_decompress_device_scratch_size(size_t src_len)
     return P.total;
 }
 
+/*
+ * The stream a call runs on.  NULL is CUDA's default stream, as for a kernel
+ * launch: the caller's earlier work there (a cudaMemcpy from pageable memory
+ * whose DMA may still be in flight when it returns) comes first.  The
+ * library's own stream is non-blocking and would not wait for it.
+ */
+static cudaStream_t caller_stream(void *cuda_stream)
+{
+    return cuda_stream ? (cudaStream_t)cuda_stream : cudaStreamLegacy;
+}
+
 /* Use the caller's scratch, or the context's own when none is given. */
 static int scratch_for(gpu_ctx *c, void *d_scratch, size_t scratch_size, size_t need, uint8_t **out)
 {
@@ -138,7 +149,7 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
         (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
     device_job J = {c, (const uint8_t *)d_src, (uint8_t *)d_dst, NULL, dst_cap,
-                    cuda_stream ? (cudaStream_t)cuda_stream : c->stream};
+                    caller_stream(cuda_stream)};
     size_t need = gpulz_compress_device_scratch_size(n, p);
     if ((rc = scratch_for(c, d_scratch, scratch_size, need, &J.scratch)) == GPULZ_OK)
         rc = gpulz_chunk_compress(&device_ops, &J, n, p, (uint8_t *)d_dst, dst_cap, dst_len);
@@ -205,7 +216,7 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
     if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
         return rc;
     device_chunk C = {c, (const uint8_t *)d_src, n, d_scratch, scratch_size,
-                      cuda_stream ? (cudaStream_t)cuda_stream : c->stream, {0}};
+                      caller_stream(cuda_stream), {0}};
     rc = gpulz_chunk_decompress(&device_dec_ops, &C, n, (uint8_t *)d_dst, dst_cap, dst_len);
     gpu_ctx_release(c, prev);
     return rc;

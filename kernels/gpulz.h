@@ -183,8 +183,9 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
  * device and GPULZ_DEVICE do not matter; managed and pinned host memory
  * count for no device, and alone they mean the current one).  Pageable host
  * memory, or buffers of two devices, are refused with GPULZ_ERR_PARAM before
- * anything runs.  The work is queued on cuda_stream (NULL: the library's own
- * stream), which must belong to that device, and the call returns when the
+ * anything runs.  The work is queued on cuda_stream, which must belong to
+ * that device (NULL: CUDA's default stream, so the call comes after what the
+ * caller queued there, a cudaMemcpy included), and the call returns when the
  * result is ready.  No data crosses PCIe, only a few status words.
  *
  * gpulz_compress_device() writes the same bytes as gpulz_compress(), the
