@@ -280,6 +280,7 @@ static void device_trials(void)
         uint8_t *host = malloc(bound);
         cudaMalloc((void **)&d_src, 4096);
         cudaMalloc((void **)&d_dst, bound);
+        cudaMemset(d_src, 0x5A, 4096);
         int rc = gpulz_compress_device(src, 4096, d_dst, bound, &len, &pg, NULL, NULL, 0);
         CHECK(rc == GPULZ_ERR_PARAM, "host src to compress_device gave %d", rc);
         rc = gpulz_compress_device(d_src, 4096, host, bound, &len, &pg, NULL, NULL, 0);

@@ -78,7 +78,10 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
     }
     if ((rc = gpu_copy_pieces(c, dst, c->d_out, 0, out_n, 0, c->stream, NULL)) != GPULZ_OK)
         goto done;
-    rc = gpu_dec_result(c, c->d_scratch, &P, c->stream);
+    /* the pieces went out while the blocks decoded; on a damaged chunk the
+     * undecoded parts held what an earlier call left in the device buffer */
+    if ((rc = gpu_dec_result(c, c->d_scratch, &P, c->stream)) != GPULZ_OK)
+        memset(dst, 0, out_n);
 done:
     gpu_ctx_release(c, prev);
     return rc;

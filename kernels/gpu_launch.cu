@@ -150,7 +150,8 @@ extern "C" int gpu_enc_finish(const gpu_ctx *c, const gpulz_layout *L, const uin
     gpulz_header_bytes h;
     gpulz_header_write(h.b, L);
     GPULZ_CK(cudaMemsetAsync(size + nb, 0, sizeof(uint64_t), st));
-    GPULZ_CK(cudaMemsetAsync(err, 0, sizeof(unsigned), st));
+    /* the error word and its padding: the status read-back copies both words */
+    GPULZ_CK(cudaMemsetAsync(err, 0, 2 * sizeof(uint64_t), st));
     GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp, temp, size, (uint64_t)(nb + 1), st));
     if (nb) {
         uint64_t grid = nb < c->pol.max_grid ? nb : c->pol.max_grid;
