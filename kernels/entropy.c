@@ -230,7 +230,7 @@ static unsigned varint_get(const uint8_t *p, size_t avail, uint32_t *v)
     return 0;
 }
 
-static size_t table_size(const gpulz_model *m)
+size_t gpulz_table_size(const gpulz_model *m)
 {
     size_t s = GPULZ_TABLE_HEAD_SIZE;
     for (unsigned i = 0; i < m->K; i++)
@@ -240,7 +240,7 @@ static size_t table_size(const gpulz_model *m)
     return s;
 }
 
-static uint8_t *table_write(uint8_t *p, const gpulz_model *m)
+uint8_t *gpulz_table_write(uint8_t *p, const gpulz_model *m)
 {
     gpulz_put_u16(p, m->K);
     p[2] = (uint8_t)m->E;
@@ -254,7 +254,7 @@ static uint8_t *table_write(uint8_t *p, const gpulz_model *m)
 
 /* ---- the estimate (§19) ------------------------------------------------- */
 
-static uint64_t segments_of(uint64_t N, unsigned g)
+uint64_t gpulz_segments_of(uint64_t N, unsigned g)
 {
     return (N >> g) + ((N & (((uint64_t)1 << g) - 1)) != 0);
 }
@@ -281,7 +281,7 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
         if (m.E)
             c += m.escaped * gpulz_rans_cost[m.freq[m.K] - 1] + m.escaped * byte * m.u;
         c += byte * (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + 3 * (uint64_t)(m.K + m.E) +
-                     (GPULZ_RANS_STATE_BYTES + 4) * segments_of(h->N, g));
+                     (GPULZ_RANS_STATE_BYTES + 4) * gpulz_segments_of(h->N, g));
         *cost = c;
     }
     gpulz_model_free(&m);
@@ -289,6 +289,24 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
 }
 
 /* ---- coding (§16) -------------------------------------------------------- */
+
+unsigned gpulz_stream_kind(uint64_t N, unsigned u, const gpulz_model *m, unsigned g)
+{
+    if (N == 0)
+        return GPULZ_STREAM_STORED;
+    if (m->distinct == 1)
+        return GPULZ_STREAM_CONSTANT;
+    /* a body that cannot beat the stored units is not worth coding */
+    if (gpulz_table_size(m) + (4 + GPULZ_RANS_STATE_BYTES) * gpulz_segments_of(N, g) >= N * u)
+        return GPULZ_STREAM_STORED;
+    return GPULZ_STREAM_RANS;
+}
+
+int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u)
+{
+    return body < N * u;
+}
+
 
 /* Where segment s's words go while they are coded: its own area, 2 words per
  * unit at most (a symbol step and a raw step). */
@@ -358,7 +376,7 @@ static int enc_segment(void *ctx, unsigned worker, uint64_t s)
     return GPULZ_OK;
 }
 
-static void write_stream_header(uint8_t *p, unsigned kind, uint64_t N, uint64_t size)
+void gpulz_stream_header_write(uint8_t *p, unsigned kind, uint64_t N, uint64_t size)
 {
     p[0] = (uint8_t)kind;
     gpulz_put_u64(p + 1, N);
@@ -367,7 +385,7 @@ static void write_stream_header(uint8_t *p, unsigned kind, uint64_t N, uint64_t 
 
 static void write_stored(const gpulz_units *U, uint8_t *out, size_t *len)
 {
-    write_stream_header(out, GPULZ_STREAM_STORED, U->N, U->N * U->u);
+    gpulz_stream_header_write(out, GPULZ_STREAM_STORED, U->N, U->N * U->u);
     uint8_t *p = out + GPULZ_STREAM_HEADER_SIZE;
     if (U->stride == U->u)
         memcpy(p, U->base, U->N * U->u);
@@ -390,20 +408,19 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     }
     if ((rc = gpulz_model_build(&m, h)) != GPULZ_OK)
         return rc;
-    if (m.distinct == 1) {
-        write_stream_header(out, GPULZ_STREAM_CONSTANT, U->N, U->u);
+    const unsigned kind = gpulz_stream_kind(U->N, U->u, &m, g);
+    if (kind == GPULZ_STREAM_CONSTANT) {
+        gpulz_stream_header_write(out, GPULZ_STREAM_CONSTANT, U->N, U->u);
         memcpy(out + GPULZ_STREAM_HEADER_SIZE, U->base, U->u);
         *len = GPULZ_STREAM_HEADER_SIZE + U->u;
         goto done;
     }
-    const uint64_t stored = U->N * U->u;
-    const uint64_t nseg = segments_of(U->N, g);
-    const size_t tsize = table_size(&m);
-    /* a body that cannot beat the stored units is not worth coding */
-    if (tsize + (4 + GPULZ_RANS_STATE_BYTES) * nseg >= stored) {
+    if (kind == GPULZ_STREAM_STORED) {
         write_stored(U, out, len);
         goto done;
     }
+    const uint64_t nseg = gpulz_segments_of(U->N, g);
+    const size_t tsize = gpulz_table_size(&m);
     J = (enc_job){U, &m, g, NULL, GPULZ_RANS_STATE_BYTES + ((size_t)GPULZ_RANS_WORD_BYTES * 2 << g), NULL, NULL};
     workers = gpulz_worker_count(threads, nseg);
     J.area = malloc(nseg * J.area_size);
@@ -416,12 +433,12 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     uint64_t body = tsize + 4 * nseg;
     for (uint64_t s = 0; s < nseg; s++)
         body += GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * J.words[s];
-    if (body >= stored) {
+    if (!gpulz_rans_body_kept(body, U->N, U->u)) {
         write_stored(U, out, len);
         goto done;
     }
-    write_stream_header(out, GPULZ_STREAM_RANS, U->N, body);
-    uint8_t *p = table_write(out + GPULZ_STREAM_HEADER_SIZE, &m);
+    gpulz_stream_header_write(out, GPULZ_STREAM_RANS, U->N, body);
+    uint8_t *p = gpulz_table_write(out + GPULZ_STREAM_HEADER_SIZE, &m);
     for (uint64_t s = 0; s < nseg; s++, p += 4)
         gpulz_put_u32(p, J.words[s]);
     for (uint64_t s = 0; s < nseg; s++) {
@@ -443,16 +460,7 @@ done:
 
 /* ---- decoding (§16, §20) ------------------------------------------------- */
 
-#define SLOT_ESCAPE 0x80000000u
-
-/* The decoder's view of a table: per slot its frequency and offset (and the
- * escape bit), and its value. */
-typedef struct dec_table {
-    uint32_t slot[GPULZ_RANS_M]; /* f << 12 | (slot - c), SLOT_ESCAPE for the escape */
-    uint16_t value[GPULZ_RANS_M];
-} dec_table;
-
-static int table_read(const uint8_t *p, size_t avail, unsigned u, dec_table *t, size_t *used,
+static int table_read(const uint8_t *p, size_t avail, unsigned u, gpulz_dec_table *t, size_t *used,
                       const char *name)
 {
     if (avail < GPULZ_TABLE_HEAD_SIZE)
@@ -488,7 +496,7 @@ static int table_read(const uint8_t *p, size_t avail, unsigned u, dec_table *t, 
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: the table's frequencies exceed %u", name,
                               GPULZ_RANS_M);
         for (uint32_t s = c; s < c + f; s++) {
-            t->slot[s] = (i == K ? SLOT_ESCAPE : 0) | f << GPULZ_RANS_LOG2_M | (s - c);
+            t->slot[s] = (i == K ? GPULZ_SLOT_ESCAPE : 0) | f << GPULZ_RANS_LOG2_M | (s - c);
             t->value[s] = (uint16_t)(i < K ? values[i] : 0);
         }
         c += f;
@@ -502,10 +510,7 @@ static int table_read(const uint8_t *p, size_t avail, unsigned u, dec_table *t, 
 
 typedef struct dec_job {
     gpulz_units *U;
-    const dec_table *t;
-    const uint8_t *seg;      /* the first segment */
-    const uint64_t *start;   /* each segment's offset from seg */
-    const uint32_t *words;
+    const gpulz_stream_view *V;
     unsigned g;
     const char *name;
 } dec_job;
@@ -522,12 +527,12 @@ static inline int next_word(uint32_t *x, const uint8_t *w, uint32_t *k, uint32_t
 static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint64_t s, const unsigned u)
 {
     gpulz_units *U = J->U;
-    const dec_table *t = J->t;
+    const gpulz_dec_table *t = J->V->t;
     const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
     const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
-    const uint8_t *p = J->seg + J->start[s];
+    const uint8_t *p = J->V->seg + J->V->start[s];
     const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
-    const uint32_t nw = J->words[s];
+    const uint32_t nw = J->V->words[s];
     const uint32_t umask = (1u << (8 * u)) - 1;
     uint32_t x[GPULZ_RANS_LANES], k = 0;
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
@@ -546,7 +551,7 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
             x[l] = gpulz_rans_advance(x[l], e >> GPULZ_RANS_LOG2_M & 0x1FFFu, slot - (e & 0xFFFu));
             if (gpulz_rans_needs_word(x[l]) && !next_word(&x[l], w, &k, nw))
                 goto overrun;
-            if (e & SLOT_ESCAPE)
+            if (e & GPULZ_SLOT_ESCAPE)
                 esc |= 1u << l;
             else
                 unit_put_u(U, base + l, t->value[slot], u);
@@ -588,70 +593,76 @@ int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char 
     return GPULZ_OK;
 }
 
-int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsigned g,
-                        unsigned threads, const char *name, size_t *used)
+void gpulz_stream_close(gpulz_stream_view *V)
+{
+    free(V->t);
+    free(V->start);
+    free(V->words);
+    V->t = NULL;
+    V->start = NULL;
+    V->words = NULL;
+}
+
+int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigned u, unsigned g,
+                      const char *name, gpulz_stream_view *V)
 {
     int rc = GPULZ_OK;
-    dec_table *t = NULL;
-    uint64_t *start = NULL;
-    uint32_t *words = NULL;
     uint64_t N;
+    memset(V, 0, sizeof *V);
     if ((rc = gpulz_stream_peek(src, avail, &N, name)) != GPULZ_OK)
         return rc;
-    const unsigned kind = src[0], u = U->u;
+    const unsigned kind = src[0];
     const uint64_t size = gpulz_get_u64(src + 9);
-    if (U->N != UINT64_MAX && N != U->N)
+    if (N_want != UINT64_MAX && N != N_want)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: %llu units where the chunk has %llu", name,
-                          (unsigned long long)N, (unsigned long long)U->N);
+                          (unsigned long long)N, (unsigned long long)N_want);
     if (size > avail - GPULZ_STREAM_HEADER_SIZE)
         return gpulz_fail(GPULZ_ERR_TRUNCATED, "stream %s: %llu bytes where %zu are left", name,
                           (unsigned long long)size, avail - GPULZ_STREAM_HEADER_SIZE);
-    U->N = N;
-    const uint8_t *b = src + GPULZ_STREAM_HEADER_SIZE;
-    *used = GPULZ_STREAM_HEADER_SIZE + (size_t)size;
+    V->kind = kind;
+    V->N = N;
+    V->size = size;
+    V->body = src + GPULZ_STREAM_HEADER_SIZE;
+    V->used = GPULZ_STREAM_HEADER_SIZE + (size_t)size;
     switch (kind) {
     case GPULZ_STREAM_STORED:
         if (N > size / u || N * u != size)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: stored %llu units in %llu bytes", name,
                               (unsigned long long)N, (unsigned long long)size);
-        for (uint64_t i = 0; i < N; i++)
-            unit_put(U, i, u == 1 ? b[i] : gpulz_get_u16(b + 2 * i));
         return GPULZ_OK;
-    case GPULZ_STREAM_CONSTANT: {
+    case GPULZ_STREAM_CONSTANT:
         if (N == 0 || size != u)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: a constant of %llu bytes for %llu units", name,
                               (unsigned long long)size, (unsigned long long)N);
-        uint32_t v = u == 1 ? b[0] : gpulz_get_u16(b);
-        for (uint64_t i = 0; i < N; i++)
-            unit_put(U, i, v);
         return GPULZ_OK;
-    }
     case GPULZ_STREAM_RANS:
         break;
     default:
         return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: unknown kind %u", name, kind);
     }
+    const uint8_t *b = V->body;
     size_t tsize;
-    if (!(t = malloc(sizeof *t)))
+    if (!(V->t = malloc(sizeof *V->t)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a decoding table");
-    if ((rc = table_read(b, (size_t)size, u, t, &tsize, name)) != GPULZ_OK)
+    if ((rc = table_read(b, (size_t)size, u, V->t, &tsize, name)) != GPULZ_OK)
         goto done;
-    const uint64_t nseg = segments_of(N, g);
+    const uint64_t nseg = gpulz_segments_of(N, g);
     /* each segment takes at least its states: bound nseg before allocating */
     if (nseg > (size - tsize) / (4 + GPULZ_RANS_STATE_BYTES))
         FAIL(GPULZ_ERR_CORRUPT, "stream %s: %llu segments cannot fit its %llu bytes", name,
              (unsigned long long)nseg, (unsigned long long)size);
     /* N = 0 is a table and no segment (§16): valid, if never written */
-    start = malloc((nseg ? nseg : 1) * sizeof *start);
-    words = malloc((nseg ? nseg : 1) * sizeof *words);
-    if (!start || !words)
+    V->nseg = nseg;
+    V->start = malloc((nseg ? nseg : 1) * sizeof *V->start);
+    V->words = malloc((nseg ? nseg : 1) * sizeof *V->words);
+    if (!V->start || !V->words)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
     const uint8_t *dir = b + tsize;
     uint64_t pos = 0, room = size - tsize - 4 * nseg;
     for (uint64_t s = 0; s < nseg; s++) {
-        words[s] = gpulz_get_u32(dir + 4 * s);
-        start[s] = pos;
-        uint64_t seg = GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * words[s];
+        V->words[s] = gpulz_get_u32(dir + 4 * s);
+        V->start[s] = pos;
+        uint64_t seg = GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * V->words[s];
         if (seg > room - pos)
             FAIL(GPULZ_ERR_CORRUPT, "stream %s: segment %llu overruns the stream", name, (unsigned long long)s);
         pos += seg;
@@ -659,11 +670,41 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
     if (pos != room)
         FAIL(GPULZ_ERR_CORRUPT, "stream %s: its segments take %llu of %llu bytes", name,
              (unsigned long long)pos, (unsigned long long)room);
-    dec_job J = {U, t, dir + 4 * nseg, start, words, g, name};
-    rc = gpulz_parallel_for(nseg, gpulz_worker_count(threads, nseg), 1, NULL, dec_segment, &J);
+    V->seg_offset = GPULZ_STREAM_HEADER_SIZE + tsize + 4 * nseg;
+    V->seg = src + V->seg_offset;
 done:
-    free(t);
-    free(start);
-    free(words);
+    if (rc != GPULZ_OK)
+        gpulz_stream_close(V);
+    return rc;
+}
+
+int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsigned g,
+                        unsigned threads, const char *name, size_t *used)
+{
+    gpulz_stream_view V;
+    const unsigned u = U->u;
+    int rc = gpulz_stream_open(src, avail, U->N, u, g, name, &V);
+    if (rc != GPULZ_OK)
+        return rc;
+    const uint8_t *b = V.body;
+    U->N = V.N;
+    *used = V.used;
+    switch (V.kind) {
+    case GPULZ_STREAM_STORED:
+        for (uint64_t i = 0; i < V.N; i++)
+            unit_put(U, i, u == 1 ? b[i] : gpulz_get_u16(b + 2 * i));
+        break;
+    case GPULZ_STREAM_CONSTANT: {
+        uint32_t v = u == 1 ? b[0] : gpulz_get_u16(b);
+        for (uint64_t i = 0; i < V.N; i++)
+            unit_put(U, i, v);
+        break;
+    }
+    default: {
+        dec_job J = {U, &V, g, name};
+        rc = gpulz_parallel_for(V.nseg, gpulz_worker_count(threads, V.nseg), 1, NULL, dec_segment, &J);
+    }
+    }
+    gpulz_stream_close(&V);
     return rc;
 }

@@ -79,6 +79,53 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
 int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsigned g,
                         unsigned threads, const char *name, size_t *used);
 
+/* §15: the table's size and bytes (written at p; returns its end), and
+ * §14: a stream's header. */
+size_t gpulz_table_size(const gpulz_model *m);
+uint8_t *gpulz_table_write(uint8_t *p, const gpulz_model *m);
+void gpulz_stream_header_write(uint8_t *p, unsigned kind, uint64_t N, uint64_t size);
+
+/* §16: segments of 2^g units for N units. */
+uint64_t gpulz_segments_of(uint64_t N, unsigned g);
+
+/* §18 step 3: the kind a stream of N units of u bytes with model m takes
+ * before its segments are coded (STORED, CONSTANT, or RANS to be tried),
+ * and whether a coded body of `body` bytes is kept (else it is stored). */
+unsigned gpulz_stream_kind(uint64_t N, unsigned u, const gpulz_model *m, unsigned g);
+int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u);
+
+/* The decoder's view of a table: per slot f << 12 | (slot - c), with
+ * GPULZ_SLOT_ESCAPE for the escape, and its value. */
+#define GPULZ_SLOT_ESCAPE 0x80000000u
+typedef struct gpulz_dec_table {
+    uint32_t slot[GPULZ_RANS_M];
+    uint16_t value[GPULZ_RANS_M];
+} gpulz_dec_table;
+
+/* A stream with every field but its segments' contents checked (§20). */
+typedef struct gpulz_stream_view {
+    unsigned kind;
+    uint64_t N, size;     /* units, and bytes after the stream header */
+    size_t used;          /* the stream's bytes, header included */
+    const uint8_t *body;  /* after the header: stored units, the constant, or the table */
+    gpulz_dec_table *t;   /* rANS: the table, */
+    uint64_t nseg;        /* the segments, */
+    size_t seg_offset;    /* where the first starts, from the stream's start, */
+    const uint8_t *seg;   /* and there */
+    uint64_t *start;      /* each segment's offset from seg */
+    uint32_t *words;      /* each segment's words */
+} gpulz_stream_view;
+
+/*
+ * Open the stream at src (avail bytes left in the chunk) of units of u bytes
+ * (N_want: the units the chunk's shape requires, or UINT64_MAX).  Reads the
+ * header, and for rANS the table and the segment directory, nothing after.
+ * GPULZ_ERR_CORRUPT or GPULZ_ERR_TRUNCATED; close what opened.
+ */
+int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigned u, unsigned g,
+                      const char *name, gpulz_stream_view *V);
+void gpulz_stream_close(gpulz_stream_view *V);
+
 /* The N the stream at src declares (after checking that its header fits). */
 int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char *name);
 
