@@ -161,77 +161,126 @@ static gpulz_units symbol_units(const uint8_t *y, uint64_t m, unsigned S, int sp
     return U;
 }
 
-static int units_estimate(const gpulz_units *U, unsigned g, uint64_t *cost)
+static int units_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, unsigned threads, uint8_t **p)
 {
-    gpulz_hist h;
-    int rc = gpulz_hist_init(&h, U->u);
-    if (rc != GPULZ_OK)
-        return rc;
-    gpulz_hist_add(&h, U);
-    rc = gpulz_stream_estimate(&h, g, cost);
-    gpulz_hist_free(&h);
-    return rc;
-}
-
-static int symbols_estimate(const uint8_t *y, uint64_t m, unsigned S, int split, unsigned g,
-                            uint64_t *cost)
-{
-    *cost = 0;
-    for (unsigned j = 0; j < (split ? S : 1); j++) {
-        gpulz_units U = symbol_units(y, m, S, split, j);
-        uint64_t c;
-        int rc = units_estimate(&U, g, &c);
-        if (rc != GPULZ_OK)
-            return rc;
-        *cost += c;
-    }
-    return GPULZ_OK;
-}
-
-static int units_encode(const gpulz_units *U, unsigned g, unsigned threads, uint8_t **p)
-{
-    gpulz_hist h;
     size_t len = 0;
-    int rc = gpulz_hist_init(&h, U->u);
-    if (rc != GPULZ_OK)
-        return rc;
-    gpulz_hist_add(&h, U);
-    rc = gpulz_stream_encode(U, &h, g, threads, *p, &len);
-    gpulz_hist_free(&h);
+    int rc = gpulz_stream_encode(U, h, g, threads, *p, &len);
     *p += len;
     return rc;
 }
 
-/* §19: fast's choice of DELTA and SPLIT, the first of the lowest estimate;
- * *y is the transformed symbols (src itself, or *own with DELTA). */
-static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, unsigned threads,
-                       int *delta, int *split, const uint8_t **y, uint8_t **own)
+static int units_encode_counted(const gpulz_units *U, unsigned g, unsigned threads, uint8_t **p)
 {
-    const unsigned S = L->symbol_size;
-    const uint64_t m = L->symbols;
-    uint64_t best = UINT64_MAX;
-    int rc = GPULZ_OK;
-    *own = NULL;
+    gpulz_hist h;
+    int rc = gpulz_hist_init(&h, U->u);
+    if (rc != GPULZ_OK)
+        return rc;
+    gpulz_hist_add(&h, U);
+    rc = units_encode(U, &h, g, threads, p);
+    gpulz_hist_free(&h);
+    return rc;
+}
+
+/* ---- fast's choice (§19) -------------------------------------------------- */
+
+void gpulz_fast_hists_free(gpulz_fast_hists *H)
+{
     for (int d = 0; d < 2; d++) {
-        if (d) {
-            if (!(*own = malloc(m ? m * S : 1)))
-                return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the transformed symbols");
-            if ((rc = delta_run(src, *own, L, threads, 0)) != GPULZ_OK)
-                return rc;
+        gpulz_hist_free(&H->whole[d]);
+        for (unsigned j = 0; j < 8; j++)
+            gpulz_hist_free(&H->plane[d][j]);
+    }
+}
+
+int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S)
+{
+    int rc = GPULZ_OK;
+    memset(H, 0, sizeof *H);
+    H->S = S;
+    for (int d = 0; d < 2 && rc == GPULZ_OK; d++) {
+        if (S <= 2)
+            rc = gpulz_hist_init(&H->whole[d], S);
+        for (unsigned j = 0; j < (S >= 2 ? S : 0) && rc == GPULZ_OK; j++)
+            rc = gpulz_hist_init(&H->plane[d][j], 1);
+    }
+    if (rc != GPULZ_OK)
+        gpulz_fast_hists_free(H);
+    return rc;
+}
+
+void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H)
+{
+    for (int d = 0; d < 2; d++) {
+        gpulz_hist *w = &H->whole[d], *lo = &H->plane[d][0], *hi = &H->plane[d][1];
+        memset(lo->count, 0, 256 * sizeof *lo->count);
+        memset(hi->count, 0, 256 * sizeof *hi->count);
+        for (uint32_t v = 0; v < 65536; v++) {
+            lo->count[v & 255] += w->count[v];
+            hi->count[v >> 8] += w->count[v];
         }
+        lo->N = hi->N = w->N;
+    }
+}
+
+/* The histograms of one transform's symbols, counted on the CPU. */
+static void fast_hists_count(gpulz_fast_hists *H, int d, const uint8_t *y, uint64_t m)
+{
+    const unsigned S = H->S;
+    if (S <= 2) {
+        gpulz_units U = symbol_units(y, m, S, 0, 0);
+        gpulz_hist_add(&H->whole[d], &U);
+    } else {
+        for (unsigned j = 0; j < S; j++) {
+            gpulz_units U = symbol_units(y, m, S, 1, j);
+            gpulz_hist_add(&H->plane[d][j], &U);
+        }
+    }
+}
+
+int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *split)
+{
+    const unsigned S = H->S;
+    uint64_t best = UINT64_MAX;
+    for (int d = 0; d < 2; d++)
         for (int sp = 0; sp < 2; sp++) {
             if (!gpulz_v2_flags_ok(GPULZ_V2_FLAG_ENTROPY | (sp ? GPULZ_V2_FLAG_SPLIT : 0), S))
                 continue;
-            uint64_t cost;
-            if ((rc = symbols_estimate(d ? *own : src, m, S, sp, g, &cost)) != GPULZ_OK)
-                return rc;
+            uint64_t cost = 0, c;
+            for (unsigned j = 0; j < (sp ? S : 1); j++) {
+                int rc = gpulz_stream_estimate(sp ? &H->plane[d][j] : &H->whole[d], g, &c);
+                if (rc != GPULZ_OK)
+                    return rc;
+                cost += c;
+            }
             if (cost < best) {
                 best = cost;
                 *delta = d;
                 *split = sp;
             }
         }
-    }
+    return GPULZ_OK;
+}
+
+/* §19: fast's choice of DELTA and SPLIT, the first of the lowest estimate;
+ * *y is the transformed symbols (src itself, or *own with DELTA), and H
+ * keeps the histograms for the coder. */
+static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, unsigned threads,
+                       gpulz_fast_hists *H, int *delta, int *split, const uint8_t **y, uint8_t **own)
+{
+    const unsigned S = L->symbol_size;
+    const uint64_t m = L->symbols;
+    int rc = GPULZ_OK;
+    *own = NULL;
+    if (!(*own = malloc(m ? m * S : 1)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the transformed symbols");
+    if ((rc = delta_run(src, *own, L, threads, 0)) != GPULZ_OK)
+        return rc;
+    fast_hists_count(H, 0, src, m);
+    fast_hists_count(H, 1, *own, m);
+    if (S == 2)
+        gpulz_fast_hists_planes_from_whole(H);
+    if ((rc = gpulz_fast_choose(H, g, delta, split)) != GPULZ_OK)
+        return rc;
     if (!*delta) {
         free(*own);
         *own = NULL;
@@ -336,22 +385,36 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
     int split = S >= 4;
     if (S == 2) {
         uint64_t whole, planes;
-        if ((rc = symbols_estimate(J.lits, nl, S, 0, g, &whole)) != GPULZ_OK ||
-            (rc = symbols_estimate(J.lits, nl, S, 1, g, &planes)) != GPULZ_OK)
+        gpulz_fast_hists H;
+        if ((rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
+            goto done;
+        fast_hists_count(&H, 0, J.lits, nl);
+        gpulz_fast_hists_planes_from_whole(&H);
+        uint64_t c;
+        whole = planes = 0;
+        if ((rc = gpulz_stream_estimate(&H.whole[0], g, &whole)) == GPULZ_OK &&
+            (rc = gpulz_stream_estimate(&H.plane[0][0], g, &c)) == GPULZ_OK) {
+            planes = c;
+            rc = gpulz_stream_estimate(&H.plane[0][1], g, &c);
+            planes += c;
+        }
+        gpulz_fast_hists_free(&H);
+        if (rc != GPULZ_OK)
             goto done;
         split = planes < whole;
     }
     L->flags |= split ? GPULZ_V2_FLAG_SPLIT : 0;
     gpulz_units F = {J.flags, 1, 1, nf};
-    if ((rc = units_encode(&F, g, threads, p)) != GPULZ_OK)
+    if ((rc = units_encode_counted(&F, g, threads, p)) != GPULZ_OK)
         goto done;
     for (unsigned j = 0; j < (split ? S : 1); j++) {
         gpulz_units U = symbol_units(J.lits, nl, S, split, j);
-        if ((rc = units_encode(&U, g, threads, p)) != GPULZ_OK)
+        if ((rc = units_encode_counted(&U, g, threads, p)) != GPULZ_OK)
             goto done;
     }
     gpulz_units Ln = {J.lens, 1, 1, nm}, Of = {J.offs, 1, 1, nm};
-    if ((rc = units_encode(&Ln, g, threads, p)) != GPULZ_OK || (rc = units_encode(&Of, g, threads, p)) != GPULZ_OK)
+    if ((rc = units_encode_counted(&Ln, g, threads, p)) != GPULZ_OK ||
+        (rc = units_encode_counted(&Of, g, threads, p)) != GPULZ_OK)
         goto done;
 done:
     if (J.scratch)
@@ -377,10 +440,11 @@ int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, c
     uint8_t *own = NULL;
     const uint8_t *y = src;
     int delta = 0, split = 0;
+    gpulz_fast_hists H;
     int rc = gpulz_layout_make(&L, n, S, p->window, p->block_symbols);
-    if (rc != GPULZ_OK)
+    if (rc != GPULZ_OK || (rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
         return rc;
-    if ((rc = choose_fast(src, &L, g, p->threads, &delta, &split, &y, &own)) != GPULZ_OK)
+    if ((rc = choose_fast(src, &L, g, p->threads, &H, &delta, &split, &y, &own)) != GPULZ_OK)
         goto done;
     unsigned flags = GPULZ_V2_FLAG_ENTROPY | (delta ? GPULZ_V2_FLAG_DELTA : 0) |
                      (p->flags & GPULZ_FLAG_NO_CHECKSUM ? 0 : GPULZ_V2_FLAG_CHECKSUM);
@@ -397,7 +461,8 @@ int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, c
     } else {
         for (unsigned j = 0; j < gpulz_symbol_streams(L.flags, S); j++) {
             gpulz_units U = symbol_units(y, L.symbols, S, split, j);
-            if ((rc = units_encode(&U, g, p->threads, &q)) != GPULZ_OK)
+            const gpulz_hist *h = split ? &H.plane[delta][j] : &H.whole[delta];
+            if ((rc = units_encode(&U, h, g, p->threads, &q)) != GPULZ_OK)
                 goto done;
         }
     }
@@ -410,6 +475,7 @@ int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, c
     gpulz_header_write(dst, &L);
     *len = (size_t)(q - dst);
 done:
+    gpulz_fast_hists_free(&H);
     free(own);
     return rc;
 }

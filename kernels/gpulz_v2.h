@@ -7,6 +7,7 @@
 #ifndef GPULZ_V2_H
 #define GPULZ_V2_H
 
+#include "gpulz_entropy.h"
 #include "gpulz_format2.h"
 
 #ifdef __cplusplus
@@ -25,6 +26,22 @@ uint64_t gpulz_v2_bound(uint64_t n, unsigned S, unsigned C);
  */
 int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
                     uint8_t *dst, size_t *len);
+
+/*
+ * fast's choice (§19) from histograms: per transform d (0: none, 1: DELTA)
+ * the whole symbols' (S <= 2, units of S bytes) and the byte planes' (S >= 2,
+ * S of them; for S = 2 derived from the whole one).  The first of the lowest
+ * estimate in the order of §19.  The coder takes the chosen histograms.
+ */
+typedef struct gpulz_fast_hists {
+    unsigned S;
+    gpulz_hist whole[2];
+    gpulz_hist plane[2][8];
+} gpulz_fast_hists;
+int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S);
+void gpulz_fast_hists_free(gpulz_fast_hists *H);
+void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H);
+int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *split);
 
 /* Decode the format 2 chunk src (n bytes, header checked into L) into dst
  * (L->n bytes), every field checked (§20), the checksum included. */
