@@ -508,11 +508,13 @@ static int table_read(const uint8_t *p, size_t avail, unsigned u, gpulz_dec_tabl
     return GPULZ_OK;
 }
 
+typedef struct fast_table fast_table;
 typedef struct dec_job {
     gpulz_units *U;
     const gpulz_stream_view *V;
     unsigned g;
     const char *name;
+    const fast_table *F; /* NULL: every segment through the checked path */
 } dec_job;
 
 /* §16: renormalise a state with the segment's next word; 0 past its words. */
@@ -524,23 +526,21 @@ static inline int next_word(uint32_t *x, const uint8_t *w, uint32_t *k, uint32_t
     return 1;
 }
 
-static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint64_t s, const unsigned u)
+/* Rounds r0.. of segment s from states x and k words read, every word
+ * checked, then the segment's end checked (§20). */
+static inline __attribute__((always_inline)) int dec_segment_rounds(dec_job *J, uint64_t s, uint32_t *x,
+                                                                    uint32_t k, unsigned r0,
+                                                                    const unsigned u)
 {
     gpulz_units *U = J->U;
     const gpulz_dec_table *t = J->V->t;
     const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
     const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
-    const uint8_t *p = J->V->seg + J->V->start[s];
-    const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
+    const uint8_t *w = J->V->seg + J->V->start[s] + GPULZ_RANS_STATE_BYTES;
     const uint32_t nw = J->V->words[s];
     const uint32_t umask = (1u << (8 * u)) - 1;
-    uint32_t x[GPULZ_RANS_LANES], k = 0;
-    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
-        if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
-            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
-                              J->name, (unsigned long long)s, l);
     const unsigned R = (c + GPULZ_RANS_LANES - 1) / GPULZ_RANS_LANES;
-    for (unsigned r = 0; r < R; r++) {
+    for (unsigned r = r0; r < R; r++) {
         unsigned lanes = c - r * GPULZ_RANS_LANES;
         if (lanes > GPULZ_RANS_LANES)
             lanes = GPULZ_RANS_LANES;
@@ -577,11 +577,151 @@ overrun:
                       (unsigned long long)s, nw);
 }
 
-/* The segment decoder with the unit size a constant. */
+static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint64_t s, const unsigned u)
+{
+    const uint8_t *p = J->V->seg + J->V->start[s];
+    uint32_t x[GPULZ_RANS_LANES];
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
+        if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
+                              J->name, (unsigned long long)s, l);
+    return dec_segment_rounds(J, s, x, 0, 0, u);
+}
+
+/*
+ * The fast decoder.  Each round of 32 lanes takes at most 64 words (one per
+ * symbol step, one per raw step: a state after either is at least 2^4, and
+ * one word brings it to 2^16 or more), so a round that starts with 64 words
+ * left cannot run past the segment's words and needs no check per word:
+ * the word is read whether it is taken or not, and taken without a branch.
+ * The rounds nearer the end, and a partial last round, go through the
+ * checked path above, which sees the same states.
+ *
+ * Per slot one 32-bit entry: f (1..4095), the slot's offset in its run
+ * (slot - c) and the value's low byte; the high byte of a two-byte value in
+ * a second array.  The escape is the last entry of the table (§15), so a
+ * slot is escaped exactly when it is at or past the escape's start: no bit
+ * needed.  A table with f = 4096 (one entry) has no room for that field and
+ * decodes through the checked path.
+ */
+struct fast_table {
+    uint32_t e[GPULZ_RANS_M];
+    uint8_t hi[GPULZ_RANS_M];
+    uint32_t esc_start; /* M when there is no escape */
+    int ok;
+};
+
+static void fast_table_build(fast_table *F, const gpulz_dec_table *t, unsigned u)
+{
+    F->ok = 1;
+    F->esc_start = GPULZ_RANS_M;
+    for (uint32_t s = 0; s < GPULZ_RANS_M; s++) {
+        uint32_t e = t->slot[s], f = e >> GPULZ_RANS_LOG2_M & 0x1FFFu;
+        if (f >= GPULZ_RANS_M) {
+            F->ok = 0;
+            return;
+        }
+        if (e & GPULZ_SLOT_ESCAPE && F->esc_start == GPULZ_RANS_M)
+            F->esc_start = s;
+        F->e[s] = f | (e & 0xFFFu) << 12 | (uint32_t)(t->value[s] & 0xFF) << 24;
+        if (u == 2)
+            F->hi[s] = (uint8_t)(t->value[s] >> 8);
+    }
+}
+
+/* One full round of 32 lanes with at least 64 words left; u and the stride
+ * constants.  Returns the escaped lanes, their raw steps still to do. */
+static inline __attribute__((always_inline)) uint32_t fast_round(const fast_table *F, uint32_t *x,
+                                                                  const uint8_t *w, uint32_t *kp,
+                                                                  uint8_t *out, const unsigned u,
+                                                                  const size_t stride)
+{
+    uint32_t k = *kp, esc = 0;
+    const uint32_t esc_start = F->esc_start;
+#pragma GCC unroll 32
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++) {
+        uint32_t xl = x[l], slot = xl & (GPULZ_RANS_M - 1), e = F->e[slot];
+        uint32_t y = (e & 0xFFFu) * (xl >> GPULZ_RANS_LOG2_M) + (e >> 12 & 0xFFFu);
+        uint32_t need = y < GPULZ_RANS_L, wd = gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k);
+        /* a mask, not ?:, which compilers turn back into a branch that the
+         * data (half the steps take a word) mispredicts */
+        uint32_t take = 0u - need;
+        x[l] = (y & ~take) | ((y << 16 | wd) & take);
+        k += need;
+        esc |= (uint32_t)(slot >= esc_start) << l;
+        out[l * stride] = (uint8_t)(e >> 24);
+        if (u == 2)
+            out[l * stride + 1] = F->hi[slot];
+    }
+    *kp = k;
+    return esc;
+}
+
+/* The raw steps of a round's escaped lanes (§16), with the words checked. */
+static inline __attribute__((always_inline)) int raw_steps(uint32_t esc, uint32_t *x, const uint8_t *w,
+                                                           uint32_t *k, uint32_t nw, uint8_t *out,
+                                                           const unsigned u, const size_t stride)
+{
+    const uint32_t umask = (1u << (8 * u)) - 1;
+    for (; esc; esc &= esc - 1) {
+        unsigned l = (unsigned)__builtin_ctz(esc);
+        uint32_t v = x[l] & umask;
+        out[l * stride] = (uint8_t)v;
+        if (u == 2)
+            out[l * stride + 1] = (uint8_t)(v >> 8);
+        x[l] >>= 8 * u;
+        if (gpulz_rans_needs_word(x[l]) && !next_word(&x[l], w, k, nw))
+            return 0;
+    }
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, uint64_t s, const unsigned u,
+                                                                  const size_t stride)
+{
+    gpulz_units *U = J->U;
+    const fast_table *F = J->F;
+    const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
+    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const uint8_t *p = J->V->seg + J->V->start[s];
+    const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
+    const uint32_t nw = J->V->words[s];
+    uint32_t x[GPULZ_RANS_LANES], k = 0;
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
+        if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
+                              J->name, (unsigned long long)s, l);
+    const unsigned full = c / GPULZ_RANS_LANES;
+    unsigned r = 0;
+    for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
+        uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
+        uint32_t esc = fast_round(F, x, w, &k, out, u, stride);
+        if (esc && !raw_steps(esc, x, w, &k, nw, out, u, stride))
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
+                              (unsigned long long)s, nw);
+    }
+    return dec_segment_rounds(J, s, x, k, r, u);
+}
+
+/* The segment decoder with the unit size a constant, and for the usual
+ * shapes the stride too. */
 static int dec_segment(void *ctx, unsigned worker, uint64_t s)
 {
     (void)worker;
     dec_job *J = ctx;
+    const size_t stride = J->U->stride;
+    if (J->F) {
+        if (J->U->u == 1)
+            switch (stride) {
+            case 1: return dec_segment_fast(J, s, 1, 1);
+            case 2: return dec_segment_fast(J, s, 1, 2);
+            case 4: return dec_segment_fast(J, s, 1, 4);
+            case 8: return dec_segment_fast(J, s, 1, 8);
+            default: break;
+            }
+        else if (stride == 2)
+            return dec_segment_fast(J, s, 2, 2);
+    }
     return J->U->u == 1 ? dec_segment_u(J, s, 1) : dec_segment_u(J, s, 2);
 }
 
@@ -701,8 +841,12 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
         break;
     }
     default: {
-        dec_job J = {U, &V, g, name};
+        fast_table *F = malloc(sizeof *F);
+        if (F)
+            fast_table_build(F, V.t, u);
+        dec_job J = {U, &V, g, name, F && F->ok ? F : NULL};
         rc = gpulz_parallel_for(V.nseg, gpulz_worker_count(threads, V.nseg), 1, NULL, dec_segment, &J);
+        free(F);
     }
     }
     gpulz_stream_close(&V);
