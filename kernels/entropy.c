@@ -318,25 +318,63 @@ typedef struct enc_job {
     size_t area_size;
     uint32_t *words;   /* per segment: its word count */
     uint16_t **tmp;    /* per worker: the words in the order emitted */
+    const struct enc_entry *tab; /* per table entry, the escape's included */
 } enc_job;
 
 static int enc_init(void *ctx, unsigned worker)
 {
     enc_job *J = ctx;
-    if (!(J->tmp[worker] = malloc(sizeof(uint16_t) * 2 << J->g)))
+    /* one word more: the fast coder stores a word before it knows it is one */
+    if (!(J->tmp[worker] = malloc((sizeof(uint16_t) * 2 << J->g) + sizeof(uint16_t))))
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate coder scratch");
     return GPULZ_OK;
 }
 
-static int enc_segment(void *ctx, unsigned worker, uint64_t s)
+/*
+ * Per table entry what the symbol step needs: f, c, and m = ceil(2^63 / f),
+ * so that x / f = (x * m) >> 63 for every state coded.  Exact: with
+ * e = m f - 2^63 < f, x m / 2^63 = x / f + x e / (f 2^63), and the error
+ * term stays below 1 / f (the least distance from x / f up to the next
+ * integer) because x e < x f < 2^32 * 2^12 <= 2^63.  No division per unit,
+ * and the same for f = 1 (m = 2^63).
+ */
+typedef struct enc_entry {
+    uint64_t m;
+    uint32_t f, c;
+} enc_entry;
+
+static inline __attribute__((always_inline)) uint32_t enc_step(uint32_t x, const enc_entry *E, uint16_t *tmp,
+                                                               uint32_t *nw)
 {
-    enc_job *J = ctx;
+    /* the word is stored either way and counted only when emitted: no
+     * branch on a condition the data make unpredictable */
+    uint32_t emit = (uint64_t)x >= (uint64_t)E->f << (32 - GPULZ_RANS_LOG2_M);
+    uint32_t keep = emit - 1u;
+    tmp[*nw] = (uint16_t)x;
+    *nw += emit;
+    x = (x & keep) | (x >> 16 & ~keep);
+    uint32_t q = (uint32_t)((unsigned __int128)x * E->m >> 63);
+    return (q << GPULZ_RANS_LOG2_M) + (x - q * E->f) + E->c;
+}
+
+static inline __attribute__((always_inline)) uint32_t unit_load(const uint8_t *p, const unsigned u)
+{
+    return u == 1 ? p[0] : gpulz_get_u16(p);
+}
+
+/* The coder of one segment (§16), rounds last to first and in each round
+ * the escaped lanes' raw steps, then every lane's symbol step, lanes last
+ * to first; u and the stride constants for the usual shapes. */
+static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsigned worker, uint64_t s,
+                                                               const unsigned u, const size_t stride)
+{
     const gpulz_units *U = J->U;
     const gpulz_model *m = J->m;
+    const enc_entry *T = J->tab;
     const uint64_t first = s << J->g;
     const uint64_t G = (uint64_t)1 << J->g;
     const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
-    const unsigned K = m->K, u = U->u;
+    const unsigned K = m->K;
     uint16_t *tmp = J->tmp[worker];
     uint32_t x[GPULZ_RANS_LANES];
     uint32_t nw = 0;
@@ -344,26 +382,33 @@ static int enc_segment(void *ctx, unsigned worker, uint64_t s)
         x[l] = GPULZ_RANS_L;
     const unsigned R = (c + GPULZ_RANS_LANES - 1) / GPULZ_RANS_LANES;
     for (unsigned r = R; r-- > 0;) {
-        uint32_t v[GPULZ_RANS_LANES], e[GPULZ_RANS_LANES];
+        uint32_t v[GPULZ_RANS_LANES], e[GPULZ_RANS_LANES], esc = 0;
         unsigned lanes = c - r * GPULZ_RANS_LANES;
         if (lanes > GPULZ_RANS_LANES)
             lanes = GPULZ_RANS_LANES;
+        const uint8_t *in = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
         for (unsigned l = 0; l < lanes; l++) {
-            v[l] = unit_get(U, first + (uint64_t)r * GPULZ_RANS_LANES + l);
+            v[l] = unit_load(in + l * stride, u);
             e[l] = m->entry[v[l]];
+            esc |= (uint32_t)(e[l] == K) << l;
         }
-        int emit;
-        uint32_t w;
-        for (unsigned l = lanes; l-- > 0;)
-            if (e[l] == K) {
-                x[l] = gpulz_rans_encode_raw(x[l], v[l], u, &emit, &w);
-                if (emit)
-                    tmp[nw++] = (uint16_t)w;
-            }
-        for (unsigned l = lanes; l-- > 0;) {
-            x[l] = gpulz_rans_encode(x[l], m->freq[e[l]], m->cum[e[l]], &emit, &w);
-            if (emit)
-                tmp[nw++] = (uint16_t)w;
+        if (esc) {
+            int emit;
+            uint32_t w;
+            for (unsigned l = lanes; l-- > 0;)
+                if (esc >> l & 1) {
+                    x[l] = gpulz_rans_encode_raw(x[l], v[l], u, &emit, &w);
+                    if (emit)
+                        tmp[nw++] = (uint16_t)w;
+                }
+        }
+        if (lanes == GPULZ_RANS_LANES) {
+#pragma GCC unroll 32
+            for (unsigned l = GPULZ_RANS_LANES; l-- > 0;)
+                x[l] = enc_step(x[l], &T[e[l]], tmp, &nw);
+        } else {
+            for (unsigned l = lanes; l-- > 0;)
+                x[l] = enc_step(x[l], &T[e[l]], tmp, &nw);
         }
     }
     uint8_t *out = J->area + s * J->area_size;
@@ -374,6 +419,21 @@ static int enc_segment(void *ctx, unsigned worker, uint64_t s)
         gpulz_put_u16(out + GPULZ_RANS_WORD_BYTES * i, tmp[nw - 1 - i]);
     J->words[s] = nw;
     return GPULZ_OK;
+}
+
+static int enc_segment(void *ctx, unsigned worker, uint64_t s)
+{
+    enc_job *J = ctx;
+    const size_t stride = J->U->stride;
+    if (J->U->u == 1)
+        switch (stride) {
+        case 1: return enc_segment_u(J, worker, s, 1, 1);
+        case 2: return enc_segment_u(J, worker, s, 1, 2);
+        case 4: return enc_segment_u(J, worker, s, 1, 4);
+        case 8: return enc_segment_u(J, worker, s, 1, 8);
+        default: return enc_segment_u(J, worker, s, 1, stride);
+        }
+    return stride == 2 ? enc_segment_u(J, worker, s, 2, 2) : enc_segment_u(J, worker, s, 2, stride);
 }
 
 void gpulz_stream_header_write(uint8_t *p, unsigned kind, uint64_t N, uint64_t size)
@@ -421,7 +481,14 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     }
     const uint64_t nseg = gpulz_segments_of(U->N, g);
     const size_t tsize = gpulz_table_size(&m);
-    J = (enc_job){U, &m, g, NULL, GPULZ_RANS_STATE_BYTES + ((size_t)GPULZ_RANS_WORD_BYTES * 2 << g), NULL, NULL};
+    J = (enc_job){U, &m, g, NULL, GPULZ_RANS_STATE_BYTES + ((size_t)GPULZ_RANS_WORD_BYTES * 2 << g), NULL, NULL,
+                  NULL};
+    enc_entry *tab = malloc((m.K + m.E) * sizeof *tab);
+    if (!tab)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the coder's table");
+    for (unsigned i = 0; i < m.K + m.E; i++)
+        tab[i] = (enc_entry){(((uint64_t)1 << 63) + m.freq[i] - 1) / m.freq[i], m.freq[i], m.cum[i]};
+    J.tab = tab;
     workers = gpulz_worker_count(threads, nseg);
     J.area = malloc(nseg * J.area_size);
     J.words = malloc(nseg * sizeof *J.words);
@@ -448,6 +515,7 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     }
     *len = GPULZ_STREAM_HEADER_SIZE + body;
 done:
+    free((void *)J.tab);
     if (J.tmp)
         for (unsigned w = 0; w < workers; w++)
             free(J.tmp[w]);
