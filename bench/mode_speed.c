@@ -86,7 +86,8 @@ static void usage(FILE *f)
             "  --max-mib X        time only the first X MiB of each array (default: all)\n"
             "  --repeats N        timed passes per direction, median taken (default 5)\n"
             "  --threads N        gpulz_params.threads (default 1)\n"
-            "  --clock wall|cpu   wall time or the thread's CPU time (default wall)\n");
+            "  --clock wall|cpu   wall time or the thread's CPU time (default wall)\n"
+            "  --time enc|dec|both  which direction to time (default both; for profiles)\n");
 }
 
 int main(int argc, char **argv)
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
     double chunk_mib = 4, max_mib = 0;
     int repeats = 5;
     unsigned threads = 1;
+    int time_enc = 1, time_dec = 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -124,7 +126,10 @@ int main(int argc, char **argv)
             threads = (unsigned)strtoul(val, NULL, 10);
         else if (!strcmp(arg, "--clock") && (!strcmp(val, "wall") || !strcmp(val, "cpu")))
             clock_id = strcmp(val, "cpu") ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
-        else {
+        else if (!strcmp(arg, "--time") && (!strcmp(val, "enc") || !strcmp(val, "dec") || !strcmp(val, "both"))) {
+            time_enc = strcmp(val, "dec") != 0;
+            time_dec = strcmp(val, "enc") != 0;
+        } else {
             usage(stderr);
             return 2;
         }
@@ -213,14 +218,14 @@ int main(int argc, char **argv)
             }
             for (int r = 0; r < repeats; r++) {
                 double t0 = now();
-                for (size_t i = 0; i < nchunks; i++) {
+                for (size_t i = 0; i < (time_enc ? nchunks : 0); i++) {
                     size_t off = i * cb, n = bytes - off < cb ? bytes - off : cb, l;
                     if (gpulz_compress(src + off, n, scratch, cap, &l, &p) != GPULZ_OK)
                         die(gpulz_last_error());
                 }
                 enc_t[r] = now() - t0;
                 t0 = now();
-                for (size_t i = 0; i < nchunks; i++) {
+                for (size_t i = 0; i < (time_dec ? nchunks : 0); i++) {
                     size_t off = i * cb, n = bytes - off < cb ? bytes - off : cb, dlen;
                     if (gpulz_decompress(out[i], len[i], back, n, &dlen, &p) != GPULZ_OK)
                         die(gpulz_last_error());
@@ -231,8 +236,15 @@ int main(int argc, char **argv)
             tot_enc[k] += te;
             tot_dec[k] += td;
             tot_out[k] += (double)total;
-            printf(" %.0f | %.0f | %.3f |", bytes / te / 1e6, bytes / td / 1e6,
-                   total ? (double)bytes / (double)total : 0.0);
+            if (time_enc)
+                printf(" %.0f |", bytes / te / 1e6);
+            else
+                printf(" - |");
+            if (time_dec)
+                printf(" %.0f |", bytes / td / 1e6);
+            else
+                printf(" - |");
+            printf(" %.3f |", total ? (double)bytes / (double)total : 0.0);
             fflush(stdout);
             for (size_t i = 0; i < nchunks; i++)
                 free(out[i]);
@@ -249,8 +261,9 @@ int main(int argc, char **argv)
         die("no arrays");
     printf("| **all arrays** | | %.1f |", tot_bytes / 1e6);
     for (int k = 0; k < nmodes; k++)
-        printf(" %.0f | %.0f | %.3f |", tot_bytes / tot_enc[k] / 1e6, tot_bytes / tot_dec[k] / 1e6,
-               tot_out[k] ? tot_bytes / tot_out[k] : 0.0);
+        printf(time_enc ? " %.0f |" : " - |", tot_bytes / tot_enc[k] / 1e6);
+        printf(time_dec ? " %.0f |" : " - |", tot_bytes / tot_dec[k] / 1e6);
+        printf(" %.3f |", tot_out[k] ? tot_bytes / tot_out[k] : 0.0);
     printf("\n");
     free(enc_t);
     free(dec_t);

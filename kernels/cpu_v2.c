@@ -261,6 +261,64 @@ int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *sp
     return GPULZ_OK;
 }
 
+/*
+ * The histograms of both transforms in one pass over src, the delta (§13,
+ * per block from 0) taken on the fly: the same counts as fast_hists_count
+ * over src and over its delta, without writing the delta first (it is
+ * written only when chosen).  Byte planes go through 32-bit counters per
+ * plane, flushed before they could overflow.
+ */
+static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hists *H, const uint8_t *src,
+                                                                    const gpulz_layout *L, const unsigned S)
+{
+    const uint64_t m = L->symbols, C = L->block_symbols, mask = gpulz_symbol_mask(S);
+    if (S <= 2) {
+        uint64_t *c0 = H->whole[0].count, *c1 = H->whole[1].count;
+        for (uint64_t first = 0; first < m; first += C) {
+            const uint64_t end = m - first < C ? m : first + C;
+            uint64_t prev = 0;
+            for (uint64_t i = first; i < end; i++) {
+                uint64_t v = sym_get(src + i * S, S);
+                c0[v]++;
+                c1[(v - prev) & mask]++;
+                prev = v;
+            }
+        }
+        H->whole[0].N += m;
+        H->whole[1].N += m;
+        return GPULZ_OK;
+    }
+    uint32_t (*c)[S][256] = calloc(2, sizeof *c);
+    if (!c)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");
+    uint64_t since = 0;
+    for (uint64_t first = 0; first < m; first += C) {
+        const uint64_t end = m - first < C ? m : first + C;
+        uint64_t prev = 0;
+        for (uint64_t i = first; i < end; i++) {
+            uint64_t v = sym_get(src + i * S, S), d = (v - prev) & mask;
+            prev = v;
+            for (unsigned j = 0; j < S; j++) {
+                c[0][j][v >> 8 * j & 255]++;
+                c[1][j][d >> 8 * j & 255]++;
+            }
+        }
+        since += end - first;
+        if (since >= (uint64_t)1 << 31 || end == m) {
+            for (int d = 0; d < 2; d++)
+                for (unsigned j = 0; j < S; j++) {
+                    for (unsigned v = 0; v < 256; v++)
+                        H->plane[d][j].count[v] += c[d][j][v];
+                    H->plane[d][j].N += since;
+                }
+            memset(c, 0, 2 * sizeof *c);
+            since = 0;
+        }
+    }
+    free(c);
+    return GPULZ_OK;
+}
+
 /* §19: fast's choice of DELTA and SPLIT, the first of the lowest estimate;
  * *y is the transformed symbols (src itself, or *own with DELTA), and H
  * keeps the histograms for the coder. */
@@ -271,19 +329,23 @@ static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, un
     const uint64_t m = L->symbols;
     int rc = GPULZ_OK;
     *own = NULL;
-    if (!(*own = malloc(m ? m * S : 1)))
-        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the transformed symbols");
-    if ((rc = delta_run(src, *own, L, threads, 0)) != GPULZ_OK)
+    switch (S) {
+    case 1: rc = fast_count_both_s(H, src, L, 1); break;
+    case 2: rc = fast_count_both_s(H, src, L, 2); break;
+    case 4: rc = fast_count_both_s(H, src, L, 4); break;
+    default: rc = fast_count_both_s(H, src, L, 8); break;
+    }
+    if (rc != GPULZ_OK)
         return rc;
-    fast_hists_count(H, 0, src, m);
-    fast_hists_count(H, 1, *own, m);
     if (S == 2)
         gpulz_fast_hists_planes_from_whole(H);
     if ((rc = gpulz_fast_choose(H, g, delta, split)) != GPULZ_OK)
         return rc;
-    if (!*delta) {
-        free(*own);
-        *own = NULL;
+    if (*delta) {
+        if (!(*own = malloc(m ? m * S : 1)))
+            return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the transformed symbols");
+        if ((rc = delta_run(src, *own, L, threads, 0)) != GPULZ_OK)
+            return rc;
     }
     *y = *delta ? *own : src;
     return GPULZ_OK;

@@ -20,6 +20,19 @@
 
 /* ---- units and histograms ------------------------------------------------ */
 
+/* A little-endian 16-bit load as one move where the host is little-endian
+ * (gpulz_get_u16's two byte loads are not always merged by the compiler). */
+static inline __attribute__((always_inline)) uint32_t load_le16(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#else
+    return gpulz_get_u16(p);
+#endif
+}
+
 static inline uint32_t unit_get(const gpulz_units *U, uint64_t i)
 {
     const uint8_t *p = U->base + i * U->stride;
@@ -57,14 +70,51 @@ void gpulz_hist_free(gpulz_hist *h)
     h->count = NULL;
 }
 
+/* Bytes at p, p + stride, ... counted into four tables in turn, so that
+ * runs of one value do not wait on their own increments; 32-bit counters,
+ * at most 2^30 units per call. */
+static inline __attribute__((always_inline)) void count_bytes(uint32_t (*c)[256], const uint8_t *p,
+                                                              uint64_t n, const size_t stride)
+{
+    uint64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        c[0][p[i * stride]]++;
+        c[1][p[(i + 1) * stride]]++;
+        c[2][p[(i + 2) * stride]]++;
+        c[3][p[(i + 3) * stride]]++;
+    }
+    for (; i < n; i++)
+        c[0][p[i * stride]]++;
+}
+
 void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U)
 {
-    if (U->u == 1)
+    if (U->u == 1) {
+        uint32_t c[4][256];
+        const size_t stride = U->stride;
+        for (uint64_t done = 0; done < U->N;) {
+            uint64_t n = U->N - done < ((uint64_t)1 << 30) ? U->N - done : (uint64_t)1 << 30;
+            const uint8_t *p = U->base + done * stride;
+            memset(c, 0, sizeof c);
+            switch (stride) {
+            case 1: count_bytes(c, p, n, 1); break;
+            case 2: count_bytes(c, p, n, 2); break;
+            case 4: count_bytes(c, p, n, 4); break;
+            case 8: count_bytes(c, p, n, 8); break;
+            default: count_bytes(c, p, n, stride); break;
+            }
+            for (unsigned v = 0; v < 256; v++)
+                h->count[v] += (uint64_t)c[0][v] + c[1][v] + c[2][v] + c[3][v];
+            done += n;
+        }
+    } else if (U->stride == 2) {
+        const uint8_t *p = U->base;
         for (uint64_t i = 0; i < U->N; i++)
-            h->count[U->base[i * U->stride]]++;
-    else
+            h->count[load_le16(p + 2 * i)]++;
+    } else {
         for (uint64_t i = 0; i < U->N; i++)
             h->count[unit_get(U, i)]++;
+    }
     h->N += U->N;
 }
 
@@ -359,7 +409,7 @@ static inline __attribute__((always_inline)) uint32_t enc_step(uint32_t x, const
 
 static inline __attribute__((always_inline)) uint32_t unit_load(const uint8_t *p, const unsigned u)
 {
-    return u == 1 ? p[0] : gpulz_get_u16(p);
+    return u == 1 ? p[0] : load_le16(p);
 }
 
 /* The coder of one segment (§16), rounds last to first and in each round
@@ -710,7 +760,7 @@ static inline __attribute__((always_inline)) uint32_t fast_round(const fast_tabl
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++) {
         uint32_t xl = x[l], slot = xl & (GPULZ_RANS_M - 1), e = F->e[slot];
         uint32_t y = (e & 0xFFFu) * (xl >> GPULZ_RANS_LOG2_M) + (e >> 12 & 0xFFFu);
-        uint32_t need = y < GPULZ_RANS_L, wd = gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * k);
+        uint32_t need = y < GPULZ_RANS_L, wd = load_le16(w + GPULZ_RANS_WORD_BYTES * k);
         /* a mask, not ?:, which compilers turn back into a branch that the
          * data (half the steps take a word) mispredicts */
         uint32_t take = 0u - need;
