@@ -260,10 +260,11 @@ int main(int argc, char **argv)
     if (!header)
         die("no arrays");
     printf("| **all arrays** | | %.1f |", tot_bytes / 1e6);
-    for (int k = 0; k < nmodes; k++)
+    for (int k = 0; k < nmodes; k++) {
         printf(time_enc ? " %.0f |" : " - |", tot_bytes / tot_enc[k] / 1e6);
         printf(time_dec ? " %.0f |" : " - |", tot_bytes / tot_dec[k] / 1e6);
         printf(" %.3f |", tot_out[k] ? tot_bytes / tot_out[k] : 0.0);
+    }
     printf("\n");
     free(enc_t);
     free(dec_t);
