@@ -358,23 +358,30 @@ int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u)
 }
 
 
-/* Where segment s's words go while they are coded: its own area, 2 words per
- * unit at most (a symbol step and a raw step). */
+/*
+ * A segment's words are emitted last first, so the coder writes them
+ * backwards into its worker's scratch (2 words per unit at most: a symbol
+ * step and a raw step, and one spare word below them), then puts the
+ * segment in place: with one worker straight into the output after the
+ * table and the directory, where its offset is known; with several into a
+ * buffer of its own, copied into place once every size is known.
+ */
 typedef struct enc_job {
     const gpulz_units *U;
     const gpulz_model *m;
     unsigned g;
-    uint8_t *area;     /* per segment: states, then up to 2 * G words */
-    size_t area_size;
     uint32_t *words;   /* per segment: its word count */
-    uint16_t **tmp;    /* per worker: the words in the order emitted */
+    uint16_t **tmp;    /* per worker: 2 * G + 1 words */
     const struct enc_entry *tab; /* per table entry, the escape's included */
+    uint8_t **seg;     /* several workers: per segment its bytes */
+    uint8_t *direct;   /* one worker: where the segments go, */
+    size_t pos, room;  /* how far they reach, and the most that can be kept */
+    int over;          /* set when the segments outgrow room: stored instead */
 } enc_job;
 
 static int enc_init(void *ctx, unsigned worker)
 {
     enc_job *J = ctx;
-    /* one word more: the fast coder stores a word before it knows it is one */
     if (!(J->tmp[worker] = malloc((sizeof(uint16_t) * 2 << J->g) + sizeof(uint16_t))))
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate coder scratch");
     return GPULZ_OK;
@@ -394,14 +401,15 @@ typedef struct enc_entry {
 } enc_entry;
 
 static inline __attribute__((always_inline)) uint32_t enc_step(uint32_t x, const enc_entry *E, uint16_t *tmp,
-                                                               uint32_t *nw)
+                                                               uint32_t *top)
 {
-    /* the word is stored either way and counted only when emitted: no
-     * branch on a condition the data make unpredictable */
+    /* the word is stored either way (below the words so far, where the
+     * spare word makes room) and kept only when emitted: no branch on a
+     * condition the data make unpredictable */
     uint32_t emit = (uint64_t)x >= (uint64_t)E->f << (32 - GPULZ_RANS_LOG2_M);
     uint32_t keep = emit - 1u;
-    tmp[*nw] = (uint16_t)x;
-    *nw += emit;
+    tmp[*top - 1] = (uint16_t)x;
+    *top -= emit;
     x = (x & keep) | (x >> 16 & ~keep);
     uint32_t q = (uint32_t)((unsigned __int128)x * E->m >> 63);
     return (q << GPULZ_RANS_LOG2_M) + (x - q * E->f) + E->c;
@@ -426,8 +434,11 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
     const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
     const unsigned K = m->K;
     uint16_t *tmp = J->tmp[worker];
+    const uint32_t end = (2u << J->g) + 1;
     uint32_t x[GPULZ_RANS_LANES];
-    uint32_t nw = 0;
+    uint32_t top = end;
+    if (J->over)
+        return GPULZ_OK;
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
         x[l] = GPULZ_RANS_L;
     const unsigned R = (c + GPULZ_RANS_LANES - 1) / GPULZ_RANS_LANES;
@@ -449,24 +460,40 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
                 if (esc >> l & 1) {
                     x[l] = gpulz_rans_encode_raw(x[l], v[l], u, &emit, &w);
                     if (emit)
-                        tmp[nw++] = (uint16_t)w;
+                        tmp[--top] = (uint16_t)w;
                 }
         }
         if (lanes == GPULZ_RANS_LANES) {
 #pragma GCC unroll 32
             for (unsigned l = GPULZ_RANS_LANES; l-- > 0;)
-                x[l] = enc_step(x[l], &T[e[l]], tmp, &nw);
+                x[l] = enc_step(x[l], &T[e[l]], tmp, &top);
         } else {
             for (unsigned l = lanes; l-- > 0;)
-                x[l] = enc_step(x[l], &T[e[l]], tmp, &nw);
+                x[l] = enc_step(x[l], &T[e[l]], tmp, &top);
         }
     }
-    uint8_t *out = J->area + s * J->area_size;
+    const uint32_t nw = end - top;
+    const size_t size = GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * nw;
+    uint8_t *out;
+    if (J->direct) {
+        if (size > J->room - J->pos) {
+            J->over = 1;
+            return GPULZ_OK;
+        }
+        out = J->direct + J->pos;
+        J->pos += size;
+    } else if (!(out = J->seg[s] = malloc(size))) {
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a coded segment");
+    }
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
         gpulz_put_u32(out + 4 * l, x[l]);
     out += GPULZ_RANS_STATE_BYTES;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(out, tmp + top, (size_t)GPULZ_RANS_WORD_BYTES * nw);
+#else
     for (uint32_t i = 0; i < nw; i++)
-        gpulz_put_u16(out + GPULZ_RANS_WORD_BYTES * i, tmp[nw - 1 - i]);
+        gpulz_put_u16(out + GPULZ_RANS_WORD_BYTES * i, tmp[top + i]);
+#endif
     J->words[s] = nw;
     return GPULZ_OK;
 }
@@ -531,26 +558,36 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     }
     const uint64_t nseg = gpulz_segments_of(U->N, g);
     const size_t tsize = gpulz_table_size(&m);
-    J = (enc_job){U, &m, g, NULL, GPULZ_RANS_STATE_BYTES + ((size_t)GPULZ_RANS_WORD_BYTES * 2 << g), NULL, NULL,
-                  NULL};
     enc_entry *tab = malloc((m.K + m.E) * sizeof *tab);
     if (!tab)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the coder's table");
     for (unsigned i = 0; i < m.K + m.E; i++)
         tab[i] = (enc_entry){(((uint64_t)1 << 63) + m.freq[i] - 1) / m.freq[i], m.freq[i], m.cum[i]};
+    J.U = U;
+    J.m = &m;
+    J.g = g;
     J.tab = tab;
     workers = gpulz_worker_count(threads, nseg);
-    J.area = malloc(nseg * J.area_size);
+    /* the segments start after the table and the directory; a body of
+     * N u bytes or more is not kept (kind RANS: the states fit) */
+    const size_t seg0 = GPULZ_STREAM_HEADER_SIZE + tsize + 4 * nseg;
+    if (workers == 1) {
+        J.direct = out + seg0;
+        J.room = U->N * U->u - tsize - 4 * nseg;
+    } else if (!(J.seg = calloc(nseg, sizeof *J.seg))) {
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate coder scratch for %llu segments", (unsigned long long)nseg);
+    }
     J.words = malloc(nseg * sizeof *J.words);
     J.tmp = calloc(workers, sizeof *J.tmp);
-    if (!J.area || !J.words || !J.tmp)
+    if (!J.words || !J.tmp)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate coder scratch for %llu segments", (unsigned long long)nseg);
     if ((rc = gpulz_parallel_for(nseg, workers, 1, enc_init, enc_segment, &J)) != GPULZ_OK)
         goto done;
     uint64_t body = tsize + 4 * nseg;
-    for (uint64_t s = 0; s < nseg; s++)
-        body += GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * J.words[s];
-    if (!gpulz_rans_body_kept(body, U->N, U->u)) {
+    if (!J.over)
+        for (uint64_t s = 0; s < nseg; s++)
+            body += GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * J.words[s];
+    if (J.over || !gpulz_rans_body_kept(body, U->N, U->u)) {
         write_stored(U, out, len);
         goto done;
     }
@@ -558,11 +595,12 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     uint8_t *p = gpulz_table_write(out + GPULZ_STREAM_HEADER_SIZE, &m);
     for (uint64_t s = 0; s < nseg; s++, p += 4)
         gpulz_put_u32(p, J.words[s]);
-    for (uint64_t s = 0; s < nseg; s++) {
-        size_t seg = GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * J.words[s];
-        memcpy(p, J.area + s * J.area_size, seg);
-        p += seg;
-    }
+    if (!J.direct)
+        for (uint64_t s = 0; s < nseg; s++) {
+            size_t seg = GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * J.words[s];
+            memcpy(p, J.seg[s], seg);
+            p += seg;
+        }
     *len = GPULZ_STREAM_HEADER_SIZE + body;
 done:
     free((void *)J.tab);
@@ -570,7 +608,10 @@ done:
         for (unsigned w = 0; w < workers; w++)
             free(J.tmp[w]);
     free(J.tmp);
-    free(J.area);
+    if (J.seg)
+        for (uint64_t s = 0; s < gpulz_segments_of(U->N, g); s++)
+            free(J.seg[s]);
+    free(J.seg);
     free(J.words);
     gpulz_model_free(&m);
     return rc;
