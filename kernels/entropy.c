@@ -388,16 +388,21 @@ static int enc_init(void *ctx, unsigned worker)
 }
 
 /*
- * Per table entry what the symbol step needs: f, c, and m = ceil(2^63 / f),
- * so that x / f = (x * m) >> 63 for every state coded.  Exact: with
- * e = m f - 2^63 < f, x m / 2^63 = x / f + x e / (f 2^63), and the error
- * term stays below 1 / f (the least distance from x / f up to the next
- * integer) because x e < x f < 2^32 * 2^12 <= 2^63.  No division per unit,
- * and the same for f = 1 (m = 2^63).
+ * Per table entry what the symbol step needs: f, c, 2^12 - f, and
+ * m = ceil(2^44 / f), so that x / f = (x m) >> 44 for every state the step
+ * divides.  That state is below f 2^20 (the step emits a word first when it
+ * is not), so (i) with e = m f - 2^44 < f, x m / 2^44 = x / f + x e / (f 2^44)
+ * and the error term stays below 1 / f, the least distance from x / f up to
+ * the next integer, because x e < f 2^20 f <= 2^44; and (ii) x m < 2^64:
+ * m is exact for a power of two, and otherwise f < 2^12 gives
+ * f 2^20 < 2^44 / f, so x m < (f 2^20)(2^44 / f + 1) <= 2^64.  One 64-bit
+ * multiply, no division per unit; then x mod f follows, and
+ * (q << 12) + (x - q f) + c = x + c + q (2^12 - f).
  */
 typedef struct enc_entry {
     uint64_t m;
-    uint32_t f, c;
+    uint32_t c;
+    uint16_t f, g; /* g = 2^12 - f */
 } enc_entry;
 
 static inline __attribute__((always_inline)) uint32_t enc_step(uint32_t x, const enc_entry *E, uint16_t *tmp,
@@ -411,8 +416,8 @@ static inline __attribute__((always_inline)) uint32_t enc_step(uint32_t x, const
     tmp[*top - 1] = (uint16_t)x;
     *top -= emit;
     x = (x & keep) | (x >> 16 & ~keep);
-    uint32_t q = (uint32_t)((unsigned __int128)x * E->m >> 63);
-    return (q << GPULZ_RANS_LOG2_M) + (x - q * E->f) + E->c;
+    uint32_t q = (uint32_t)((uint64_t)x * E->m >> 44);
+    return x + E->c + q * E->g;
 }
 
 static inline __attribute__((always_inline)) uint32_t unit_load(const uint8_t *p, const unsigned u)
@@ -562,7 +567,8 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     if (!tab)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the coder's table");
     for (unsigned i = 0; i < m.K + m.E; i++)
-        tab[i] = (enc_entry){(((uint64_t)1 << 63) + m.freq[i] - 1) / m.freq[i], m.freq[i], m.cum[i]};
+        tab[i] = (enc_entry){(((uint64_t)1 << 44) + m.freq[i] - 1) / m.freq[i], m.cum[i], (uint16_t)m.freq[i],
+                             (uint16_t)(GPULZ_RANS_M - m.freq[i])};
     J.U = U;
     J.m = &m;
     J.g = g;
