@@ -294,10 +294,11 @@ static const gpulz_chunk_ops host_ops = {host_buffer, host_encode, host_move, ho
 /* ---- format 2 on the host ------------------------------------------------- */
 
 /* One candidate: a format 2 chunk of mode with symbol size S, or with mode lz
- * format 1 through the driver (on the GPU where it would run), in a buffer
- * of its own. */
+ * format 1 through the driver (on the GPU where it would run), into room
+ * when room is free (*room_used 0) and holds the candidate's bound, else
+ * into a buffer of its own. */
 static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
-                        uint8_t **out, size_t *len)
+                        uint8_t *room, size_t room_cap, int *room_used, uint8_t **out, size_t *len)
 {
     gpulz_params q = *p;
     q.symbol_size = S;
@@ -306,8 +307,12 @@ static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mod
     size_t cap = gpulz_compress_bound(n, &q);
     if (!cap)
         return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
-    if (!(*out = malloc(cap)))
+    if (room && !*room_used && room_cap >= cap) {
+        *out = room;
+        *room_used = 1;
+    } else if (!(*out = malloc(cap))) {
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", cap);
+    }
     if (mode == GPULZ_MODE_LZ) {
         host_job J = {src, &q, NULL, 0, cap, {NULL, NULL}};
         return gpulz_chunk_compress(&host_ops, &J, n, &q, *out, cap, len);
@@ -315,10 +320,22 @@ static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mod
     return gpulz_v2_encode(src, n, S, mode, &q, *out, len);
 }
 
+/* A candidate's buffer given up: room becomes free again, a buffer of its
+ * own is freed. */
+static void v2_drop(uint8_t *buf, const uint8_t *room, int *room_used)
+{
+    if (buf && buf == room)
+        *room_used = 0;
+    else
+        free(buf);
+}
+
 /* FORMAT.md §19: the candidates of a mode for symbol size S, the shortest
- * kept (the first on a tie; lz only when strictly shorter). */
-static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params *p, uint8_t **best,
-                   size_t *best_len)
+ * kept (the first on a tie; lz only when strictly shorter).  Candidates are
+ * written into room (the caller's output) while it is free and large
+ * enough, so that the usual case copies nothing; *best may be room. */
+static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params *p, uint8_t *room,
+                   size_t room_cap, int *room_used, uint8_t **best, size_t *best_len)
 {
     gpulz_mode list[3];
     unsigned count = 0;
@@ -334,19 +351,19 @@ static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params 
     for (unsigned i = 0; i < count; i++) {
         uint8_t *out = NULL;
         size_t len = 0;
-        int rc = v2_candidate(src, n, S, list[i], p, &out, &len);
+        int rc = v2_candidate(src, n, S, list[i], p, room, room_cap, room_used, &out, &len);
         if (rc != GPULZ_OK) {
-            free(out);
-            free(*best);
+            v2_drop(out, room, room_used);
+            v2_drop(*best, room, room_used);
             *best = NULL;
             return rc;
         }
         if (!*best || len < *best_len) {
-            free(*best);
+            v2_drop(*best, room, room_used);
             *best = out;
             *best_len = len;
         } else {
-            free(out);
+            v2_drop(out, room, room_used);
         }
     }
     return GPULZ_OK;
@@ -360,29 +377,32 @@ static int host_compress_v2(const uint8_t *src, size_t n, uint8_t *dst, size_t d
                           gpulz_mode_name(p->mode));
     uint8_t *best = NULL, *best1 = NULL;
     size_t len = 0, len1 = 0;
-    int rc = v2_best(src, n, p->symbol_size, p, &best, &len);
+    int room_used = 0;
+    int rc = v2_best(src, n, p->symbol_size, p, dst, dst_cap, &room_used, &best, &len);
     if (rc == GPULZ_OK && gpulz_adaptive_retry(p, n, len)) {
-        if ((rc = v2_best(src, n, 1, p, &best1, &len1)) == GPULZ_OK && len1 < len) {
-            free(best);
+        if ((rc = v2_best(src, n, 1, p, dst, dst_cap, &room_used, &best1, &len1)) == GPULZ_OK && len1 < len) {
+            v2_drop(best, dst, &room_used);
             best = best1;
             len = len1;
             best1 = NULL;
         }
     }
     if (rc == GPULZ_OK) {
-        if (len > dst_cap || !dst) {
+        /* a chunk written in dst fits it: its bound did */
+        if (best != dst && (len > dst_cap || !dst)) {
             rc = gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu", len,
                             dst_cap);
         } else {
-            memcpy(dst, best, len);
+            if (best != dst)
+                memcpy(dst, best, len);
             *dst_len = len;
         }
     }
     /* an lz candidate may have noted the GPU; the chunk kept says the CPU */
-    if (rc == GPULZ_OK && !(len >= GPULZ_HEADER_SIZE && best[4] == GPULZ_FORMAT_VERSION_LZ))
+    if (rc == GPULZ_OK && !(len >= GPULZ_HEADER_SIZE && dst[4] == GPULZ_FORMAT_VERSION_LZ))
         note_backend(GPULZ_BACKEND_CPU, "mode runs on the CPU in this version", gpulz_mode_name(p->mode));
-    free(best);
-    free(best1);
+    v2_drop(best, dst, &room_used);
+    v2_drop(best1, dst, &room_used);
     return rc;
 }
 
