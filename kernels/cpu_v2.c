@@ -569,6 +569,15 @@ static const char *const literal_names[] = {"literals 0", "literals 1", "literal
 static const char *const symbol_names[] = {"symbols 0", "symbols 1", "symbols 2", "symbols 3",
                                            "symbols 4", "symbols 5", "symbols 6", "symbols 7"};
 
+/* Set bits of a byte without __builtin_popcount, which is a library call
+ * where the target has no population count instruction. */
+static inline uint32_t byte_ones(uint32_t b)
+{
+    b = b - (b >> 1 & 0x55);
+    b = (b & 0x33) + (b >> 2 & 0x33);
+    return (b + (b >> 4)) & 0x0F;
+}
+
 static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
                         unsigned threads, size_t *pos)
 {
@@ -607,7 +616,7 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
         if (T[k] % 8 && f[fb - 1] >> (T[k] % 8))
             FAIL(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", (unsigned long long)k, T[k]);
         for (uint32_t i = 0; i < fb; i++)
-            ones += (uint32_t)__builtin_popcount(f[i]);
+            ones += byte_ones(f[i]);
         lpos[k] = nl;
         mpos[k] = nm;
         nl += T[k] - ones;

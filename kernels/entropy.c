@@ -996,8 +996,16 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
     *used = V.used;
     switch (V.kind) {
     case GPULZ_STREAM_STORED:
-        for (uint64_t i = 0; i < V.N; i++)
-            unit_put(U, i, u == 1 ? b[i] : gpulz_get_u16(b + 2 * i));
+        if (V.N == 0)
+            break; /* U->base may be NULL */
+        if (U->stride == u)
+            memcpy(U->base, b, V.N * u); /* units are little-endian bytes as stored */
+        else if (u == 1)
+            for (uint64_t i = 0; i < V.N; i++)
+                U->base[i * U->stride] = b[i];
+        else
+            for (uint64_t i = 0; i < V.N; i++)
+                unit_put(U, i, gpulz_get_u16(b + 2 * i));
         break;
     case GPULZ_STREAM_CONSTANT: {
         uint32_t v = u == 1 ? b[0] : gpulz_get_u16(b);
