@@ -157,8 +157,13 @@ int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
     memset(m, 0, offsetof(gpulz_model, value));
     m->u = h->u;
     m->N = h->N;
+    /* as many ranks as values present (and the escape): for u = 2 a few
+     * hundred entries, not 2^16 */
+    size_t present = 0;
+    for (size_t v = 0; v < V; v++)
+        present += h->count[v] != 0;
     m->entry = malloc(V * sizeof *m->entry);
-    r = malloc((V + 1) * sizeof *r);
+    r = malloc((present + 1) * sizeof *r);
     if (!m->entry || !r)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
     for (size_t v = 0; v < V; v++)
@@ -183,18 +188,15 @@ int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
     for (size_t v = 0; v < V; v++)
         m->entry[v] = (uint16_t)K;
     {
-        uint8_t *taken = calloc(V, 1);
-        if (!taken)
-            FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+        /* the kept values marked in place (no entry is 0xFFFF: K < 2^12) */
         for (unsigned i = 0; i < K; i++)
-            taken[r[i].value] = 1;
+            m->entry[r[i].value] = 0xFFFF;
         unsigned e = 0;
         for (size_t v = 0; v < V; v++)
-            if (taken[v]) {
+            if (m->entry[v] == 0xFFFF) {
                 m->value[e] = (uint32_t)v;
                 m->entry[v] = (uint16_t)e++;
             }
-        free(taken);
     }
     if (m->E)
         r[K] = (ranked){escaped, 0, 1, K, 0};
