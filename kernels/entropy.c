@@ -12,6 +12,31 @@
 #include "gpulz_entropy.h"
 #include "gpulz_parallel.h"
 
+/* The vector decoder: x86-64 with GCC or clang, AVX2 checked at run time;
+ * elsewhere (and with GPULZ_CPU_SIMD=0, for tests of the scalar path) the
+ * scalar one, which decodes the same. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__has_include)
+#if __has_include(<immintrin.h>)
+#include <immintrin.h>
+#define GPULZ_DEC_AVX2 1
+#endif
+#endif
+#ifndef GPULZ_DEC_AVX2
+#define GPULZ_DEC_AVX2 0
+#endif
+
+static int dec_simd_usable(void)
+{
+#if GPULZ_DEC_AVX2
+    const char *env = getenv("GPULZ_CPU_SIMD");
+    if (env && !strcmp(env, "0"))
+        return 0;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+#else
+    return 0;
+#endif
+}
+
 #define FAIL(st, ...)                                   \
     do {                                                \
         rc = gpulz_fail((st), __VA_ARGS__);             \
@@ -773,9 +798,13 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
  */
 struct fast_table {
     uint32_t e[GPULZ_RANS_M];
-    uint8_t hi[GPULZ_RANS_M];
+    uint8_t hi[GPULZ_RANS_M + 4]; /* + 4: a 32-bit gather at the last slot */
     uint32_t esc_start; /* M when there is no escape */
     int ok;
+    int simd; /* the vector rounds below may run */
+    /* per mask of 8 lanes: for each lane that takes a word, which of the
+     * next words (the lanes before it that take one) */
+    uint8_t expand[256][8];
 };
 
 static void fast_table_build(fast_table *F, const gpulz_dec_table *t, unsigned u)
@@ -794,6 +823,16 @@ static void fast_table_build(fast_table *F, const gpulz_dec_table *t, unsigned u
         if (u == 2)
             F->hi[s] = (uint8_t)(t->value[s] >> 8);
     }
+    memset(F->hi + GPULZ_RANS_M, 0, 4);
+    F->simd = dec_simd_usable();
+    if (F->simd)
+        for (unsigned mask = 0; mask < 256; mask++) {
+            unsigned rank = 0;
+            for (unsigned l = 0; l < 8; l++) {
+                F->expand[mask][l] = (uint8_t)(mask >> l & 1 ? rank : 0);
+                rank += mask >> l & 1;
+            }
+        }
 }
 
 /* One full round of 32 lanes with at least 64 words left; u and the stride
@@ -870,6 +909,109 @@ static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, ui
     return dec_segment_rounds(J, s, x, k, r, u);
 }
 
+#if GPULZ_DEC_AVX2
+/*
+ * The same full rounds with 8 lanes to a vector (x86 with AVX2, chosen at
+ * run time).  Per vector: the slots' entries gathered, the symbol steps,
+ * and the lanes that take a word get the next words in lane order: the
+ * 8 words after k loaded, and each such lane's word picked by its rank
+ * among them (expand[mask]); k advances by their count.  The values are
+ * packed and stored, or stored one by one at a stride.
+ */
+__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
+avx2_round(const fast_table *F, uint32_t *x, const uint8_t *w, uint32_t *kp, uint8_t *out, const unsigned u,
+           const size_t stride)
+{
+    const __m256i m12 = _mm256_set1_epi32(0xFFF), lim = _mm256_set1_epi32(0xFFFF),
+                  esc_last = _mm256_set1_epi32((int)F->esc_start - 1);
+    uint32_t k = *kp, esc = 0;
+    __m256i val[4];
+    for (unsigned g = 0; g < 4; g++) {
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
+        __m256i slot = _mm256_and_si256(xv, m12);
+        __m256i e = _mm256_i32gather_epi32((const int *)F->e, slot, 4);
+        __m256i y = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(e, m12), _mm256_srli_epi32(xv, 12)),
+                                     _mm256_and_si256(_mm256_srli_epi32(e, 12), m12));
+        __m256i need = _mm256_cmpeq_epi32(_mm256_min_epu32(y, lim), y);
+        unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(need));
+        __m256i words = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + GPULZ_RANS_WORD_BYTES * k)));
+        __m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)F->expand[mask]));
+        words = _mm256_permutevar8x32_epi32(words, idx);
+        xv = _mm256_blendv_epi8(y, _mm256_or_si256(_mm256_slli_epi32(y, 16), words), need);
+        _mm256_storeu_si256((__m256i *)(x + 8 * g), xv);
+        k += (uint32_t)__builtin_popcount(mask);
+        esc |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(slot, esc_last))) << 8 * g;
+        __m256i v = _mm256_srli_epi32(e, 24);
+        if (u == 2) {
+            __m256i hi = _mm256_i32gather_epi32((const int *)(const void *)F->hi, slot, 1);
+            v = _mm256_or_si256(v, _mm256_slli_epi32(_mm256_and_si256(hi, _mm256_set1_epi32(0xFF)), 8));
+        }
+        val[g] = v;
+    }
+    *kp = k;
+    /* lanes 0..31 in order: packs work per 128-bit half, the permute
+     * puts the halves back in order */
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    __m256i p01 = _mm256_packus_epi32(val[0], val[1]), p23 = _mm256_packus_epi32(val[2], val[3]);
+    if (u == 1) {
+        __m256i b = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(p01, p23), order);
+        if (stride == 1) {
+            _mm256_storeu_si256((__m256i *)out, b);
+        } else {
+            uint8_t t[32];
+            _mm256_storeu_si256((__m256i *)t, b);
+            for (unsigned l = 0; l < 32; l++)
+                out[l * stride] = t[l];
+        }
+    } else {
+        /* p01: lanes 0-3, 8-11, 4-7, 12-15 as 16-bit values */
+        __m256i lo = _mm256_permute4x64_epi64(p01, 0xD8), hi = _mm256_permute4x64_epi64(p23, 0xD8);
+        _mm256_storeu_si256((__m256i *)out, lo);
+        _mm256_storeu_si256((__m256i *)(out + 32), hi);
+    }
+    return esc;
+}
+
+__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) int
+dec_segment_avx2_u(dec_job *J, uint64_t s, const unsigned u, const size_t stride)
+{
+    gpulz_units *U = J->U;
+    const fast_table *F = J->F;
+    const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
+    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const uint8_t *p = J->V->seg + J->V->start[s];
+    const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
+    const uint32_t nw = J->V->words[s];
+    uint32_t x[GPULZ_RANS_LANES], k = 0;
+    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
+        if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
+                              J->name, (unsigned long long)s, l);
+    const unsigned full = c / GPULZ_RANS_LANES;
+    unsigned r = 0;
+    for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
+        uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
+        uint32_t esc = avx2_round(F, x, w, &k, out, u, stride);
+        if (esc && !raw_steps(esc, x, w, &k, nw, out, u, stride))
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
+                              (unsigned long long)s, nw);
+    }
+    return dec_segment_rounds(J, s, x, k, r, u);
+}
+
+__attribute__((target("avx2,popcnt"))) static int dec_segment_avx2(dec_job *J, uint64_t s)
+{
+    if (J->U->u == 1)
+        switch (J->U->stride) {
+        case 1: return dec_segment_avx2_u(J, s, 1, 1);
+        case 2: return dec_segment_avx2_u(J, s, 1, 2);
+        case 4: return dec_segment_avx2_u(J, s, 1, 4);
+        default: return dec_segment_avx2_u(J, s, 1, 8);
+        }
+    return dec_segment_avx2_u(J, s, 2, 2);
+}
+#endif
+
 /* The segment decoder with the unit size a constant, and for the usual
  * shapes the stride too. */
 static int dec_segment(void *ctx, unsigned worker, uint64_t s)
@@ -877,6 +1019,11 @@ static int dec_segment(void *ctx, unsigned worker, uint64_t s)
     (void)worker;
     dec_job *J = ctx;
     const size_t stride = J->U->stride;
+#if GPULZ_DEC_AVX2
+    if (J->F && J->F->simd &&
+        (J->U->u == 1 ? stride == 1 || stride == 2 || stride == 4 || stride == 8 : stride == 2))
+        return dec_segment_avx2(J, s);
+#endif
     if (J->F) {
         if (J->U->u == 1)
             switch (stride) {
