@@ -146,9 +146,14 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
     }
 }
 
-int gpulz_cpu_decode_block_streams(const uint8_t *flags, uint32_t T, const uint8_t *lits,
-                                   const uint8_t *lens, const uint8_t *offs, uint8_t *out, unsigned c,
-                                   unsigned S, unsigned W, uint64_t k)
+/* The tokens of one block from the streams of format 2, inlined once per
+ * symbol size so that a literal is one move and decode_match's copies are
+ * specialised. */
+static inline __attribute__((always_inline)) int decode_streams(const uint8_t *flags, uint32_t T,
+                                                                const uint8_t *lits, const uint8_t *lens,
+                                                                const uint8_t *offs, uint8_t *out,
+                                                                unsigned c, const unsigned S, unsigned W,
+                                                                uint64_t k)
 {
     unsigned long long kk = (unsigned long long)k;
     uint32_t o = 0; /* symbols written */
@@ -168,4 +173,16 @@ int gpulz_cpu_decode_block_streams(const uint8_t *flags, uint32_t T, const uint8
     if (o != c)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: decodes to %u symbols instead of %u", kk, o, c);
     return GPULZ_OK;
+}
+
+int gpulz_cpu_decode_block_streams(const uint8_t *flags, uint32_t T, const uint8_t *lits,
+                                   const uint8_t *lens, const uint8_t *offs, uint8_t *out, unsigned c,
+                                   unsigned S, unsigned W, uint64_t k)
+{
+    switch (S) {
+    case 1: return decode_streams(flags, T, lits, lens, offs, out, c, 1, W, k);
+    case 2: return decode_streams(flags, T, lits, lens, offs, out, c, 2, W, k);
+    case 4: return decode_streams(flags, T, lits, lens, offs, out, c, 4, W, k);
+    default: return decode_streams(flags, T, lits, lens, offs, out, c, 8, W, k);
+    }
 }
