@@ -158,6 +158,14 @@ static inline __attribute__((always_inline)) int decode_streams(const uint8_t *f
     unsigned long long kk = (unsigned long long)k;
     uint32_t o = 0; /* symbols written */
     for (uint32_t t = 0; t < T; t++) {
+        /* eight literals in a row (a flag byte of zeros) in one copy */
+        if (t % 8 == 0 && T - t >= 8 && flags[t / 8] == 0 && c - o >= 8) {
+            memcpy(out + (size_t)o * S, lits, 8 * S);
+            lits += 8 * S;
+            o += 8;
+            t += 7;
+            continue;
+        }
         if (flags[t / 8] >> (t % 8) & 1) {
             if (decode_match(out, &o, *lens++, *offs++, c, S, W, kk, t) != GPULZ_OK)
                 return GPULZ_ERR_CORRUPT;
