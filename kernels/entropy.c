@@ -182,25 +182,30 @@ int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
     memset(m, 0, offsetof(gpulz_model, value));
     m->u = h->u;
     m->N = h->N;
-    /* as many ranks as values present (and the escape): for u = 2 a few
-     * hundred entries, not 2^16 */
-    size_t present = 0;
-    for (size_t v = 0; v < V; v++)
-        present += h->count[v] != 0;
+    /* Selection: a value's ideal share is at least one slot, and room is
+     * left, in rank order.  A value under one slot is escaped whatever its
+     * rank, so only the others (at most M of them: their counts add up to
+     * N at most) are ranked and sorted; for u = 2 that is far fewer than the
+     * values present. */
+    unsigned cand = 0;
+    uint64_t escaped = 0;
     m->entry = malloc(V * sizeof *m->entry);
-    r = malloc((present + 1) * sizeof *r);
+    r = malloc((GPULZ_RANS_M + 1) * sizeof *r);
     if (!m->entry || !r)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
     for (size_t v = 0; v < V; v++)
-        if (h->count[v])
-            r[distinct++] = (ranked){h->count[v], (uint32_t)v, 0, 0, 0};
+        if (h->count[v]) {
+            distinct++;
+            if ((unsigned __int128)h->count[v] * GPULZ_RANS_M >= h->N)
+                r[cand++] = (ranked){h->count[v], (uint32_t)v, 0, 0, 0};
+            else
+                escaped += h->count[v];
+        }
     m->distinct = distinct;
-    qsort(r, distinct, sizeof *r, rank_cmp);
-    /* selection: a value's ideal share is at least one slot, and room is left */
+    qsort(r, cand, sizeof *r, rank_cmp);
     unsigned K = 0;
-    uint64_t escaped = 0;
-    for (unsigned i = 0; i < distinct; i++) {
-        if ((unsigned __int128)r[i].count * GPULZ_RANS_M >= h->N && K < GPULZ_RANS_MAX_VALUES)
+    for (unsigned i = 0; i < cand; i++) {
+        if (K < GPULZ_RANS_MAX_VALUES)
             r[K++] = r[i];
         else
             escaped += r[i].count;
