@@ -237,10 +237,15 @@ void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H)
     for (int d = 0; d < 2; d++) {
         gpulz_hist *w = &H->whole[d], *lo = &H->plane[d][0], *hi = &H->plane[d][1];
         memset(lo->count, 0, 256 * sizeof *lo->count);
-        memset(hi->count, 0, 256 * sizeof *hi->count);
-        for (uint32_t v = 0; v < 65536; v++) {
-            lo->count[v & 255] += w->count[v];
-            hi->count[v >> 8] += w->count[v];
+        /* row by row (the high byte's), so that the sums vectorise */
+        for (uint32_t b = 0; b < 256; b++) {
+            const uint64_t *row = w->count + 256 * b;
+            uint64_t sum = 0;
+            for (uint32_t a = 0; a < 256; a++) {
+                lo->count[a] += row[a];
+                sum += row[a];
+            }
+            hi->count[b] = sum;
         }
         lo->N = hi->N = w->N;
     }

@@ -356,10 +356,9 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
         *cost = byte * (GPULZ_STREAM_HEADER_SIZE + m.u);
     } else {
         uint64_t c = 0;
-        const size_t V = (size_t)1 << (8 * h->u);
-        for (size_t v = 0; v < V; v++)
-            if (h->count[v] && m.entry[v] < m.K)
-                c += h->count[v] * gpulz_rans_cost[m.freq[m.entry[v]] - 1];
+        /* the kept values only: the same sum without a pass over 2^(8u) */
+        for (unsigned i = 0; i < m.K; i++)
+            c += h->count[m.value[i]] * gpulz_rans_cost[m.freq[i] - 1];
         if (m.E)
             c += m.escaped * gpulz_rans_cost[m.freq[m.K] - 1] + m.escaped * byte * m.u;
         c += byte * (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + 3 * (uint64_t)(m.K + m.E) +
