@@ -560,11 +560,17 @@ static void write_stored(const gpulz_units *U, uint8_t *out, size_t *len)
 {
     gpulz_stream_header_write(out, GPULZ_STREAM_STORED, U->N, U->N * U->u);
     uint8_t *p = out + GPULZ_STREAM_HEADER_SIZE;
-    if (U->stride == U->u)
+    const size_t stride = U->stride;
+    if (stride == U->u)
         memcpy(p, U->base, U->N * U->u);
-    else
+    else if (U->u == 1) /* a byte plane: no call per unit */
         for (uint64_t i = 0; i < U->N; i++)
-            memcpy(p + i * U->u, U->base + i * U->stride, U->u);
+            p[i] = U->base[i * stride];
+    else
+        for (uint64_t i = 0; i < U->N; i++) {
+            p[2 * i] = U->base[i * stride];
+            p[2 * i + 1] = U->base[i * stride + 1];
+        }
     *len = GPULZ_STREAM_HEADER_SIZE + U->N * U->u;
 }
 
