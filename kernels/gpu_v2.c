@@ -78,7 +78,8 @@ int gpu_v2_compress(const uint8_t *d_src, size_t n, const gpulz_params *p, uint8
         goto done;
     GPULZ_CK(cudaMemcpyAsync(counts, scratch + P.hist, 2 * P.hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
                              st));
-    GPULZ_CK(cudaMemcpyAsync(status, scratch + P.status, sizeof status, cudaMemcpyDeviceToHost, st));
+    if (checksum)
+        GPULZ_CK(cudaMemcpyAsync(status, scratch + P.status, sizeof status[0], cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     for (int d = 0; d < 2; d++) {
         const uint64_t *c = counts + d * P.hist_bins;
