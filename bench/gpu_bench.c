@@ -22,7 +22,8 @@
  * GB/s are 1e9 uncompressed bytes per second.
  * Mode fast: the same kinds at S = 1, 2, 4, 8 and 4096-byte blocks.
  * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast (mode fast alone)]
- *        gpu_bench --csv [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
+ *        gpu_bench --csv [--fast] [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
+ * --fast: mode fast instead of the grid (S dividing the element size, 4096-byte blocks).
  */
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -296,8 +297,22 @@ typedef struct corpus_run {
  * and 16384 bytes (block_symbols = bytes / S, within 256..16384).
  */
 #define MAX_SETTINGS 64
+static int corpus_fast; /* --fast: mode fast instead, S dividing the element size, 4096-byte blocks */
 static int corpus_settings(unsigned elsize, gpulz_params *out)
 {
+    if (corpus_fast) {
+        int k = 0;
+        for (unsigned S = 1; S <= 8; S *= 2)
+            if (elsize % S == 0) {
+                gpulz_params_init(&out[k]);
+                out[k].mode = GPULZ_MODE_FAST;
+                out[k].symbol_size = S;
+                out[k].block_symbols = 4096 / S;
+                out[k].backend = GPULZ_BACKEND_GPU;
+                k++;
+            }
+        return k;
+    }
     static const unsigned sizes[] = {1, 2, 4, 8}, windows[] = {32, 64, 128, 255},
                           blocks[] = {2048, 4096, 8192, 16384};
     int k = 0;
@@ -425,8 +440,12 @@ static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, 
         char status[256];
         double ratio = 0, cgbs = 0, dgbs = 0;
         int ok = corpus_setting(r, h, back, n, &set[i], &ratio, &cgbs, &dgbs, status, sizeof status);
-        printf("%s,%s,%zu,gpulz,S%u W%u B%u,", name, dtype, n, set[i].symbol_size, set[i].window,
-               set[i].block_symbols * set[i].symbol_size);
+        if (set[i].mode == GPULZ_MODE_FAST)
+            printf("%s,%s,%zu,gpulz,fast S%u B%u,", name, dtype, n, set[i].symbol_size,
+                   set[i].block_symbols * set[i].symbol_size);
+        else
+            printf("%s,%s,%zu,gpulz,S%u W%u B%u,", name, dtype, n, set[i].symbol_size, set[i].window,
+                   set[i].block_symbols * set[i].symbol_size);
         if (ok)
             printf("%.4f,%.3f,%.3f,ok\n", ratio, cgbs, dgbs);
         else
@@ -445,7 +464,7 @@ static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast]\n"
-               "       gpu_bench --csv [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
+               "       gpu_bench --csv [--fast] [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
                "The first form benchmarks generated data (a table); the second the corpus arrays of\n"
                "FILE (default $GPULZ_BENCH_MANIFEST, else bench/data/cache/MANIFEST; arrays in DIR,\n"
                "default FILE's folder; --only default $GPULZ_BENCH_ONLY), CSV on stdout.\n"
@@ -460,6 +479,10 @@ static int corpus_main(int argc, char **argv)
         char *end = NULL;
         if (strcmp(a, "--csv") == 0)
             continue;
+        if (strcmp(a, "--fast") == 0) {
+            corpus_fast = 1;
+            continue;
+        }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;

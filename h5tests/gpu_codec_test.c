@@ -498,7 +498,8 @@ static void fast_damaged(const uint8_t *chunk, size_t len, size_t n)
     cudaMalloc((void **)&d_out, n ? n : 1);
     cudaMemcpy(d_c, chunk, len, cudaMemcpyHostToDevice);
     rg = gpulz_decompress_device(d_c, len, d_out, n, &gb, NULL, NULL, 0);
-    cudaMemcpy(b, d_out, n, cudaMemcpyDeviceToHost);
+    if (rg == GPULZ_OK)
+        cudaMemcpy(b, d_out, n, cudaMemcpyDeviceToHost);
     CHECK(rc == rg && (rc != GPULZ_OK || (ga == gb && memcmp(a, b, ga) == 0)),
           "damaged fast chunk: CPU %d, device API %d (%s)", rc, rg, gpulz_last_error());
     cudaFree(d_c);
