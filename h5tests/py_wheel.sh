@@ -29,7 +29,7 @@ if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check h5py numco
 fi
 
 # the documented command, on this build's files
-whl=$("$top_srcdir/python/build-wheel.sh" --build-dir "$top_builddir" --work "$tools" \
+whl=$(sh "$top_srcdir/python/build-wheel.sh" --build-dir "$top_builddir" --work "$tools" \
       -o "$work/dist" 2>"$work/build.log" | tail -n 1)
 case $(basename "${whl:-none}") in
     gpulz-*-py3-none-manylinux_*_x86_64.whl|gpulz_cu*-py3-none-manylinux_*_x86_64.whl) ;;

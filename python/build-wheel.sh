@@ -48,9 +48,9 @@ fi
 # source tree (a read-only one included); its build/ persists between runs
 src=$work/python-src
 mkdir -p "$src"
-cp -p "$top"/python/setup.py "$top"/python/pyproject.toml "$top"/python/README.md "$src"/
-rm -rf "$src/gpulz" "$src/build/lib"
-cp -pR "$top/python/gpulz" "$src/gpulz"
+rm -rf "$src/setup.py" "$src/pyproject.toml" "$src/README.md" "$src/gpulz" "$src/build/lib"
+cp "$top"/python/setup.py "$top"/python/pyproject.toml "$top"/python/README.md "$src"/
+cp -R "$top/python/gpulz" "$src/gpulz"
 raw=$work/raw
 rm -rf "$raw"
 GPULZ_SOURCE_DIR=$top GPULZ_CUDA=$cuda GPULZ_BUILD_DIR=$build_dir \
