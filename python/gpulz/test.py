@@ -5,7 +5,8 @@ The codec (round trips in every mode, the bytes of the bundled `gpulz`
 command, damaged input refused), then, where they are installed, h5py (a
 compressed dataset written and read through the filter registered on import,
 and the file gpulz 0.1 wrote, data-checked against its formulas), numcodecs
-and Zarr v3.  Prints one line per check; exit status 0 when all passed, 1 when
+and Zarr v3, and where a GPU is usable (the CUDA wheel) the GPU backend and
+CuPy arrays, bytes equal to the CPU's.  Prints one line per check; exit status 0 when all passed, 1 when
 one failed.  --strict: a missing h5py, numcodecs or zarr is a failure too
 (skipped otherwise).
 """
@@ -211,12 +212,39 @@ def test_zarr():
         zarr.__version__, stored, x.nbytes)
 
 
+def test_gpu():
+    """The GPU, where one is usable: the host API on it, and CuPy arrays
+    without a host copy; the bytes equal the CPU's."""
+    usable, reason = gpulz.gpu_available()
+    if not usable:
+        return None
+    x = sample(1 << 22, np.uint16, seed=5)
+    host = gpulz.compress(x, backend="cpu")
+    check(gpulz.compress(x, backend="gpu") == host, "GPU backend: bytes differ from the CPU's")
+    check(np.array_equal(gpulz.decompress(host, np.empty_like(x), backend="gpu"), x),
+          "GPU backend: decompress")
+    try:
+        import cupy
+    except ImportError:
+        return "the host API on the GPU, same bytes as the CPU (no CuPy)"
+    d = cupy.asarray(x)
+    dc = gpulz.compress(d)
+    check(isinstance(dc, cupy.ndarray) and cupy.asnumpy(dc).tobytes() == host,
+          "CuPy: bytes differ from the CPU's")
+    check(bool((gpulz.decompress(dc).view(cupy.uint16) == d).all()), "CuPy: decompress")
+    out = cupy.empty_like(d)
+    gpulz.decompress(cupy.asarray(np.frombuffer(host, np.uint8)), out)
+    check(bool((out == d).all()), "CuPy: decompress into out")
+    return "the host API and CuPy %s arrays on the GPU, same bytes as the CPU" % cupy.__version__
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     strict = "--strict" in argv
     tests = [("codec", test_codec, None), ("command", test_command, None),
              ("h5py", test_h5py, "h5py"), ("fixture", test_fixture, "h5py"),
-             ("numcodecs", test_numcodecs, "numcodecs"), ("zarr", test_zarr, "zarr")]
+             ("numcodecs", test_numcodecs, "numcodecs"), ("zarr", test_zarr, "zarr"),
+             ("gpu", test_gpu, None)]
     cfg = gpulz.get_config()
     print("gpulz %s (library %s, %s): plugin %s, CUDA %s, GPU %s" % (
         cfg["version"], cfg["library_version"], cfg["distribution"], cfg["plugin"],
