@@ -431,10 +431,6 @@ static void fork_trial(void)
           "forked child: status %d", status);
 }
 
-/* Format 2 (CPU-only in this version) next to the GPU: the GPU backend
- * refuses modes other than lz as a parameter, the device API refuses a
- * format 2 chunk naming the stage it lacks, and the host API with backend
- * auto decodes one on the CPU, saying why. */
 /* One input in mode fast: the GPU's chunk (host API and device API) is the
  * CPU's, and the GPU decodes the CPU's chunk both ways. */
 static void fast_one(const uint8_t *src, size_t n, unsigned S, unsigned C, unsigned flags)
