@@ -52,10 +52,12 @@ int gpulz_gpu_compress_fast_host(const uint8_t *src, size_t n, const gpulz_param
     gpu_ctx *c = NULL;
     gpu_v2_plan P;
     size_t len = 0;
-    int prev = 0, rc = gpu_v2_plan_make(n, p->symbol_size, GPULZ_SEG_LOG2_DEFAULT, &P);
-    if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, -1)) != GPULZ_OK)
+    /* the context first: without a usable GPU that is what the caller hears */
+    int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
+    if (rc != GPULZ_OK)
         return rc;
-    if ((rc = gpu_grow_device(&c->d_in, &c->in_cap, n ? n : 1)) != GPULZ_OK ||
+    if ((rc = gpu_v2_plan_make(n, p->symbol_size, GPULZ_SEG_LOG2_DEFAULT, &P)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_in, &c->in_cap, n ? n : 1)) != GPULZ_OK ||
         (rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK ||
         (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
         (rc = gpu_grow_pinned(c, cap > n ? cap : n)) != GPULZ_OK ||
