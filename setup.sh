@@ -12,12 +12,13 @@ cd "$(dirname "$0")"
 
 # Build: toolchain, HDF5 and help2man (the man page).  Tests: the HDF5 tools,
 # h5py, netCDF, valgrind, clang (sanitizer builds), cmake (a CMake program
-# built against the installed package), man-db (the page renders),
+# built against the installed package), python3-venv (the Python wheel,
+# built and tested in venvs: docs/python.md), man-db (the page renders),
 # bash-completion (the completion with its library loaded) and the CPU
 # filters that gpulz bench on HDF5 files and the benchmarks compare with:
 # the LZ4, Blosc and Bitshuffle plugins (Debian 12 has no Zstd plugin).
 packages=(build-essential autoconf automake libtool pkg-config
-          libhdf5-dev hdf5-tools help2man python3-h5py python3-numpy
+          libhdf5-dev hdf5-tools help2man python3-h5py python3-numpy python3-venv
           netcdf-bin libnetcdf-dev valgrind clang cmake man-db bash-completion
           hdf5-filter-plugin hdf5-filter-plugin-blosc-serial bitshuffle)
 

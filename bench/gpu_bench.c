@@ -20,8 +20,10 @@
  * trip checked byte for byte.
  *
  * GB/s are 1e9 uncompressed bytes per second.
- * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick]
- *        gpu_bench --csv [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
+ * Mode fast: the same kinds at S = 1, 2, 4, 8 and 4096-byte blocks.
+ * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast (mode fast alone)]
+ *        gpu_bench --csv [--fast] [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
+ * --fast: mode fast instead of the grid (S dividing the element size, 4096-byte blocks).
  */
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -68,7 +70,7 @@ static int synthetic_main(int argc, char **argv)
 {
     size_t n = (size_t)(argc > 1 ? atof(argv[1]) : 256) * 1000000;
     int reps = argc > 2 ? atoi(argv[2]) : 5;
-    int quick = argc > 3;
+    int quick = argc > 3, fast_only = argc > 3 && strcmp(argv[3], "fast") == 0;
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         printf("no usable GPU\n");
@@ -113,8 +115,8 @@ static int synthetic_main(int argc, char **argv)
         for (int si = 0; si < 3; si++)
             for (int wi = 0; wi < 4; wi++)
                 for (int bi = 0; bi < 3; bi++) {
-                    if (quick && !(sizes[si] == 2 && windows[wi] == 128 && blocks[bi] == 4096) &&
-                        !(sizes[si] == 4 && windows[wi] == 32))
+                    if (fast_only || (quick && !(sizes[si] == 2 && windows[wi] == 128 && blocks[bi] == 4096) &&
+                        !(sizes[si] == 4 && windows[wi] == 32)))
                         continue;
                     gpulz_params_init(&p);
                     p.symbol_size = sizes[si];
@@ -147,6 +149,65 @@ static int synthetic_main(int argc, char **argv)
                            n / (median(td, reps) * 1e6), ok ? "" : "  ROUND TRIP FAILED");
                     fflush(stdout);
                 }
+    }
+
+    /* mode fast (format 2: transform and rANS, no matching), 4096-byte blocks */
+    {
+        printf("\nmode fast, 4096-byte blocks\n%-6s %2s %7s %10s %10s\n", "kind", "S", "ratio", "comp GB/s",
+               "decomp GB/s");
+        gpulz_params_init(&p);
+        p.mode = GPULZ_MODE_FAST;
+        p.symbol_size = 1;
+        p.block_symbols = 4096;
+        size_t fbound = gpulz_compress_bound(n, &p), fscr = 0;
+        for (unsigned S = 1; S <= 8; S *= 2) {
+            p.symbol_size = S;
+            size_t a = gpulz_compress_device_scratch_size(n, &p);
+            fscr = a > fscr ? a : fscr;
+        }
+        size_t b = gpulz_decompress_device_scratch_size(fbound);
+        fscr = b > fscr ? b : fscr;
+        uint8_t *f_cmp, *f_scr;
+        CK(cudaMalloc((void **)&f_cmp, fbound));
+        CK(cudaMalloc((void **)&f_scr, fscr));
+        for (int ki = 0; ki < 3; ki++) {
+            gpulz_gen(kinds[ki], h, n, 42 + ki);
+            CK(cudaMemcpy(d_src, h, n, cudaMemcpyHostToDevice));
+            for (unsigned S = 1; S <= 8; S *= 2) {
+                p.symbol_size = S;
+                p.block_symbols = 4096 / S;
+                size_t len = 0, olen = 0;
+                int rc = 0;
+                for (int r = -1; r < reps; r++) {
+                    CK(cudaEventRecord(e0, st));
+                    rc |= gpulz_compress_device(d_src, n, f_cmp, fbound, &len, &p, st, f_scr, fscr);
+                    CK(cudaEventRecord(e1, st));
+                    CK(cudaEventSynchronize(e1));
+                    if (r >= 0)
+                        CK(cudaEventElapsedTime(&tc[r], e0, e1));
+                }
+                for (int r = -1; r < reps; r++) {
+                    CK(cudaEventRecord(e0, st));
+                    rc |= gpulz_decompress_device(f_cmp, len, d_out, n, &olen, st, f_scr, fscr);
+                    CK(cudaEventRecord(e1, st));
+                    CK(cudaEventSynchronize(e1));
+                    if (r >= 0)
+                        CK(cudaEventElapsedTime(&td[r], e0, e1));
+                }
+                CK(cudaMemcpy(back, d_out, n, cudaMemcpyDeviceToHost));
+                int ok = rc == GPULZ_OK && olen == n && memcmp(back, h, n) == 0;
+                bad += !ok;
+                printf("%-6s %2u %7.3f %10.1f %10.1f%s\n", kinds[ki], S, (double)n / len,
+                       n / (median(tc, reps) * 1e6), n / (median(td, reps) * 1e6), ok ? "" : "  ROUND TRIP FAILED");
+                fflush(stdout);
+            }
+        }
+        CK(cudaFree(f_cmp));
+        CK(cudaFree(f_scr));
+        if (fast_only) {
+            printf("\n%s\n", bad ? "SOME ROUND TRIPS FAILED" : "all round trips exact");
+            return bad ? 1 : 0;
+        }
     }
 
     /* the encoder's warps per block (symbols per warp, gpu_tune.h) */
@@ -236,8 +297,22 @@ typedef struct corpus_run {
  * and 16384 bytes (block_symbols = bytes / S, within 256..16384).
  */
 #define MAX_SETTINGS 64
+static int corpus_fast; /* --fast: mode fast instead, S dividing the element size, 4096-byte blocks */
 static int corpus_settings(unsigned elsize, gpulz_params *out)
 {
+    if (corpus_fast) {
+        int k = 0;
+        for (unsigned S = 1; S <= 8; S *= 2)
+            if (elsize % S == 0) {
+                gpulz_params_init(&out[k]);
+                out[k].mode = GPULZ_MODE_FAST;
+                out[k].symbol_size = S;
+                out[k].block_symbols = 4096 / S;
+                out[k].backend = GPULZ_BACKEND_GPU;
+                k++;
+            }
+        return k;
+    }
     static const unsigned sizes[] = {1, 2, 4, 8}, windows[] = {32, 64, 128, 255},
                           blocks[] = {2048, 4096, 8192, 16384};
     int k = 0;
@@ -365,8 +440,12 @@ static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, 
         char status[256];
         double ratio = 0, cgbs = 0, dgbs = 0;
         int ok = corpus_setting(r, h, back, n, &set[i], &ratio, &cgbs, &dgbs, status, sizeof status);
-        printf("%s,%s,%zu,gpulz,S%u W%u B%u,", name, dtype, n, set[i].symbol_size, set[i].window,
-               set[i].block_symbols * set[i].symbol_size);
+        if (set[i].mode == GPULZ_MODE_FAST)
+            printf("%s,%s,%zu,gpulz,fast S%u B%u,", name, dtype, n, set[i].symbol_size,
+                   set[i].block_symbols * set[i].symbol_size);
+        else
+            printf("%s,%s,%zu,gpulz,S%u W%u B%u,", name, dtype, n, set[i].symbol_size, set[i].window,
+                   set[i].block_symbols * set[i].symbol_size);
         if (ok)
             printf("%.4f,%.3f,%.3f,ok\n", ratio, cgbs, dgbs);
         else
@@ -384,8 +463,8 @@ static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, 
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick]\n"
-               "       gpu_bench --csv [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
+    fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast]\n"
+               "       gpu_bench --csv [--fast] [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
                "The first form benchmarks generated data (a table); the second the corpus arrays of\n"
                "FILE (default $GPULZ_BENCH_MANIFEST, else bench/data/cache/MANIFEST; arrays in DIR,\n"
                "default FILE's folder; --only default $GPULZ_BENCH_ONLY), CSV on stdout.\n"
@@ -400,6 +479,10 @@ static int corpus_main(int argc, char **argv)
         char *end = NULL;
         if (strcmp(a, "--csv") == 0)
             continue;
+        if (strcmp(a, "--fast") == 0) {
+            corpus_fast = 1;
+            continue;
+        }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;

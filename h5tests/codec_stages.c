@@ -111,7 +111,7 @@ int main(void)
 
     /* format 2: a chunk needs exactly the stages its flags name */
     const gpulz_stage_id rans[] = {GPULZ_STAGE_RANS};
-    const gpulz_stage_id all[] = {GPULZ_STAGE_RANS, GPULZ_STAGE_DELTA, GPULZ_STAGE_LZSS, GPULZ_STAGE_CHECKSUM};
+    const gpulz_stage_id all[] = {GPULZ_STAGE_RANS, GPULZ_STAGE_DELTA, GPULZ_STAGE_TOKENS, GPULZ_STAGE_CHECKSUM};
     TU_CHECK(gpulz_layout_make_v2(&v2, 1000, 2, 0, 256, 0x08, 14) == GPULZ_OK &&
                  gpulz_stages_supported(&v2, rans, 1, "test") == GPULZ_OK,
              "entropy alone needs the rANS stage alone");

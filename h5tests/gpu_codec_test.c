@@ -18,6 +18,7 @@
 
 #include "datagen.h"
 #include "gpu_tune.h"
+#include "gpulz_format2.h"
 #include "gpu_testutil.h"
 
 static int quick;
@@ -430,44 +431,164 @@ static void fork_trial(void)
           "forked child: status %d", status);
 }
 
-/* Format 2 (CPU-only in this version) next to the GPU: the GPU backend
- * refuses modes other than lz as a parameter, the device API refuses a
- * format 2 chunk naming the stage it lacks, and the host API with backend
- * auto decodes one on the CPU, saying why. */
+/* One input in mode fast: the GPU's chunk (host API and device API) is the
+ * CPU's, and the GPU decodes the CPU's chunk both ways. */
+static void fast_one(const uint8_t *src, size_t n, unsigned S, unsigned C, unsigned flags)
+{
+    gpulz_params pc, pg;
+    params_for(&pc, S, 128, C, GPULZ_BACKEND_CPU);
+    pc.mode = GPULZ_MODE_FAST;
+    pc.flags = flags;
+    pg = pc;
+    pg.backend = GPULZ_BACKEND_GPU;
+    size_t bound = gpulz_compress_bound(n, &pc), lc = 0, lg = 0, ld = 0, got = 0;
+    uint8_t *c = malloc(bound), *g = malloc(bound), *out = malloc(n + 1);
+    uint8_t *d_src = NULL, *d_c = NULL, *d_out = NULL;
+    int rc = gpulz_compress(src, n, c, bound, &lc, &pc);
+    CHECK(rc == GPULZ_OK, "fast cpu compress S=%u n=%zu: %d", S, n, rc);
+    rc = gpulz_compress(src, n, g, bound, &lg, &pg);
+    CHECK(rc == GPULZ_OK && lg == lc && memcmp(g, c, lc) == 0,
+          "fast: GPU bytes differ S=%u C=%u n=%zu flags=%u (%d, %zu vs %zu)", S, C, n, flags, rc, lg, lc);
+    CHECK(gpulz_decompress(c, lc, out, n, &got, &pg) == GPULZ_OK && got == n && memcmp(out, src, n) == 0,
+          "fast: GPU host decode S=%u n=%zu: %s", S, n, gpulz_last_error());
+    cudaMalloc((void **)&d_src, n ? n : 1);
+    cudaMalloc((void **)&d_c, bound);
+    cudaMalloc((void **)&d_out, n ? n : 1);
+    cudaMemcpy(d_src, src, n, cudaMemcpyHostToDevice);
+    rc = gpulz_compress_device(d_src, n, d_c, lc, &ld, &pg, NULL, NULL, 0);
+    CHECK(rc == GPULZ_OK && ld == lc, "fast compress_device S=%u n=%zu: %d, %zu vs %zu", S, n, rc, ld, lc);
+    cudaMemcpy(g, d_c, lc, cudaMemcpyDeviceToHost);
+    CHECK(memcmp(g, c, lc) == 0, "fast compress_device bytes differ S=%u n=%zu", S, n);
+    if (lc > GPULZ_V2_HEADER_SIZE)
+        CHECK(gpulz_compress_device(d_src, n, d_c, lc - 1, &ld, &pg, NULL, NULL, 0) == GPULZ_ERR_DST_SIZE,
+              "fast compress_device one byte short");
+    cudaMemcpy(d_c, c, lc, cudaMemcpyHostToDevice);
+    cudaMemset(d_out, 0xA5, n ? n : 1);
+    rc = gpulz_decompress_device(d_c, lc, d_out, n, &got, NULL, NULL, 0);
+    cudaMemcpy(out, d_out, n, cudaMemcpyDeviceToHost);
+    CHECK(rc == GPULZ_OK && got == n && memcmp(out, src, n) == 0, "fast decompress_device S=%u n=%zu: %d (%s)",
+          S, n, rc, gpulz_last_error());
+    cudaFree(d_src);
+    cudaFree(d_c);
+    cudaFree(d_out);
+    free(c);
+    free(g);
+    free(out);
+}
+
+/* A damaged fast chunk: the GPU decoders give the CPU's status, and where
+ * it decodes, the same bytes. */
+static void fast_damaged(const uint8_t *chunk, size_t len, size_t n)
+{
+    gpulz_params pc, pg;
+    params_for(&pc, 1, 128, 256, GPULZ_BACKEND_CPU);
+    pg = pc;
+    pg.backend = GPULZ_BACKEND_GPU;
+    uint8_t *a = malloc(n + 1), *b = malloc(n + 1), *d_c = NULL, *d_out = NULL;
+    size_t ga = 0, gb = 0;
+    int rc = gpulz_decompress(chunk, len, a, n, &ga, &pc);
+    int rg = gpulz_decompress(chunk, len, b, n, &gb, &pg);
+    CHECK(rc == rg && (rc != GPULZ_OK || (ga == gb && memcmp(a, b, ga) == 0)),
+          "damaged fast chunk: CPU %d, GPU host path %d (%s)", rc, rg, gpulz_last_error());
+    cudaMalloc((void **)&d_c, len ? len : 1);
+    cudaMalloc((void **)&d_out, n ? n : 1);
+    cudaMemcpy(d_c, chunk, len, cudaMemcpyHostToDevice);
+    rg = gpulz_decompress_device(d_c, len, d_out, n, &gb, NULL, NULL, 0);
+    if (rg == GPULZ_OK)
+        cudaMemcpy(b, d_out, n, cudaMemcpyDeviceToHost);
+    CHECK(rc == rg && (rc != GPULZ_OK || (ga == gb && memcmp(a, b, ga) == 0)),
+          "damaged fast chunk: CPU %d, device API %d (%s)", rc, rg, gpulz_last_error());
+    cudaFree(d_c);
+    cudaFree(d_out);
+    free(a);
+    free(b);
+}
+
+/* Format 2: mode fast on the GPU against the CPU over kinds, sizes, symbol
+ * and block sizes, with and without the checksum and the adaptive flag;
+ * damaged chunks; ratio and auto stay off the GPU. */
 static void format2_trials(void)
 {
+    static const unsigned sizes[] = {1, 2, 4, 8};
+    const int trials = quick ? 24 : 160;
+    uint8_t *src = malloc(3u << 20);
+    for (int t = 0; t < trials; t++) {
+        const unsigned S = sizes[t % 4], C = 256u << (rnd() % 7);
+        size_t n;
+        switch (t % 5) {
+        case 0: n = rnd() % 300; break;           /* tiny: stored and constant streams */
+        case 1: n = rnd() % 40000; break;         /* a few segments */
+        default: n = (size_t)(rnd() % (3u << 20)); break;
+        }
+        make_input(src, n, (unsigned)(rnd() % 12));
+        unsigned flags = (rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM) | (rnd() % 4 ? 0 : GPULZ_FLAG_ADAPTIVE);
+        fast_one(src, n, S, C, flags);
+    }
+    printf("format 2 fast trials: %d inputs\n", trials);
+
+    /* damaged chunks: a byte changed, or the chunk cut short */
+    {
+        size_t n = 200000, len = 0;
+        gpulz_gen("quant", src, n, 5);
+        gpulz_params p;
+        params_for(&p, 2, 128, 1024, GPULZ_BACKEND_CPU);
+        p.mode = GPULZ_MODE_FAST;
+        size_t bound = gpulz_compress_bound(n, &p);
+        uint8_t *c = malloc(bound), *bad = malloc(bound);
+        CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK, "fast compress for damage");
+        for (int t = 0; t < (quick ? 40 : 400); t++) {
+            memcpy(bad, c, len);
+            size_t at = t % 4 == 0 ? (size_t)(rnd() % 200) : (size_t)(rnd() % len);
+            if (at >= len)
+                at = len - 1;
+            bad[at] ^= (uint8_t)(1 + rnd() % 255);
+            fast_damaged(bad, len, n);
+        }
+        for (size_t cut = 0; cut < len; cut += 1 + len / 37)
+            fast_damaged(c, cut, n);
+        free(c);
+        free(bad);
+    }
+
+    /* ratio and auto: the CPU's, or refused where the GPU is required */
     size_t n = 2 << 20, len = 0, got = 0; /* above the GPU threshold's default */
-    uint8_t *src = malloc(n), *out = malloc(n);
+    uint8_t *out = malloc(n);
     gpulz_gen("quant", src, n, 9);
     gpulz_params p;
     params_for(&p, 2, 128, 2048, GPULZ_BACKEND_GPU);
-    p.mode = GPULZ_MODE_FAST;
+    p.mode = GPULZ_MODE_RATIO;
     size_t bound = gpulz_compress_bound(n, &p);
     uint8_t *c = malloc(bound);
-    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_ERR_PARAM, "mode fast ran on the GPU backend");
+    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_ERR_PARAM, "mode ratio ran on the GPU backend");
     p.backend = GPULZ_BACKEND_AUTO;
-    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK && c[4] == 2, "mode fast with backend auto");
+    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK && c[4] == 2 && (c[5] & 0x04),
+          "mode ratio with backend auto");
     const char *why = NULL;
-    CHECK(gpulz_last_backend(&why) == GPULZ_BACKEND_CPU, "mode fast: last backend is not the CPU (%s)", why);
+    CHECK(gpulz_last_backend(&why) == GPULZ_BACKEND_CPU, "mode ratio: last backend is not the CPU (%s)", why);
     CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_OK && got == n && !memcmp(out, src, n),
-          "format 2 through the host API with backend auto");
+          "a ratio chunk through the host API with backend auto");
     CHECK(gpulz_last_backend(&why) == GPULZ_BACKEND_CPU && strstr(why, "no GPU stage"),
-          "format 2 decode: backend %d, \"%s\"", (int)gpulz_last_backend(NULL), why);
+          "ratio decode: backend %d, \"%s\"", (int)gpulz_last_backend(NULL), why);
     p.backend = GPULZ_BACKEND_GPU;
-    CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_ERR_VERSION, "format 2 decoded on the GPU backend");
+    CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_ERR_VERSION, "a ratio chunk decoded on the GPU backend");
     uint8_t *d_c = NULL, *d_out = NULL;
     cudaMalloc((void **)&d_c, len);
     cudaMalloc((void **)&d_out, n);
     cudaMemcpy(d_c, c, len, cudaMemcpyHostToDevice);
     int rc = gpulz_decompress_device(d_c, len, d_out, n, &got, NULL, NULL, 0);
-    CHECK(rc == GPULZ_ERR_VERSION && strstr(gpulz_last_error(), "no rans stage"),
-          "device API on a format 2 chunk: %d (%s)", rc, gpulz_last_error());
+    CHECK(rc == GPULZ_ERR_VERSION && strstr(gpulz_last_error(), "no lzss stage"),
+          "device API on a ratio chunk: %d (%s)", rc, gpulz_last_error());
     /* a chunk shorter than format 2's header, on the device */
     rc = gpulz_decompress_device(d_c, 30, d_out, n, &got, NULL, NULL, 0);
     CHECK(rc == GPULZ_ERR_TRUNCATED, "a 30-byte format 2 chunk on the device: %d (%s)", rc, gpulz_last_error());
     p.mode = GPULZ_MODE_AUTO;
     CHECK(gpulz_compress_device(d_out, n, d_c, len, &got, &p, NULL, NULL, 0) == GPULZ_ERR_PARAM,
           "mode auto through the device API");
+    /* fast on the GPU notes the GPU */
+    p.mode = GPULZ_MODE_FAST;
+    p.backend = GPULZ_BACKEND_AUTO;
+    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK && gpulz_last_backend(&why) == GPULZ_BACKEND_GPU,
+          "mode fast above the threshold ran on %d (%s)", (int)gpulz_last_backend(NULL), why);
     cudaFree(d_c);
     cudaFree(d_out);
     free(c);

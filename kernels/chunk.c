@@ -6,10 +6,15 @@
  */
 #include "gpulz_chunk.h"
 #include "gpulz_format2.h"
+#include "gpulz_gpu.h"
+
+/* the kernels' stages, listed in builds without CUDA too (gpulz_gpu.h) */
+const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS, GPULZ_STAGE_DELTA,
+                                                                GPULZ_STAGE_RANS, GPULZ_STAGE_CHECKSUM};
 
 static const gpulz_stage stages_v1[] = {{GPULZ_STAGE_LZSS, 0, "lzss"}};
 static const gpulz_stage stages_v2[] = {{GPULZ_STAGE_DELTA, GPULZ_V2_FLAG_DELTA, "delta"},
-                                        {GPULZ_STAGE_LZSS, GPULZ_V2_FLAG_LZSS, "lzss"},
+                                        {GPULZ_STAGE_TOKENS, GPULZ_V2_FLAG_LZSS, "lzss"},
                                         {GPULZ_STAGE_RANS, GPULZ_V2_FLAG_ENTROPY, "rans"},
                                         {GPULZ_STAGE_CHECKSUM, GPULZ_V2_FLAG_CHECKSUM, "checksum"}};
 

@@ -123,7 +123,7 @@ static int encode_init(void *ctx, unsigned worker)
  * once, before any block (the list of format 1 is LZSS alone, so a block
  * is LZSS-coded or stored raw, FORMAT.md §6 step 3). */
 static const gpulz_stage_id cpu_stages[] = {GPULZ_STAGE_LZSS, GPULZ_STAGE_DELTA, GPULZ_STAGE_RANS,
-                                            GPULZ_STAGE_CHECKSUM};
+                                            GPULZ_STAGE_CHECKSUM, GPULZ_STAGE_TOKENS};
 #define CPU_STAGE_COUNT (sizeof cpu_stages / sizeof cpu_stages[0])
 
 static int cpu_stages_check(const gpulz_layout *L)
@@ -317,6 +317,13 @@ static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mod
         host_job J = {src, &q, NULL, 0, cap, {NULL, NULL}};
         return gpulz_chunk_compress(&host_ops, &J, n, &q, *out, cap, len);
     }
+    /* fast runs on the GPU where it would; auto's candidates stay on the CPU
+     * until ratio has kernels too, so that the backend noted is the chunk's */
+    if (p->mode == GPULZ_MODE_FAST && want_gpu(&q, n)) {
+        int rc = gpulz_gpu_compress_fast_host(src, n, &q, *out, cap, len);
+        if (gpu_result_stands(&q, rc))
+            return rc;
+    }
     return gpulz_v2_encode(src, n, S, mode, &q, *out, len);
 }
 
@@ -372,8 +379,8 @@ static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params 
 static int host_compress_v2(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_cap, size_t *dst_len,
                             const gpulz_params *p)
 {
-    if (p->backend == GPULZ_BACKEND_GPU)
-        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz does)",
+    if (p->backend == GPULZ_BACKEND_GPU && p->mode != GPULZ_MODE_FAST)
+        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz and fast do)",
                           gpulz_mode_name(p->mode));
     uint8_t *best = NULL, *best1 = NULL;
     size_t len = 0, len1 = 0;
@@ -399,7 +406,8 @@ static int host_compress_v2(const uint8_t *src, size_t n, uint8_t *dst, size_t d
         }
     }
     /* an lz candidate may have noted the GPU; the chunk kept says the CPU */
-    if (rc == GPULZ_OK && !(len >= GPULZ_HEADER_SIZE && dst[4] == GPULZ_FORMAT_VERSION_LZ))
+    if (rc == GPULZ_OK && p->mode != GPULZ_MODE_FAST &&
+        !(len >= GPULZ_HEADER_SIZE && dst[4] == GPULZ_FORMAT_VERSION_LZ))
         note_backend(GPULZ_BACKEND_CPU, "mode runs on the CPU in this version", gpulz_mode_name(p->mode));
     v2_drop(best, dst, &room_used);
     v2_drop(best1, dst, &room_used);

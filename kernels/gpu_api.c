@@ -8,14 +8,31 @@
 #include <string.h>
 
 #include "gpu_context.h"
+#include "gpu_v2.h"
 #include "gpulz_chunk.h"
+#include "gpulz_v2.h"
 
 /* ---- the device-buffer API ------------------------------------------------ */
+
+/* fast's scratch: the larger plan of S and, with the adaptive flag, S = 1 */
+static size_t fast_scratch_size(size_t n, const gpulz_params *p)
+{
+    gpu_v2_plan P, P1;
+    if (gpu_v2_plan_make(n, p->symbol_size, GPULZ_SEG_LOG2_DEFAULT, &P) != GPULZ_OK)
+        return 0;
+    if (!(p->flags & GPULZ_FLAG_ADAPTIVE) || p->symbol_size == 1)
+        return P.total;
+    if (gpu_v2_plan_make(n, 1, GPULZ_SEG_LOG2_DEFAULT, &P1) != GPULZ_OK)
+        return 0;
+    return P.total > P1.total ? P.total : P1.total;
+}
 
 size_t gpulz_compress_device_scratch_size(size_t n, const gpulz_params *p)
 {
     gpulz_layout L;
     gpu_scratch_plan P, P1;
+    if (gpulz_params_check(p) == GPULZ_OK && p->mode == GPULZ_MODE_FAST)
+        return fast_scratch_size(n, p);
     if (gpulz_params_check(p) != GPULZ_OK ||
         gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols) != GPULZ_OK ||
         gpu_plan_make(L.blocks, L.symbols * L.symbol_size, &P) != GPULZ_OK)
@@ -36,7 +53,9 @@ size_t gpulz_decompress_device_scratch_size(size_t src_len)
     uint64_t nb = src_len > GPULZ_HEADER_SIZE ? (src_len - GPULZ_HEADER_SIZE) / GPULZ_TABLE_ENTRY_SIZE : 0;
     if (gpu_plan_make(nb, 0, &P) != GPULZ_OK)
         return 0;
-    return P.total;
+    /* the format is known once the chunk is read: room for either */
+    size_t v2 = gpu_v2_decompress_scratch(src_len);
+    return P.total > v2 ? P.total : v2;
 }
 
 /*
@@ -127,14 +146,47 @@ static void device_release(void *ctx)
 
 static const gpulz_chunk_ops device_ops = {device_buffer, device_encode, device_move, device_release};
 
+/* Mode fast: the chunk of S straight into the caller's buffer, and with the
+ * adaptive flag the one of S = 1 into the context's, kept when shorter
+ * (FORMAT.md §19, as the host API). */
+static int device_compress_fast(device_job *J, size_t n, const gpulz_params *p, size_t scratch_size, size_t *dst_len)
+{
+    size_t len = 0, len1 = 0;
+    int rc = gpu_v2_compress(J->src, n, p, J->dst, J->dst_cap, J->scratch, scratch_size, J->st, &len);
+    if ((rc != GPULZ_OK && rc != GPULZ_ERR_DST_SIZE) || !gpulz_adaptive_retry(p, n, len)) {
+        if (rc == GPULZ_OK)
+            *dst_len = len;
+        return rc;
+    }
+    gpulz_params q = *p;
+    q.symbol_size = 1;
+    const size_t cap1 = (size_t)gpulz_v2_bound(n, 1, p->block_symbols);
+    int rc1 = gpu_grow_device(&J->c->d_out, &J->c->out_cap, cap1);
+    if (rc1 == GPULZ_OK)
+        rc1 = gpu_v2_compress(J->src, n, &q, J->c->d_out, cap1, J->scratch, scratch_size, J->st, &len1);
+    if (rc1 != GPULZ_OK)
+        return rc1;
+    if (len1 >= len) {
+        if (rc == GPULZ_OK)
+            *dst_len = len;
+        return rc;
+    }
+    if (len1 > J->dst_cap)
+        return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu", len1,
+                          J->dst_cap);
+    if ((rc = device_move(J, J->dst, J->c->d_out, len1)) == GPULZ_OK)
+        *dst_len = len1;
+    return rc;
+}
+
 int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
                           const gpulz_params *p, void *cuda_stream, void *d_scratch, size_t scratch_size)
 {
     int rc = gpulz_params_check(p);
     if (rc != GPULZ_OK)
         return rc;
-    if (p->mode != GPULZ_MODE_LZ)
-        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz does)",
+    if (p->mode != GPULZ_MODE_LZ && p->mode != GPULZ_MODE_FAST)
+        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz and fast do)",
                           gpulz_mode_name(p->mode));
     if ((!d_src && n) || !d_dst || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
@@ -152,7 +204,9 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
                     caller_stream(cuda_stream)};
     size_t need = gpulz_compress_device_scratch_size(n, p);
     if ((rc = scratch_for(c, d_scratch, scratch_size, need, &J.scratch)) == GPULZ_OK)
-        rc = gpulz_chunk_compress(&device_ops, &J, n, p, (uint8_t *)d_dst, dst_cap, dst_len);
+        rc = p->mode == GPULZ_MODE_FAST ? device_compress_fast(&J, n, p, need, dst_len)
+                                         : gpulz_chunk_compress(&device_ops, &J, n, p, (uint8_t *)d_dst, dst_cap,
+                                                                dst_len);
     gpu_ctx_release(c, prev);
     return rc;
 }
@@ -190,6 +244,12 @@ static int device_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
     gpu_scratch_plan P;
     uint8_t *scratch = NULL;
     int rc;
+    if (L->version == 2) {
+        size_t need = gpu_v2_decompress_scratch(C->n);
+        if ((rc = scratch_for(C->c, C->d_scratch, C->scratch_size, need, &scratch)) != GPULZ_OK)
+            return rc;
+        return gpu_v2_decompress(C->src, NULL, C->n, L, dst, scratch, need, C->st);
+    }
     if ((rc = gpu_plan_make(L->blocks, 0, &P)) != GPULZ_OK ||
         (rc = scratch_for(C->c, C->d_scratch, C->scratch_size, P.total, &scratch)) != GPULZ_OK ||
         (rc = gpu_dec_prepare(C->c, L, C->src, C->n, dst, scratch, &P, C->st)) != GPULZ_OK ||

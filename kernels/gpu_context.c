@@ -17,8 +17,6 @@
 #include "gpulz_chunk.h"
 #include "gpulz_env.h"
 
-const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS};
-
 int gpu_stages_check(const gpulz_layout *L)
 {
     return gpulz_stages_supported(L, gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, "GPU");

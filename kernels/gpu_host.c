@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_context.h"
+#include "gpu_v2.h"
 
 int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len)
 {
@@ -45,12 +46,63 @@ done:
     return rc;
 }
 
+int gpulz_gpu_compress_fast_host(const uint8_t *src, size_t n, const gpulz_params *p, uint8_t *dst, size_t cap,
+                                 size_t *dst_len)
+{
+    gpu_ctx *c = NULL;
+    gpu_v2_plan P;
+    size_t len = 0;
+    /* the context first: without a usable GPU that is what the caller hears */
+    int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
+    if (rc != GPULZ_OK)
+        return rc;
+    if ((rc = gpu_v2_plan_make(n, p->symbol_size, GPULZ_SEG_LOG2_DEFAULT, &P)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_in, &c->in_cap, n ? n : 1)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
+        (rc = gpu_grow_pinned(c, cap > n ? cap : n)) != GPULZ_OK ||
+        (rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK ||
+        (rc = gpu_v2_compress(c->d_in, n, p, c->d_out, cap, c->d_scratch, c->scratch_cap, c->stream, &len)) !=
+            GPULZ_OK ||
+        (rc = gpu_d2h_enqueue(c, c->d_out, 0, len)) != GPULZ_OK ||
+        (rc = gpu_copy_pieces(c, dst, c->d_out, 0, len, 0, c->stream, NULL)) != GPULZ_OK)
+        goto done;
+    *dst_len = len;
+done:
+    gpu_ctx_release(c, prev);
+    return rc;
+}
+
+/* A format 2 chunk: the chunk to the device, the streams opened from the
+ * host's copy, decoded, and brought back once its checks passed. */
+static int decompress_v2_host(gpu_ctx *c, const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst)
+{
+    const size_t out_n = (size_t)L->n, need = gpu_v2_decompress_scratch(n);
+    int rc;
+    if ((rc = gpu_grow_device(&c->d_in, &c->in_cap, n)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_out, &c->out_cap, out_n ? out_n : 1)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, need)) != GPULZ_OK ||
+        (rc = gpu_grow_pinned(c, n > out_n ? n : out_n)) != GPULZ_OK ||
+        (rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK ||
+        (rc = gpu_v2_decompress(c->d_in, src, n, L, c->d_out, c->d_scratch, c->scratch_cap, c->stream)) !=
+            GPULZ_OK)
+        return rc;
+    if ((rc = gpu_d2h_enqueue(c, c->d_out, 0, out_n)) != GPULZ_OK)
+        return rc;
+    return gpu_copy_pieces(c, dst, c->d_out, 0, out_n, 0, c->stream, NULL);
+}
+
 int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst)
 {
     gpu_ctx *c = NULL;
     int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
     if (rc != GPULZ_OK)
         return rc;
+    if (L->version == 2) {
+        rc = decompress_v2_host(c, src, n, L, dst);
+        gpu_ctx_release(c, prev);
+        return rc;
+    }
     const size_t out_n = (size_t)L->n;
     const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;
     gpu_scratch_plan P;

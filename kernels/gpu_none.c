@@ -2,7 +2,6 @@
 /* gpu_none.c - the GPU backend of a build without CUDA: never usable. */
 #include "gpulz_gpu.h"
 
-const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS};
 
 int gpulz_gpu_usable(void)
 {
@@ -33,6 +32,13 @@ size_t gpulz_gpu_min_bytes(void)
 int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len)
 {
     (void)src, (void)L, (void)dst, (void)dst_len;
+    return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
+}
+
+int gpulz_gpu_compress_fast_host(const uint8_t *src, size_t n, const gpulz_params *p, uint8_t *dst, size_t cap,
+                                 size_t *dst_len)
+{
+    (void)src, (void)n, (void)p, (void)dst, (void)cap, (void)dst_len;
     return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
 }
 

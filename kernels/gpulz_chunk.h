@@ -29,7 +29,8 @@ typedef enum gpulz_stage_id {
     GPULZ_STAGE_LZSS = 1,     /* FORMAT.md §5-6: the multi-byte LZSS of format 1 */
     GPULZ_STAGE_DELTA = 2,    /* §13: element delta per block */
     GPULZ_STAGE_RANS = 3,     /* §14-16: static rANS over units, SPLIT included */
-    GPULZ_STAGE_CHECKSUM = 4  /* §17 */
+    GPULZ_STAGE_CHECKSUM = 4, /* §17 */
+    GPULZ_STAGE_TOKENS = 5    /* §12: format 1's matching, its tokens in entropy-coded streams */
 } gpulz_stage_id;
 
 typedef struct gpulz_stage {

@@ -42,6 +42,11 @@ size_t gpulz_gpu_min_bytes(void);
  */
 int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len);
 
+/* A format 2 chunk of mode fast (p's symbol size, block size, flags) from
+ * the n bytes at src into dst (cap bytes, at least gpulz_v2_bound()). */
+int gpulz_gpu_compress_fast_host(const uint8_t *src, size_t n, const gpulz_params *p, uint8_t *dst, size_t cap,
+                                 size_t *dst_len);
+
 /* Host-buffer decompression of a chunk whose header and table the chunk
  * driver checked into L, the stages included (gpulz_chunk_read_layout,
  * gpulz_chunk_decode_blocks). */
@@ -50,7 +55,7 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
 /* The stages the kernels implement.  A build without CUDA lists them too:
  * what a call there hears is that there is no GPU, not that a stage is
  * missing. */
-#define GPULZ_GPU_STAGE_COUNT 1
+#define GPULZ_GPU_STAGE_COUNT 4
 extern const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT];
 
 #ifdef __cplusplus

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpu_v2.cuh - the kernels of format 2's symbol streams (docs/FORMAT.md
+ * §13-17): histograms of the symbols and their deltas, the checksum, the
+ * rANS segments coded and decoded by one warp each, the stored streams, and
+ * the inverse delta.  The transform is applied as the units are read, so
+ * the transformed symbols are never written.  Internal; included by
+ * gpu_v2_launch.cu only.
+ *
+ * A warp codes a segment as the CPU simulates it (entropy.c): lane l holds
+ * the state of lane l, rows run last to first when coding and first to last
+ * when decoding, and the words a row emits or takes are numbered by the
+ * ballot of the lanes that emit or take one, in the order of §16.
+ */
+#ifndef GPULZ_GPU_V2_CUH
+#define GPULZ_GPU_V2_CUH
+
+#include <cub/block/block_scan.cuh>
+
+#include "gpu_common.cuh"
+#include "gpu_v2.h"
+
+#define GPU_V2_WARPS 4 /* segments per thread block */
+#define GPU_V2_UNDELTA_THREADS 256
+
+/* Symbol i of the input, S bytes little-endian, from any alignment. */
+template <unsigned S>
+__device__ __forceinline__ uint64_t v2_sym(const uint8_t *x, uint64_t i)
+{
+    const uint8_t *p = x + i * S;
+    uint64_t v = 0;
+#pragma unroll
+    for (unsigned q = 0; q < S; q++)
+        v |= (uint64_t)p[q] << (8 * q);
+    return v;
+}
+
+/* §13: symbol i after the transform: itself, or with DELTA its difference
+ * from the symbol before it in its block (C a power of two). */
+template <unsigned S>
+__device__ __forceinline__ uint64_t v2_tsym(const uint8_t *x, uint64_t i, unsigned C, unsigned delta)
+{
+    uint64_t v = v2_sym<S>(x, i);
+    if (delta && (i & (C - 1)))
+        v = (v - v2_sym<S>(x, i - 1)) & gpulz_symbol_mask(S);
+    return v;
+}
+
+/* Unit i of stream st: the transformed symbol, or its byte st.plane. */
+template <unsigned S>
+__device__ __forceinline__ uint32_t v2_unit(const gpu_v2_job &J, const gpu_v2_stream &st, const uint8_t *x,
+                                            uint64_t i)
+{
+    const uint64_t y = v2_tsym<S>(x, i, J.C, J.delta);
+    return J.split ? (uint32_t)(y >> (8 * st.plane)) & 255u : (uint32_t)y;
+}
+
+/* Where unit i of stream st goes in the decoded symbols. */
+__device__ __forceinline__ void v2_unit_put(const gpu_v2_job &J, const gpu_v2_stream &st, uint8_t *out,
+                                            uint64_t i, uint32_t v)
+{
+    uint8_t *p = out + i * J.S + (J.split ? st.plane : 0);
+    p[0] = (uint8_t)v;
+    if (st.u == 2)
+        p[1] = (uint8_t)(v >> 8);
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+/*
+ * The histograms of fast's choice (§19), bins per transform: S = 1 the
+ * bytes, S = 2 the 16-bit symbols (the planes are derived on the host),
+ * S >= 4 the S byte planes, 256 bins each.  Small alphabets count in shared
+ * memory; the 2^16 bins of S = 2 go to global memory, one atomic per value
+ * a warp holds.
+ */
+template <unsigned S>
+__global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint64_t m, unsigned C,
+                                                          unsigned long long *hist, size_t bins)
+{
+    constexpr bool shared = S != 2;
+    constexpr unsigned SB = S == 1 ? 256 : S * 256;
+    __shared__ unsigned sh[shared ? 2 * SB : 1];
+    if (shared) {
+        for (unsigned j = threadIdx.x; j < 2 * SB; j += blockDim.x)
+            sh[j] = 0;
+        __syncthreads();
+    }
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += stride) {
+        const uint64_t v0 = v2_sym<S>(x, i);
+        const uint64_t v1 = i & (C - 1) ? (v0 - v2_sym<S>(x, i - 1)) & gpulz_symbol_mask(S) : v0;
+        if (S == 2) {
+            const unsigned act = __activemask(), lane = threadIdx.x & 31;
+            unsigned peers = __match_any_sync(act, (unsigned)v0);
+            if ((unsigned)__ffs(peers) - 1 == lane)
+                atomicAdd(&hist[v0], (unsigned long long)__popc(peers));
+            peers = __match_any_sync(act, (unsigned)v1);
+            if ((unsigned)__ffs(peers) - 1 == lane)
+                atomicAdd(&hist[bins + v1], (unsigned long long)__popc(peers));
+        } else {
+#pragma unroll
+            for (unsigned q = 0; q < S; q++) {
+                atomicAdd(&sh[q * 256 + (unsigned)(v0 >> (8 * q) & 255)], 1u);
+                atomicAdd(&sh[SB + q * 256 + (unsigned)(v1 >> (8 * q) & 255)], 1u);
+            }
+        }
+    }
+    if (shared) {
+        __syncthreads();
+        for (unsigned j = threadIdx.x; j < 2 * SB; j += blockDim.x)
+            if (sh[j])
+                atomicAdd(&hist[j < SB ? j : bins + j - SB], (unsigned long long)sh[j]);
+    }
+}
+
+/* A 32-bit little-endian word, with one load where it is aligned. */
+__device__ __forceinline__ uint32_t v2_word(const uint8_t *p)
+{
+    return ((uintptr_t)p & 3) == 0 ? *(const uint32_t *)p : gpulz_get_u32(p);
+}
+
+/*
+ * §17: one warp per piece (the blocks, then the tail as piece nb): lane l
+ * steps over words l, l + 32, ..., the last partial word zero-padded in the
+ * lane its index falls to, then the lanes folded in order; the pieces' terms
+ * are summed with atomics (the sum is modulo 2^32, so their order is free).
+ */
+__global__ void __launch_bounds__(256) gpu_v2_checksum_kernel(const uint8_t *x, uint64_t piece, uint64_t bytes,
+                                                              uint64_t nb, uint64_t tail, uint32_t *sum)
+{
+    const uint64_t k = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const unsigned lane = threadIdx.x & 31;
+    if (k > nb)
+        return;
+    const uint64_t off = k < nb ? k * piece : bytes;
+    const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
+    const uint8_t *b = x + off;
+    const uint64_t words = len / 4;
+    uint32_t h = gpulz_ck_lane_init(lane);
+    for (uint64_t j = lane; j < words; j += 32)
+        h = gpulz_ck_lane_step(h, v2_word(b + 4 * j));
+    if (len % 4 && lane == words % 32) {
+        uint32_t last = 0;
+        for (unsigned q = 0; q < len % 4; q++)
+            last |= (uint32_t)b[4 * words + q] << (8 * q);
+        h = gpulz_ck_lane_step(h, last);
+    }
+    uint32_t H = gpulz_ck_piece_start(len);
+    for (unsigned l = 0; l < 32; l++)
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
+    if (lane == 0)
+        atomicAdd(sum, gpulz_ck_term(H, k));
+}
+
+/* ---- coding --------------------------------------------------------------- */
+
+__device__ __forceinline__ void v2_put_word(uint8_t *seg, uint32_t i, uint32_t w)
+{
+    uint8_t *p = seg + GPULZ_RANS_STATE_BYTES + GPULZ_RANS_WORD_BYTES * (size_t)i;
+    p[0] = (uint8_t)w;
+    p[1] = (uint8_t)(w >> 8);
+}
+
+/*
+ * One warp per segment of a rANS stream (grid y: the stream).  Rows from the
+ * last: the escaped lanes' raw steps, then every lane's symbol step, each
+ * from the highest lane down (§16).  Counting (WRITE false) leaves the words
+ * of the segment; writing numbers them backwards from that count, so they
+ * land in the order the decoder reads them, behind the states.
+ */
+template <unsigned S, bool WRITE>
+__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, const uint8_t *x,
+                                                                          uint8_t *dst)
+{
+    const gpu_v2_stream &st = J.s[blockIdx.y];
+    const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
+    const unsigned lane = threadIdx.x & 31;
+    if (s >= st.nseg)
+        return;
+    const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
+    const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
+    uint32_t total = 0;
+    uint8_t *seg = NULL;
+    if (WRITE) {
+        total = J.words[st.seg0 + s];
+        seg = dst + st.seg_at + (J.seg_off[st.seg0 + s] - J.seg_off[st.seg0]);
+    }
+    uint32_t state = GPULZ_RANS_L, nw = 0;
+    for (unsigned r = (c + 31) / 32; r-- > 0;) {
+        const unsigned i = r * 32 + lane;
+        const bool active = i < c;
+        uint32_t v = 0, e = 0, w = 0;
+        if (active) {
+            v = v2_unit<S>(J, st, x, first + i);
+            e = st.enc[v];
+        }
+        int emit = 0;
+        if (active && (e & GPU_V2_ENC_ESC))
+            state = gpulz_rans_encode_raw(state, v, st.u, &emit, &w);
+        unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
+        if (WRITE && emit)
+            v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
+        nw += __popc(mask);
+        emit = 0;
+        if (active)
+            state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
+        mask = __ballot_sync(0xFFFFFFFFu, emit);
+        if (WRITE && emit)
+            v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
+        nw += __popc(mask);
+    }
+    if (WRITE) {
+        gpulz_put_u32(seg + 4 * lane, state);
+        if (lane == 0)
+            gpulz_put_u32(dst + st.dir_at + 4 * s, total);
+    } else if (lane == 0) {
+        J.words[st.seg0 + s] = nw;
+    }
+}
+
+/* A stored stream's units (grid y: the stream; others return). */
+template <unsigned S>
+__global__ void __launch_bounds__(256) gpu_v2_store_kernel(gpu_v2_job J, const uint8_t *x, uint8_t *dst)
+{
+    const gpu_v2_stream &st = J.s[blockIdx.y];
+    if (st.kind != GPULZ_STREAM_STORED)
+        return;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < st.N; i += stride) {
+        const uint32_t v = v2_unit<S>(J, st, x, i);
+        uint8_t *p = dst + st.seg_at + i * st.u;
+        p[0] = (uint8_t)v;
+        if (st.u == 2)
+            p[1] = (uint8_t)(v >> 8);
+    }
+}
+
+/* Segment sizes (states and words) before the scan that places them. */
+__global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint64_t segs)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i <= segs;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        size[i] = i < segs ? GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * words[i] : 0;
+}
+
+/* ---- decoding ------------------------------------------------------------- */
+
+/* Take the next word where a lane needs one: the lanes in need numbered in
+ * lane order from *k; a word past the segment's marks it bad. */
+__device__ __forceinline__ void v2_take(bool need, uint32_t *state, const uint8_t *w, uint32_t *k, uint32_t nw,
+                                        bool *bad, unsigned lane)
+{
+    const unsigned mask = __ballot_sync(0xFFFFFFFFu, need);
+    if (need) {
+        const uint32_t i = *k + __popc(mask & ((1u << lane) - 1));
+        if (i < nw)
+            *state = gpulz_rans_take_word(*state, gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i));
+        else
+            *bad = true;
+    }
+    *k += __popc(mask);
+}
+
+/*
+ * One warp per segment of a rANS stream, the table in shared memory (grid y:
+ * the stream).  Each row: every lane's symbol step and renormalisation in
+ * lane order, then the escaped lanes' raw units in lane order (§16).  What
+ * entropy.c rejects is rejected here: a state below 2^16 at the start, a
+ * word past the segment's, a lane not back at 2^16, words left over.
+ */
+template <unsigned S>
+__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src,
+                                                                          uint8_t *out)
+{
+    __shared__ uint32_t slot[GPULZ_RANS_M];
+    __shared__ uint16_t value[GPULZ_RANS_M];
+    const gpu_v2_stream &st = J.s[blockIdx.y];
+    if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * GPU_V2_WARPS >= st.nseg)
+        return;
+    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += blockDim.x) {
+        slot[j] = st.dec->slot[j];
+        value[j] = st.dec->value[j];
+    }
+    __syncthreads();
+    const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
+    const unsigned lane = threadIdx.x & 31;
+    if (s >= st.nseg)
+        return;
+    const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
+    const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
+    const uint8_t *seg = src + st.seg_at + J.seg_off[st.seg0 + s];
+    const uint8_t *w = seg + GPULZ_RANS_STATE_BYTES;
+    const uint32_t nw = J.words[st.seg0 + s], umask = (1u << (8 * st.u)) - 1;
+    uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
+    bool bad = state < GPULZ_RANS_L;
+    for (unsigned r = 0; r < (c + 31) / 32; r++) {
+        const unsigned i = r * 32 + lane;
+        const bool active = i < c;
+        uint32_t e = 0, sl = 0;
+        if (active) {
+            sl = state & (GPULZ_RANS_M - 1);
+            e = slot[sl];
+            state = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
+        }
+        v2_take(active && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
+        const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
+        if (active && !esc)
+            v2_unit_put(J, st, out, first + i, value[sl]);
+        if (esc) {
+            v2_unit_put(J, st, out, first + i, state & umask);
+            state >>= 8 * st.u;
+        }
+        v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
+    }
+    bad = bad || state != GPULZ_RANS_L || k != nw;
+    if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
+        gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
+}
+
+/* Stored and constant streams into the decoded symbols (grid y: the stream). */
+__global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const uint8_t *src, uint8_t *out)
+{
+    const gpu_v2_stream &st = J.s[blockIdx.y];
+    if (st.kind == GPULZ_STREAM_RANS)
+        return;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < st.N; i += stride) {
+        uint32_t v = st.constant;
+        if (st.kind == GPULZ_STREAM_STORED)
+            v = st.u == 1 ? src[st.seg_at + i] : gpulz_get_u16(src + st.seg_at + 2 * i);
+        v2_unit_put(J, st, out, i, v);
+    }
+}
+
+/* §13 backwards: each block's symbols become the running sums of its
+ * differences, modulo 2^(8S): a thread sums a run, the block scans the
+ * runs' sums, each thread writes its run's running sums. */
+template <unsigned S>
+__global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(uint8_t *y, uint64_t m, unsigned C)
+{
+    typedef cub::BlockScan<uint64_t, GPU_V2_UNDELTA_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    const uint64_t first = (uint64_t)blockIdx.x * C;
+    const unsigned cnt = (unsigned)(m - first < C ? m - first : C);
+    const unsigned per = (C + GPU_V2_UNDELTA_THREADS - 1) / GPU_V2_UNDELTA_THREADS;
+    const unsigned a = threadIdx.x * per < cnt ? threadIdx.x * per : cnt;
+    const unsigned b = a + per < cnt ? a + per : cnt;
+    uint64_t run = 0;
+    for (unsigned i = a; i < b; i++)
+        run += v2_sym<S>(y, first + i);
+    uint64_t before;
+    scan_t(tmp).ExclusiveSum(run, before);
+    for (unsigned i = a; i < b; i++) {
+        before += v2_sym<S>(y, first + i);
+        uint8_t *p = y + (first + i) * S;
+#pragma unroll
+        for (unsigned q = 0; q < S; q++)
+            p[q] = (uint8_t)(before >> (8 * q));
+    }
+}
+
+#endif /* GPULZ_GPU_V2_CUH */

@@ -1,0 +1,309 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The codec library (libgpulz, kernels/gpulz.h) through ctypes: compress()
+and decompress() of numpy arrays, bytes-like objects and CUDA arrays (CuPy),
+and the typed option checks that the h5py filter, numcodecs and Zarr share.
+
+Range checks are the library's (gpulz_params_check()), so Python and C refuse
+the same values with the same reason."""
+import ctypes
+import numbers
+import os
+
+import numpy
+
+from ._header import C
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+LIBRARY_FILE = os.path.join(_HERE, "_libs", "libgpulz.so.1")
+
+MODES = {name[len("GPULZ_MODE_"):].lower(): value for name, value in C.items()
+         if name.startswith("GPULZ_MODE_") and name != "GPULZ_MODE_COUNT"}
+BACKENDS = {name[len("GPULZ_BACKEND_"):].lower(): value for name, value in C.items()
+            if name.startswith("GPULZ_BACKEND_")}
+
+
+class GpulzError(RuntimeError):
+    """A gpulz call failed: status is the library's gpulz_status (negative)."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class _Params(ctypes.Structure):
+    # struct gpulz_params of gpulz.h: five unsigned, then two enums (int)
+    _fields_ = [("symbol_size", ctypes.c_uint), ("window", ctypes.c_uint),
+                ("block_symbols", ctypes.c_uint), ("flags", ctypes.c_uint),
+                ("threads", ctypes.c_uint), ("backend", ctypes.c_int), ("mode", ctypes.c_int)]
+
+
+def _load():
+    lib = ctypes.CDLL(LIBRARY_FILE)
+    size_p = ctypes.POINTER(ctypes.c_size_t)
+    params_p = ctypes.POINTER(_Params)
+    vp, sz = ctypes.c_void_p, ctypes.c_size_t
+    sigs = {
+        "gpulz_params_init": (None, [params_p]),
+        "gpulz_params_check": (ctypes.c_int, [params_p]),
+        "gpulz_level_window": (ctypes.c_uint, [ctypes.c_int]),
+        "gpulz_compress_bound": (sz, [sz, params_p]),
+        "gpulz_compress": (ctypes.c_int, [vp, sz, vp, sz, size_p, params_p]),
+        "gpulz_decompress": (ctypes.c_int, [vp, sz, vp, sz, size_p, params_p]),
+        "gpulz_decompressed_size": (ctypes.c_int, [vp, sz, ctypes.POINTER(ctypes.c_uint64)]),
+        "gpulz_compress_device": (ctypes.c_int, [vp, sz, vp, sz, size_p, params_p, vp, vp, sz]),
+        "gpulz_decompress_device": (ctypes.c_int, [vp, sz, vp, sz, size_p, vp, vp, sz]),
+        "gpulz_gpu_available": (ctypes.c_int, []),
+        "gpulz_strerror": (ctypes.c_char_p, [ctypes.c_int]),
+        "gpulz_last_error": (ctypes.c_char_p, []),
+        "gpulz_version_string": (ctypes.c_char_p, []),
+        "gpulz_last_backend": (ctypes.c_int, [ctypes.POINTER(ctypes.c_char_p)]),
+    }
+    for name, (res, args) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+    return lib
+
+
+lib = _load()
+
+
+def library_version():
+    return lib.gpulz_version_string().decode()
+
+
+def gpu_available():
+    """(usable, reason): gpulz_gpu_available() and, when 0, gpulz_last_error()."""
+    ok = bool(lib.gpulz_gpu_available())
+    return ok, "" if ok else lib.gpulz_last_error().decode(errors="replace")
+
+
+def _check(status, what):
+    if status != C["GPULZ_OK"]:
+        detail = lib.gpulz_last_error().decode(errors="replace")
+        text = "%s: %s" % (what, lib.gpulz_strerror(status).decode())
+        if detail:
+            text += " (%s)" % detail
+        if status == C["GPULZ_ERR_PARAM"]:
+            raise ValueError(text)
+        raise GpulzError(status, text)
+
+
+def integer(name, value):
+    """value as an int; a float, a string or a bool is a TypeError."""
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s must be an integer, not %s %r" % (name, type(value).__name__, value))
+    return int(value)
+
+
+def boolean(name, value):
+    if not isinstance(value, (bool, numpy.bool_)):
+        raise TypeError("%s must be True or False, not %s %r" % (name, type(value).__name__, value))
+    return bool(value)
+
+
+def choice(name, value, table):
+    if not isinstance(value, str):
+        raise TypeError("%s must be a string, one of %s, not %s %r"
+                        % (name, ", ".join(table), type(value).__name__, value))
+    if value not in table:
+        raise ValueError("%s must be one of %s, not %r" % (name, ", ".join(table), value))
+    return table[value]
+
+
+def encoder_options(symbol_size=0, window=None, level=None, block=None, adaptive=False,
+                    mode="lz", checksum=True):
+    """The options that shape the bytes, type-checked and range-checked by the
+    library; returns a dict with symbol_size (0 kept: "from the data"), window,
+    block, flags and mode (the gpulz_mode number)."""
+    symbol_size = integer("symbol_size", symbol_size)
+    if window is not None and level is not None:
+        raise ValueError("give window or level, not both")
+    if level is not None:
+        level = integer("level", level)
+        window = lib.gpulz_level_window(level)
+        if not window:
+            raise ValueError("level must be %d..%d, not %r"
+                             % (C["GPULZ_LEVEL_MIN"], C["GPULZ_LEVEL_MAX"], level))
+    window = C["GPULZ_WINDOW_DEFAULT"] if window is None else integer("window", window)
+    block = C["GPULZ_BLOCK_DEFAULT"] if block is None else integer("block", block)
+    flags = 0
+    if boolean("adaptive", adaptive):
+        flags |= C["GPULZ_FLAG_ADAPTIVE"]
+    if not boolean("checksum", checksum):
+        flags |= C["GPULZ_FLAG_NO_CHECKSUM"]
+    mode = choice("mode", mode, MODES)
+    if symbol_size < 0 or window < 0 or block < 0:
+        raise ValueError("symbol_size, window and block are not negative")
+    opts = dict(symbol_size=symbol_size, window=window, block=block, flags=flags, mode=mode)
+    make_params(opts, symbol_size or 1)  # the library's range checks
+    return opts
+
+
+def make_params(opts, symbol_size, threads=0, backend="auto"):
+    p = _Params()
+    lib.gpulz_params_init(ctypes.byref(p))
+    try:
+        p.symbol_size = symbol_size
+        p.window = opts["window"]
+        p.block_symbols = opts["block"]
+        p.flags = opts["flags"]
+        p.threads = integer("threads", threads)
+    except OverflowError as e:  # ctypes refuses what does not fit an unsigned
+        raise ValueError(str(e)) from None
+    p.backend = choice("backend", backend, BACKENDS)
+    p.mode = opts["mode"]
+    _check(lib.gpulz_params_check(ctypes.byref(p)), "parameters")
+    return p
+
+
+def symbol_size_of(data):
+    """The element size of an array where it is a symbol size, else 1."""
+    size = getattr(getattr(data, "dtype", None), "itemsize", 1)
+    return size if size in (1, 2, 4, 8) else 1
+
+
+def _host_bytes(data):
+    """A C-contiguous uint8 view of a bytes-like object or numpy array."""
+    if isinstance(data, numpy.ndarray):
+        return numpy.ascontiguousarray(data).reshape(-1).view(numpy.uint8)
+    return numpy.frombuffer(memoryview(data).cast("B") if not isinstance(data, (bytes, bytearray))
+                            else data, dtype=numpy.uint8)
+
+
+def _writable_bytes(out):
+    if isinstance(out, numpy.ndarray):
+        if not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError("out must be a writable C-contiguous array")
+        return out.reshape(-1).view(numpy.uint8)
+    view = memoryview(out)
+    if view.readonly or not view.c_contiguous:
+        raise ValueError("out must be a writable contiguous buffer")
+    return numpy.frombuffer(view.cast("B"), dtype=numpy.uint8)
+
+
+def _is_device(data):
+    return hasattr(data, "__cuda_array_interface__")
+
+
+def compress(data, *, symbol_size=None, window=None, level=None, block=None, adaptive=False,
+             mode="lz", checksum=True, threads=0, backend="auto"):
+    """Compress data into one gpulz chunk (docs/FORMAT.md).
+
+    data: a numpy array (any shape, C order is compressed), a bytes-like
+    object, or a CUDA array (CuPy, or anything with __cuda_array_interface__),
+    compressed on its GPU without a host copy.
+    symbol_size: 1, 2, 4 or 8; None = the array's element size where that is
+    one of those, else 1 (bytes: 1, as the gpulz command's default).
+    window (1..255, default 128) or level (1..4: 32, 64, 128, 255), block
+    (symbols per block, a power of two 256..16384, default 2048), adaptive,
+    mode ("lz", "fast", "ratio", "auto") and checksum (False: no checksum;
+    fast, ratio, auto) shape the bytes; threads and backend ("auto", "cpu",
+    "gpu") only where the work runs.  The bytes equal those of the C library
+    and of `gpulz compress` with the same options.
+
+    Returns bytes, or a CuPy uint8 array for a CUDA array.
+    """
+    if symbol_size is None:
+        symbol_size = symbol_size_of(data)
+    opts = encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
+    if not opts["symbol_size"]:
+        raise ValueError("symbol_size must be 1, 2, 4 or 8")
+    p = make_params(opts, opts["symbol_size"], threads, backend)
+    if _is_device(data):
+        return _compress_device(data, p)
+    src = _host_bytes(data)
+    n = src.size
+    bound = lib.gpulz_compress_bound(n, ctypes.byref(p))
+    if not bound:
+        raise ValueError("no compressed size bound for %d bytes" % n)
+    dst = numpy.empty(bound, dtype=numpy.uint8)
+    length = ctypes.c_size_t()
+    _check(lib.gpulz_compress(src.ctypes.data, n, dst.ctypes.data, bound, ctypes.byref(length),
+                              ctypes.byref(p)), "gpulz_compress")
+    return dst[:length.value].tobytes()
+
+
+def decompressed_size(buf):
+    """The uncompressed size a chunk's header declares (checked)."""
+    src = _host_bytes(buf)
+    size = ctypes.c_uint64()
+    _check(lib.gpulz_decompressed_size(src.ctypes.data, src.size, ctypes.byref(size)),
+           "gpulz_decompressed_size")
+    return size.value
+
+
+def decompress(buf, out=None, *, threads=0, backend="auto"):
+    """Decompress one gpulz chunk.
+
+    buf: bytes-like, a numpy uint8 array, or a CUDA array (decoded on its GPU).
+    out: None (a new bytearray, or a CuPy uint8 array for CUDA input), or a
+    writable C-contiguous buffer or array of at least the uncompressed size,
+    filled and returned (np.empty_like(original) gives the array back).
+    Damaged input raises GpulzError (status GPULZ_ERR_CORRUPT or _TRUNCATED).
+    """
+    p = make_params(encoder_options(), 1, threads, backend)
+    if _is_device(buf):
+        return _decompress_device(buf, out)
+    src = _host_bytes(buf)
+    size = decompressed_size(src)
+    if out is None:
+        result = bytearray(size)
+        dst = numpy.frombuffer(result, dtype=numpy.uint8) if size else numpy.empty(0, numpy.uint8)
+    else:
+        result = out
+        dst = _writable_bytes(out)
+        if dst.size < size:
+            raise ValueError("out holds %d bytes, the chunk decompresses to %d" % (dst.size, size))
+    length = ctypes.c_size_t()
+    _check(lib.gpulz_decompress(src.ctypes.data, src.size, dst.ctypes.data, dst.size,
+                                ctypes.byref(length), ctypes.byref(p)), "gpulz_decompress")
+    return result
+
+
+# CUDA arrays (CuPy).  Not tested on a GPU yet: see docs/python.md.
+
+def _device_input(data):
+    """A contiguous CuPy array of data, after the producer's stream (CUDA Array
+    Interface v3: the consumer waits for the stream the producer names)."""
+    import cupy
+    cai = data.__cuda_array_interface__
+    stream = cai.get("stream")
+    current = cupy.cuda.get_current_stream()
+    if stream is not None and stream != current.ptr:
+        cupy.cuda.runtime.streamSynchronize(stream)
+    arr = cupy.ascontiguousarray(cupy.asarray(data))
+    return cupy, arr.reshape(-1).view(cupy.uint8), current
+
+
+def _compress_device(data, p):
+    cupy, src, stream = _device_input(data)
+    n = src.size
+    bound = lib.gpulz_compress_bound(n, ctypes.byref(p))
+    dst = cupy.empty(bound, dtype=cupy.uint8)
+    length = ctypes.c_size_t()
+    _check(lib.gpulz_compress_device(src.data.ptr, n, dst.data.ptr, bound, ctypes.byref(length),
+                                     ctypes.byref(p), stream.ptr or None, None, 0),
+           "gpulz_compress_device")
+    return dst[:length.value]
+
+
+def _decompress_device(buf, out):
+    cupy, src, stream = _device_input(buf)
+    if src.size < 20:
+        raise GpulzError(C["GPULZ_ERR_TRUNCATED"], "gpulz_decompress_device: %d bytes is no chunk"
+                         % src.size)
+    # n, the uncompressed size: bytes 12..19 of the header, little endian, in
+    # both format versions (docs/FORMAT.md sections 2 and 11); the library
+    # checks the whole header again
+    size = int(cupy.asnumpy(src[12:20]).view("<u8")[0])
+    if out is None:
+        out = cupy.empty(size, dtype=cupy.uint8)
+    dst = out.reshape(-1).view(cupy.uint8)
+    if not out.flags.c_contiguous or dst.size < size:
+        raise ValueError("out must be C-contiguous and hold %d bytes" % size)
+    length = ctypes.c_size_t()
+    _check(lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
+                                       ctypes.byref(length), stream.ptr or None, None, 0),
+           "gpulz_decompress_device")
+    return out
