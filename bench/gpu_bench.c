@@ -66,6 +66,40 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The stream, events and per-run times of the synthetic tables. */
+typedef struct trip_timer {
+    cudaStream_t st;
+    cudaEvent_t e0, e1;
+    float *tc, *td;
+    int reps;
+} trip_timer;
+
+/* Compress then decompress on the device, each timed after a warm-up run
+ * (T->tc, T->td); the statuses or'ed together. */
+static int time_trip(const trip_timer *T, const uint8_t *d_src, size_t n, uint8_t *d_cmp, size_t cap,
+                     uint8_t *d_out, const gpulz_params *p, uint8_t *d_scr, size_t scr, size_t *len,
+                     size_t *olen)
+{
+    int rc = 0;
+    for (int r = -1; r < T->reps; r++) {
+        CK(cudaEventRecord(T->e0, T->st));
+        rc |= gpulz_compress_device(d_src, n, d_cmp, cap, len, p, T->st, d_scr, scr);
+        CK(cudaEventRecord(T->e1, T->st));
+        CK(cudaEventSynchronize(T->e1));
+        if (r >= 0)
+            CK(cudaEventElapsedTime(&T->tc[r], T->e0, T->e1));
+    }
+    for (int r = -1; r < T->reps; r++) {
+        CK(cudaEventRecord(T->e0, T->st));
+        rc |= gpulz_decompress_device(d_cmp, *len, d_out, n, olen, T->st, d_scr, scr);
+        CK(cudaEventRecord(T->e1, T->st));
+        CK(cudaEventSynchronize(T->e1));
+        if (r >= 0)
+            CK(cudaEventElapsedTime(&T->td[r], T->e0, T->e1));
+    }
+    return rc;
+}
+
 static int synthetic_main(int argc, char **argv)
 {
     size_t n = (size_t)(argc > 1 ? atof(argv[1]) : 256) * 1000000;
@@ -105,6 +139,7 @@ static int synthetic_main(int argc, char **argv)
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     float *tc = malloc(sizeof(float) * (size_t)reps), *td = malloc(sizeof(float) * (size_t)reps);
+    const trip_timer T = {st, e0, e1, tc, td, reps};
     int bad = 0;
 
     printf("\n%-6s %2s %4s %6s %7s %10s %10s\n", "kind", "S", "W", "block", "ratio", "comp GB/s",
@@ -124,23 +159,7 @@ static int synthetic_main(int argc, char **argv)
                     p.block_symbols = blocks[bi] / sizes[si];
                     p.backend = GPULZ_BACKEND_GPU;
                     size_t len = 0, olen = 0;
-                    int rc = 0;
-                    for (int r = -1; r < reps; r++) {
-                        CK(cudaEventRecord(e0, st));
-                        rc |= gpulz_compress_device(d_src, n, d_cmp, bound, &len, &p, st, d_scr, scr);
-                        CK(cudaEventRecord(e1, st));
-                        CK(cudaEventSynchronize(e1));
-                        if (r >= 0)
-                            CK(cudaEventElapsedTime(&tc[r], e0, e1));
-                    }
-                    for (int r = -1; r < reps; r++) {
-                        CK(cudaEventRecord(e0, st));
-                        rc |= gpulz_decompress_device(d_cmp, len, d_out, n, &olen, st, d_scr, scr);
-                        CK(cudaEventRecord(e1, st));
-                        CK(cudaEventSynchronize(e1));
-                        if (r >= 0)
-                            CK(cudaEventElapsedTime(&td[r], e0, e1));
-                    }
+                    int rc = time_trip(&T, d_src, n, d_cmp, bound, d_out, &p, d_scr, scr, &len, &olen);
                     CK(cudaMemcpy(back, d_out, n, cudaMemcpyDeviceToHost));
                     int ok = rc == GPULZ_OK && olen == n && memcmp(back, h, n) == 0;
                     bad += !ok;
@@ -177,23 +196,7 @@ static int synthetic_main(int argc, char **argv)
                 p.symbol_size = S;
                 p.block_symbols = 4096 / S;
                 size_t len = 0, olen = 0;
-                int rc = 0;
-                for (int r = -1; r < reps; r++) {
-                    CK(cudaEventRecord(e0, st));
-                    rc |= gpulz_compress_device(d_src, n, f_cmp, fbound, &len, &p, st, f_scr, fscr);
-                    CK(cudaEventRecord(e1, st));
-                    CK(cudaEventSynchronize(e1));
-                    if (r >= 0)
-                        CK(cudaEventElapsedTime(&tc[r], e0, e1));
-                }
-                for (int r = -1; r < reps; r++) {
-                    CK(cudaEventRecord(e0, st));
-                    rc |= gpulz_decompress_device(f_cmp, len, d_out, n, &olen, st, f_scr, fscr);
-                    CK(cudaEventRecord(e1, st));
-                    CK(cudaEventSynchronize(e1));
-                    if (r >= 0)
-                        CK(cudaEventElapsedTime(&td[r], e0, e1));
-                }
+                int rc = time_trip(&T, d_src, n, f_cmp, fbound, d_out, &p, f_scr, fscr, &len, &olen);
                 CK(cudaMemcpy(back, d_out, n, cudaMemcpyDeviceToHost));
                 int ok = rc == GPULZ_OK && olen == n && memcmp(back, h, n) == 0;
                 bad += !ok;

@@ -755,6 +755,15 @@ done:
     return rc;
 }
 
+int gpulz_v2_tail_check(size_t n, size_t pos, const gpulz_layout *L)
+{
+    if (n - pos == L->tail)
+        return GPULZ_OK;
+    return gpulz_fail(n - pos < L->tail ? GPULZ_ERR_TRUNCATED : GPULZ_ERR_CORRUPT,
+                      "chunk of %zu bytes: %zu bytes follow the streams, the tail is %llu", n, n - pos,
+                      (unsigned long long)L->tail);
+}
+
 int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
                     unsigned threads)
 {
@@ -775,10 +784,8 @@ int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t
             pos += used;
         }
     }
-    if (n - pos != L->tail)
-        return gpulz_fail(n - pos < L->tail ? GPULZ_ERR_TRUNCATED : GPULZ_ERR_CORRUPT,
-                          "chunk of %zu bytes: %zu bytes follow the streams, the tail is %llu", n, n - pos,
-                          (unsigned long long)L->tail);
+    if ((rc = gpulz_v2_tail_check(n, pos, L)) != GPULZ_OK)
+        return rc;
     if (L->tail)
         memcpy(dst + L->symbols * S, src + pos, L->tail);
     if (L->flags & GPULZ_V2_FLAG_DELTA && (rc = delta_run(NULL, dst, L, threads, 1)) != GPULZ_OK)

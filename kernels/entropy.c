@@ -779,15 +779,22 @@ overrun:
                       (unsigned long long)s, nw);
 }
 
-static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint64_t s, const unsigned u)
+/* §16, §20: segment s's lane states into x, each at least 2^16. */
+static inline int seg_states(const dec_job *J, uint64_t s, uint32_t *x)
 {
     const uint8_t *p = J->V->seg + J->V->start[s];
-    uint32_t x[GPULZ_RANS_LANES];
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
         if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
                               J->name, (unsigned long long)s, l);
-    return dec_segment_rounds(J, s, x, 0, 0, u);
+    return GPULZ_OK;
+}
+
+static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint64_t s, const unsigned u)
+{
+    uint32_t x[GPULZ_RANS_LANES];
+    int rc = seg_states(J, s, x);
+    return rc != GPULZ_OK ? rc : dec_segment_rounds(J, s, x, 0, 0, u);
 }
 
 /*
@@ -903,10 +910,9 @@ static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, ui
     const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
     const uint32_t nw = J->V->words[s];
     uint32_t x[GPULZ_RANS_LANES], k = 0;
-    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
-        if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
-            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
-                              J->name, (unsigned long long)s, l);
+    int rc = seg_states(J, s, x);
+    if (rc != GPULZ_OK)
+        return rc;
     const unsigned full = c / GPULZ_RANS_LANES;
     unsigned r = 0;
     for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
@@ -993,10 +999,9 @@ dec_segment_avx2_u(dec_job *J, uint64_t s, const unsigned u, const size_t stride
     const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
     const uint32_t nw = J->V->words[s];
     uint32_t x[GPULZ_RANS_LANES], k = 0;
-    for (unsigned l = 0; l < GPULZ_RANS_LANES; l++)
-        if ((x[l] = gpulz_get_u32(p + 4 * l)) < GPULZ_RANS_L)
-            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: lane %u starts below 2^16",
-                              J->name, (unsigned long long)s, l);
+    int rc = seg_states(J, s, x);
+    if (rc != GPULZ_OK)
+        return rc;
     const unsigned full = c / GPULZ_RANS_LANES;
     unsigned r = 0;
     for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {

@@ -329,10 +329,8 @@ int gpu_v2_decompress(const uint8_t *d_src, const uint8_t *h_src, size_t n, cons
         pos += V.used;
         gpulz_stream_close(&V);
     }
-    if (n - pos != L->tail)
-        FAIL(n - pos < L->tail ? GPULZ_ERR_TRUNCATED : GPULZ_ERR_CORRUPT,
-             "chunk of %zu bytes: %zu bytes follow the streams, the tail is %llu", n, (size_t)(n - pos),
-             (unsigned long long)L->tail);
+    if ((rc = gpulz_v2_tail_check(n, (size_t)pos, L)) != GPULZ_OK)
+        goto done;
     if (segs) {
         GPULZ_CK(cudaMemcpyAsync(J.seg_off, seg_off, segs * sizeof *seg_off, cudaMemcpyHostToDevice, st));
         GPULZ_CK(cudaMemcpyAsync(J.words, words, segs * sizeof *words, cudaMemcpyHostToDevice, st));

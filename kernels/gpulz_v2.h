@@ -43,6 +43,10 @@ void gpulz_fast_hists_free(gpulz_fast_hists *H);
 void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H);
 int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *split);
 
+/* §20: the chunk of n bytes ends with the tail right after its streams,
+ * which end at pos: GPULZ_OK, else _TRUNCATED or _CORRUPT. */
+int gpulz_v2_tail_check(size_t n, size_t pos, const gpulz_layout *L);
+
 /* Decode the format 2 chunk src (n bytes, header checked into L) into dst
  * (L->n bytes), every field checked (§20), the checksum included. */
 int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
