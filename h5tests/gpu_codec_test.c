@@ -431,42 +431,44 @@ static void fork_trial(void)
           "forked child: status %d", status);
 }
 
-/* One input in mode fast: the GPU's chunk (host API and device API) is the
- * CPU's, and the GPU decodes the CPU's chunk both ways. */
-static void fast_one(const uint8_t *src, size_t n, unsigned S, unsigned C, unsigned flags)
+/* One input in a format 2 mode: the GPU's chunk (host API and device API)
+ * is the CPU's, and the GPU decodes the CPU's chunk both ways. */
+static void v2_one(const uint8_t *src, size_t n, unsigned S, unsigned W, unsigned C, unsigned flags, gpulz_mode mode)
 {
     gpulz_params pc, pg;
-    params_for(&pc, S, 128, C, GPULZ_BACKEND_CPU);
-    pc.mode = GPULZ_MODE_FAST;
+    params_for(&pc, S, W, C, GPULZ_BACKEND_CPU);
+    pc.mode = mode;
     pc.flags = flags;
     pg = pc;
     pg.backend = GPULZ_BACKEND_GPU;
+    const char *name = gpulz_mode_name(mode);
     size_t bound = gpulz_compress_bound(n, &pc), lc = 0, lg = 0, ld = 0, got = 0;
     uint8_t *c = malloc(bound), *g = malloc(bound), *out = malloc(n + 1);
     uint8_t *d_src = NULL, *d_c = NULL, *d_out = NULL;
     int rc = gpulz_compress(src, n, c, bound, &lc, &pc);
-    CHECK(rc == GPULZ_OK, "fast cpu compress S=%u n=%zu: %d", S, n, rc);
+    CHECK(rc == GPULZ_OK, "%s cpu compress S=%u n=%zu: %d", name, S, n, rc);
     rc = gpulz_compress(src, n, g, bound, &lg, &pg);
     CHECK(rc == GPULZ_OK && lg == lc && memcmp(g, c, lc) == 0,
-          "fast: GPU bytes differ S=%u C=%u n=%zu flags=%u (%d, %zu vs %zu)", S, C, n, flags, rc, lg, lc);
+          "%s: GPU bytes differ S=%u W=%u C=%u n=%zu flags=%u (%d, %zu vs %zu)", name, S, W, C, n, flags, rc, lg, lc);
+    CHECK(rc != GPULZ_OK || gpulz_last_backend(NULL) == GPULZ_BACKEND_GPU, "%s: the GPU backend noted the CPU", name);
     CHECK(gpulz_decompress(c, lc, out, n, &got, &pg) == GPULZ_OK && got == n && memcmp(out, src, n) == 0,
-          "fast: GPU host decode S=%u n=%zu: %s", S, n, gpulz_last_error());
+          "%s: GPU host decode S=%u n=%zu: %s", name, S, n, gpulz_last_error());
     cudaMalloc((void **)&d_src, n ? n : 1);
     cudaMalloc((void **)&d_c, bound);
     cudaMalloc((void **)&d_out, n ? n : 1);
     cudaMemcpy(d_src, src, n, cudaMemcpyHostToDevice);
     rc = gpulz_compress_device(d_src, n, d_c, lc, &ld, &pg, NULL, NULL, 0);
-    CHECK(rc == GPULZ_OK && ld == lc, "fast compress_device S=%u n=%zu: %d, %zu vs %zu", S, n, rc, ld, lc);
+    CHECK(rc == GPULZ_OK && ld == lc, "%s compress_device S=%u n=%zu: %d, %zu vs %zu", name, S, n, rc, ld, lc);
     cudaMemcpy(g, d_c, lc, cudaMemcpyDeviceToHost);
-    CHECK(memcmp(g, c, lc) == 0, "fast compress_device bytes differ S=%u n=%zu", S, n);
+    CHECK(memcmp(g, c, lc) == 0, "%s compress_device bytes differ S=%u n=%zu", name, S, n);
     if (lc > GPULZ_V2_HEADER_SIZE)
         CHECK(gpulz_compress_device(d_src, n, d_c, lc - 1, &ld, &pg, NULL, NULL, 0) == GPULZ_ERR_DST_SIZE,
-              "fast compress_device one byte short");
+              "%s compress_device one byte short", name);
     cudaMemcpy(d_c, c, lc, cudaMemcpyHostToDevice);
     cudaMemset(d_out, 0xA5, n ? n : 1);
     rc = gpulz_decompress_device(d_c, lc, d_out, n, &got, NULL, NULL, 0);
     cudaMemcpy(out, d_out, n, cudaMemcpyDeviceToHost);
-    CHECK(rc == GPULZ_OK && got == n && memcmp(out, src, n) == 0, "fast decompress_device S=%u n=%zu: %d (%s)",
+    CHECK(rc == GPULZ_OK && got == n && memcmp(out, src, n) == 0, "%s decompress_device S=%u n=%zu: %d (%s)", name,
           S, n, rc, gpulz_last_error());
     cudaFree(d_src);
     cudaFree(d_c);
@@ -476,9 +478,9 @@ static void fast_one(const uint8_t *src, size_t n, unsigned S, unsigned C, unsig
     free(out);
 }
 
-/* A damaged fast chunk: the GPU decoders give the CPU's status, and where
- * it decodes, the same bytes. */
-static void fast_damaged(const uint8_t *chunk, size_t len, size_t n)
+/* A damaged format 2 chunk: the GPU decoders give the CPU's status, and
+ * where it decodes, the same bytes. */
+static void v2_damaged(const uint8_t *chunk, size_t len, size_t n)
 {
     gpulz_params pc, pg;
     params_for(&pc, 1, 128, 256, GPULZ_BACKEND_CPU);
@@ -489,7 +491,8 @@ static void fast_damaged(const uint8_t *chunk, size_t len, size_t n)
     int rc = gpulz_decompress(chunk, len, a, n, &ga, &pc);
     int rg = gpulz_decompress(chunk, len, b, n, &gb, &pg);
     CHECK(rc == rg && (rc != GPULZ_OK || (ga == gb && memcmp(a, b, ga) == 0)),
-          "damaged fast chunk: CPU %d, GPU host path %d (%s)", rc, rg, gpulz_last_error());
+          "damaged chunk (flags %02x): CPU %d, GPU host path %d (%s)", len > 5 ? chunk[5] : 0, rc, rg,
+          gpulz_last_error());
     cudaMalloc((void **)&d_c, len ? len : 1);
     cudaMalloc((void **)&d_out, n ? n : 1);
     cudaMemcpy(d_c, chunk, len, cudaMemcpyHostToDevice);
@@ -497,23 +500,52 @@ static void fast_damaged(const uint8_t *chunk, size_t len, size_t n)
     if (rg == GPULZ_OK)
         cudaMemcpy(b, d_out, n, cudaMemcpyDeviceToHost);
     CHECK(rc == rg && (rc != GPULZ_OK || (ga == gb && memcmp(a, b, ga) == 0)),
-          "damaged fast chunk: CPU %d, device API %d (%s)", rc, rg, gpulz_last_error());
+          "damaged chunk (flags %02x): CPU %d, device API %d (%s)", len > 5 ? chunk[5] : 0, rc, rg,
+          gpulz_last_error());
     cudaFree(d_c);
     cudaFree(d_out);
     free(a);
     free(b);
 }
 
-/* Format 2: mode fast on the GPU against the CPU over kinds, sizes, symbol
- * and block sizes, with and without the checksum and the adaptive flag;
- * damaged chunks; ratio and auto stay off the GPU. */
+/* Damage one chunk of mode over and over: a byte changed (often in the
+ * header, the token table and the first stream headers), or cut short. */
+static void v2_damage_trials(uint8_t *src, gpulz_mode mode, unsigned S, unsigned C, int flips)
+{
+    size_t n = 200000, len = 0;
+    gpulz_gen("quant", src, n, 5);
+    gpulz_params p;
+    params_for(&p, S, 128, C, GPULZ_BACKEND_CPU);
+    p.mode = mode;
+    size_t bound = gpulz_compress_bound(n, &p);
+    uint8_t *c = malloc(bound), *bad = malloc(bound);
+    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK, "%s compress for damage", gpulz_mode_name(mode));
+    for (int t = 0; t < flips; t++) {
+        memcpy(bad, c, len);
+        size_t at = t % 4 == 0 ? (size_t)(rnd() % 600) : (size_t)(rnd() % len);
+        if (at >= len)
+            at = len - 1;
+        bad[at] ^= (uint8_t)(1 + rnd() % 255);
+        v2_damaged(bad, len, n);
+    }
+    for (size_t cut = 0; cut < len; cut += 1 + len / 37)
+        v2_damaged(c, cut, n);
+    free(c);
+    free(bad);
+}
+
+/* Format 2: modes fast, ratio and auto on the GPU against the CPU over
+ * kinds, sizes, symbol, window and block sizes, with and without the
+ * checksum and the adaptive flag; damaged chunks of each shape. */
 static void format2_trials(void)
 {
     static const unsigned sizes[] = {1, 2, 4, 8};
-    const int trials = quick ? 24 : 160;
+    static const gpulz_mode modes[] = {GPULZ_MODE_FAST, GPULZ_MODE_RATIO, GPULZ_MODE_AUTO};
+    const int trials = quick ? 36 : 240;
     uint8_t *src = malloc(3u << 20);
     for (int t = 0; t < trials; t++) {
-        const unsigned S = sizes[t % 4], C = 256u << (rnd() % 7);
+        const unsigned S = sizes[t % 4], C = 256u << (rnd() % 7), W = pick_window();
+        const gpulz_mode mode = modes[(t / 4) % 3];
         size_t n;
         switch (t % 5) {
         case 0: n = rnd() % 300; break;           /* tiny: stored and constant streams */
@@ -522,73 +554,41 @@ static void format2_trials(void)
         }
         make_input(src, n, (unsigned)(rnd() % 12));
         unsigned flags = (rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM) | (rnd() % 4 ? 0 : GPULZ_FLAG_ADAPTIVE);
-        fast_one(src, n, S, C, flags);
+        v2_one(src, n, S, W, C, flags, mode);
     }
-    printf("format 2 fast trials: %d inputs\n", trials);
+    printf("format 2 trials: %d inputs, modes fast, ratio and auto\n", trials);
 
-    /* damaged chunks: a byte changed, or the chunk cut short */
-    {
-        size_t n = 200000, len = 0;
-        gpulz_gen("quant", src, n, 5);
-        gpulz_params p;
-        params_for(&p, 2, 128, 1024, GPULZ_BACKEND_CPU);
-        p.mode = GPULZ_MODE_FAST;
-        size_t bound = gpulz_compress_bound(n, &p);
-        uint8_t *c = malloc(bound), *bad = malloc(bound);
-        CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK, "fast compress for damage");
-        for (int t = 0; t < (quick ? 40 : 400); t++) {
-            memcpy(bad, c, len);
-            size_t at = t % 4 == 0 ? (size_t)(rnd() % 200) : (size_t)(rnd() % len);
-            if (at >= len)
-                at = len - 1;
-            bad[at] ^= (uint8_t)(1 + rnd() % 255);
-            fast_damaged(bad, len, n);
-        }
-        for (size_t cut = 0; cut < len; cut += 1 + len / 37)
-            fast_damaged(c, cut, n);
-        free(c);
-        free(bad);
-    }
+    v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick ? 40 : 400);
+    v2_damage_trials(src, GPULZ_MODE_RATIO, 2, 1024, quick ? 60 : 600);
+    v2_damage_trials(src, GPULZ_MODE_RATIO, 4, 256, quick ? 30 : 300);
+    printf("format 2 damaged chunks done, %d failures\n", failures);
 
-    /* ratio and auto: the CPU's, or refused where the GPU is required */
+    /* above the threshold, backend auto: every mode runs on the GPU and says so */
     size_t n = 2 << 20, len = 0, got = 0; /* above the GPU threshold's default */
     uint8_t *out = malloc(n);
     gpulz_gen("quant", src, n, 9);
     gpulz_params p;
-    params_for(&p, 2, 128, 2048, GPULZ_BACKEND_GPU);
-    p.mode = GPULZ_MODE_RATIO;
+    params_for(&p, 2, 128, 2048, GPULZ_BACKEND_AUTO);
     size_t bound = gpulz_compress_bound(n, &p);
     uint8_t *c = malloc(bound);
-    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_ERR_PARAM, "mode ratio ran on the GPU backend");
-    p.backend = GPULZ_BACKEND_AUTO;
-    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK && c[4] == 2 && (c[5] & 0x04),
-          "mode ratio with backend auto");
     const char *why = NULL;
-    CHECK(gpulz_last_backend(&why) == GPULZ_BACKEND_CPU, "mode ratio: last backend is not the CPU (%s)", why);
-    CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_OK && got == n && !memcmp(out, src, n),
-          "a ratio chunk through the host API with backend auto");
-    CHECK(gpulz_last_backend(&why) == GPULZ_BACKEND_CPU && strstr(why, "no GPU stage"),
-          "ratio decode: backend %d, \"%s\"", (int)gpulz_last_backend(NULL), why);
-    p.backend = GPULZ_BACKEND_GPU;
-    CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_ERR_VERSION, "a ratio chunk decoded on the GPU backend");
+    for (unsigned i = 0; i < 3; i++) {
+        p.mode = modes[i];
+        CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK && gpulz_last_backend(&why) == GPULZ_BACKEND_GPU,
+              "mode %s above the threshold ran on %d (%s)", gpulz_mode_name(p.mode), (int)gpulz_last_backend(NULL),
+              why);
+        CHECK(gpulz_decompress(c, len, out, n, &got, &p) == GPULZ_OK && got == n && !memcmp(out, src, n) &&
+                  gpulz_last_backend(&why) == GPULZ_BACKEND_GPU,
+              "mode %s decoded through the host API: backend %d (%s)", gpulz_mode_name(p.mode),
+              (int)gpulz_last_backend(NULL), why);
+    }
+    /* a chunk shorter than format 2's header, on the device */
     uint8_t *d_c = NULL, *d_out = NULL;
     cudaMalloc((void **)&d_c, len);
     cudaMalloc((void **)&d_out, n);
     cudaMemcpy(d_c, c, len, cudaMemcpyHostToDevice);
-    int rc = gpulz_decompress_device(d_c, len, d_out, n, &got, NULL, NULL, 0);
-    CHECK(rc == GPULZ_ERR_VERSION && strstr(gpulz_last_error(), "no lzss stage"),
-          "device API on a ratio chunk: %d (%s)", rc, gpulz_last_error());
-    /* a chunk shorter than format 2's header, on the device */
-    rc = gpulz_decompress_device(d_c, 30, d_out, n, &got, NULL, NULL, 0);
+    int rc = gpulz_decompress_device(d_c, 30, d_out, n, &got, NULL, NULL, 0);
     CHECK(rc == GPULZ_ERR_TRUNCATED, "a 30-byte format 2 chunk on the device: %d (%s)", rc, gpulz_last_error());
-    p.mode = GPULZ_MODE_AUTO;
-    CHECK(gpulz_compress_device(d_out, n, d_c, len, &got, &p, NULL, NULL, 0) == GPULZ_ERR_PARAM,
-          "mode auto through the device API");
-    /* fast on the GPU notes the GPU */
-    p.mode = GPULZ_MODE_FAST;
-    p.backend = GPULZ_BACKEND_AUTO;
-    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK && gpulz_last_backend(&why) == GPULZ_BACKEND_GPU,
-          "mode fast above the threshold ran on %d (%s)", (int)gpulz_last_backend(NULL), why);
     cudaFree(d_c);
     cudaFree(d_out);
     free(c);

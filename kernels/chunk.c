@@ -10,7 +10,8 @@
 
 /* the kernels' stages, listed in builds without CUDA too (gpulz_gpu.h) */
 const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT] = {GPULZ_STAGE_LZSS, GPULZ_STAGE_DELTA,
-                                                                GPULZ_STAGE_RANS, GPULZ_STAGE_CHECKSUM};
+                                                                GPULZ_STAGE_TOKENS, GPULZ_STAGE_RANS,
+                                                                GPULZ_STAGE_CHECKSUM};
 
 static const gpulz_stage stages_v1[] = {{GPULZ_STAGE_LZSS, 0, "lzss"}};
 static const gpulz_stage stages_v2[] = {{GPULZ_STAGE_DELTA, GPULZ_V2_FLAG_DELTA, "delta"},
@@ -55,6 +56,20 @@ int gpulz_adaptive_retry(const gpulz_params *p, size_t n, size_t len)
 {
     return (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1 &&
            (unsigned __int128)2 * n < (unsigned __int128)3 * len;
+}
+
+unsigned gpulz_v2_candidates(const gpulz_params *p, gpulz_mode list[GPULZ_V2_CANDIDATES_MAX])
+{
+    unsigned count = 0;
+    if (p->mode == GPULZ_MODE_AUTO) {
+        list[count++] = GPULZ_MODE_FAST;
+        list[count++] = GPULZ_MODE_RATIO;
+        if (p->flags & GPULZ_FLAG_NO_CHECKSUM)
+            list[count++] = GPULZ_MODE_LZ;
+    } else {
+        list[count++] = p->mode;
+    }
+    return count;
 }
 
 int gpulz_chunk_compress(const gpulz_chunk_ops *ops, void *ctx, size_t n, const gpulz_params *p,

@@ -293,10 +293,21 @@ static const gpulz_chunk_ops host_ops = {host_buffer, host_encode, host_move, ho
 
 /* ---- format 2 on the host ------------------------------------------------- */
 
-/* One candidate: a format 2 chunk of mode with symbol size S, or with mode lz
- * format 1 through the driver (on the GPU where it would run), into room
- * when room is free (*room_used 0) and holds the candidate's bound, else
- * into a buffer of its own. */
+/* A candidate's room: the caller's output (room) when it is free
+ * (*room_used 0) and holds cap bytes, else a buffer of its own. */
+static int v2_room(size_t cap, uint8_t *room, size_t room_cap, int *room_used, uint8_t **out)
+{
+    if (room && !*room_used && room_cap >= cap) {
+        *out = room;
+        *room_used = 1;
+    } else if (!(*out = malloc(cap))) {
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", cap);
+    }
+    return GPULZ_OK;
+}
+
+/* One candidate on the CPU: a format 2 chunk of mode with symbol size S, or
+ * with mode lz format 1 through the driver (on the GPU where it would run). */
 static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
                         uint8_t *room, size_t room_cap, int *room_used, uint8_t **out, size_t *len)
 {
@@ -305,25 +316,16 @@ static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mod
     q.mode = mode;
     q.flags &= ~GPULZ_FLAG_ADAPTIVE; /* the caller applies the rule once, to the best */
     size_t cap = gpulz_compress_bound(n, &q);
+    int rc;
     if (!cap)
         return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
-    if (room && !*room_used && room_cap >= cap) {
-        *out = room;
-        *room_used = 1;
-    } else if (!(*out = malloc(cap))) {
-        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate %zu bytes", cap);
-    }
+    if ((rc = v2_room(cap, room, room_cap, room_used, out)) != GPULZ_OK)
+        return rc;
     if (mode == GPULZ_MODE_LZ) {
         host_job J = {src, &q, NULL, 0, cap, {NULL, NULL}};
         return gpulz_chunk_compress(&host_ops, &J, n, &q, *out, cap, len);
     }
-    /* fast runs on the GPU where it would; auto's candidates stay on the CPU
-     * until ratio has kernels too, so that the backend noted is the chunk's */
-    if (p->mode == GPULZ_MODE_FAST && want_gpu(&q, n)) {
-        int rc = gpulz_gpu_compress_fast_host(src, n, &q, *out, cap, len);
-        if (gpu_result_stands(&q, rc))
-            return rc;
-    }
+    /* want_gpu or the GPU's failure noted why this runs on the CPU */
     return gpulz_v2_encode(src, n, S, mode, &q, *out, len);
 }
 
@@ -337,41 +339,79 @@ static void v2_drop(uint8_t *buf, const uint8_t *room, int *room_used)
         free(buf);
 }
 
-/* FORMAT.md §19: the candidates of a mode for symbol size S, the shortest
- * kept (the first on a tie; lz only when strictly shorter).  Candidates are
- * written into room (the caller's output) while it is free and large
- * enough, so that the usual case copies nothing; *best may be room. */
-static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params *p, uint8_t *room,
-                   size_t room_cap, int *room_used, uint8_t **best, size_t *best_len)
+/* The backend of the best chunk so far, and why, for gpulz_last_backend. */
+typedef struct v2_origin {
+    gpulz_backend backend;
+    char why[sizeof last_why];
+} v2_origin;
+
+static void v2_origin_take(v2_origin *o)
 {
-    gpulz_mode list[3];
-    unsigned count = 0;
-    if (p->mode == GPULZ_MODE_AUTO) {
-        list[count++] = GPULZ_MODE_FAST;
-        list[count++] = GPULZ_MODE_RATIO;
-        if (p->flags & GPULZ_FLAG_NO_CHECKSUM)
-            list[count++] = GPULZ_MODE_LZ;
+    o->backend = last_backend;
+    memcpy(o->why, last_why, sizeof o->why);
+}
+
+/* Keep out (len bytes) when it is the first or strictly shorter than *best
+ * (FORMAT.md §19: the first of the shortest). */
+static void v2_keep(uint8_t *out, size_t len, uint8_t *room, int *room_used, uint8_t **best, size_t *best_len,
+                    v2_origin *origin)
+{
+    if (!*best || len < *best_len) {
+        v2_drop(*best, room, room_used);
+        *best = out;
+        *best_len = len;
+        v2_origin_take(origin);
     } else {
-        list[count++] = p->mode;
+        v2_drop(out, room, room_used);
     }
+}
+
+/* FORMAT.md §19: the candidates of a mode for symbol size S, the shortest
+ * kept.  The format 2 ones run on the GPU where it would, the input sent
+ * once for all of them; the CPU runs them where it would not, or failed.
+ * Candidates are written into room (the caller's output) while it is free
+ * and large enough, so that the usual case copies nothing; *best may be room. */
+static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params *p, uint8_t *room,
+                   size_t room_cap, int *room_used, uint8_t **best, size_t *best_len, v2_origin *origin)
+{
+    gpulz_mode list[GPULZ_V2_CANDIDATES_MAX];
+    const unsigned count = gpulz_v2_candidates(p, list);
+    unsigned i = 0, v2 = 0;
+    int rc = GPULZ_OK;
+    gpulz_params q = *p;
+    q.symbol_size = S;
+    q.flags &= ~GPULZ_FLAG_ADAPTIVE;
     *best = NULL;
-    for (unsigned i = 0; i < count; i++) {
+    while (v2 < count && list[v2] != GPULZ_MODE_LZ)
+        v2++;
+    if (v2 && want_gpu(&q, n)) {
+        uint8_t *out = NULL;
+        size_t len = 0, cap = (size_t)gpulz_v2_bound(n, S, p->block_symbols);
+        if ((rc = v2_room(cap, room, room_cap, room_used, &out)) != GPULZ_OK)
+            return rc;
+        rc = gpulz_gpu_compress_v2_host(src, n, &q, list, v2, out, cap, &len);
+        if (gpu_result_stands(&q, rc)) {
+            if (rc != GPULZ_OK) {
+                v2_drop(out, room, room_used);
+                return rc;
+            }
+            v2_keep(out, len, room, room_used, best, best_len, origin);
+            i = v2;
+        } else {
+            v2_drop(out, room, room_used);
+        }
+    }
+    for (; i < count; i++) {
         uint8_t *out = NULL;
         size_t len = 0;
-        int rc = v2_candidate(src, n, S, list[i], p, room, room_cap, room_used, &out, &len);
+        rc = v2_candidate(src, n, S, list[i], p, room, room_cap, room_used, &out, &len);
         if (rc != GPULZ_OK) {
             v2_drop(out, room, room_used);
             v2_drop(*best, room, room_used);
             *best = NULL;
             return rc;
         }
-        if (!*best || len < *best_len) {
-            v2_drop(*best, room, room_used);
-            *best = out;
-            *best_len = len;
-        } else {
-            v2_drop(out, room, room_used);
-        }
+        v2_keep(out, len, room, room_used, best, best_len, origin);
     }
     return GPULZ_OK;
 }
@@ -379,19 +419,20 @@ static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params 
 static int host_compress_v2(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_cap, size_t *dst_len,
                             const gpulz_params *p)
 {
-    if (p->backend == GPULZ_BACKEND_GPU && p->mode != GPULZ_MODE_FAST)
-        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz and fast do)",
-                          gpulz_mode_name(p->mode));
     uint8_t *best = NULL, *best1 = NULL;
     size_t len = 0, len1 = 0;
     int room_used = 0;
-    int rc = v2_best(src, n, p->symbol_size, p, dst, dst_cap, &room_used, &best, &len);
+    v2_origin origin, origin1;
+    memset(&origin, 0, sizeof origin);
+    int rc = v2_best(src, n, p->symbol_size, p, dst, dst_cap, &room_used, &best, &len, &origin);
     if (rc == GPULZ_OK && gpulz_adaptive_retry(p, n, len)) {
-        if ((rc = v2_best(src, n, 1, p, dst, dst_cap, &room_used, &best1, &len1)) == GPULZ_OK && len1 < len) {
+        if ((rc = v2_best(src, n, 1, p, dst, dst_cap, &room_used, &best1, &len1, &origin1)) == GPULZ_OK &&
+            len1 < len) {
             v2_drop(best, dst, &room_used);
             best = best1;
             len = len1;
             best1 = NULL;
+            origin = origin1;
         }
     }
     if (rc == GPULZ_OK) {
@@ -404,11 +445,9 @@ static int host_compress_v2(const uint8_t *src, size_t n, uint8_t *dst, size_t d
                 memcpy(dst, best, len);
             *dst_len = len;
         }
+        /* the backend of the chunk kept, not of the last candidate */
+        note_backend(origin.backend, origin.why, NULL);
     }
-    /* an lz candidate may have noted the GPU; the chunk kept says the CPU */
-    if (rc == GPULZ_OK && p->mode != GPULZ_MODE_FAST &&
-        !(len >= GPULZ_HEADER_SIZE && dst[4] == GPULZ_FORMAT_VERSION_LZ))
-        note_backend(GPULZ_BACKEND_CPU, "mode runs on the CPU in this version", gpulz_mode_name(p->mode));
     v2_drop(best, dst, &room_used);
     v2_drop(best1, dst, &room_used);
     return rc;

@@ -508,6 +508,25 @@ static int lz_block(void *ctx, unsigned worker, uint64_t k)
     return GPULZ_OK;
 }
 
+int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, int *split)
+{
+    uint64_t whole = 0, planes = 0, c = 0;
+    int rc;
+    *split = H->S >= 4;
+    if (H->S != 2)
+        return GPULZ_OK;
+    gpulz_fast_hists_planes_from_whole(H);
+    if ((rc = gpulz_stream_estimate(&H->whole[0], g, &whole)) != GPULZ_OK ||
+        (rc = gpulz_stream_estimate(&H->plane[0][0], g, &c)) != GPULZ_OK)
+        return rc;
+    planes = c;
+    if ((rc = gpulz_stream_estimate(&H->plane[0][1], g, &c)) != GPULZ_OK)
+        return rc;
+    planes += c;
+    *split = planes < whole;
+    return GPULZ_OK;
+}
+
 /* The ratio shape's token table and streams from the transformed symbols y,
  * SPLIT chosen for the literals, written at *p. */
 static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned threads, uint8_t *dst,
@@ -542,24 +561,14 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
     /* §19: SPLIT for the literals by their estimate (S = 2 has the choice) */
     int split = S >= 4;
     if (S == 2) {
-        uint64_t whole, planes;
         gpulz_fast_hists H;
         if ((rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
             goto done;
         fast_hists_count(&H, 0, J.lits, nl);
-        gpulz_fast_hists_planes_from_whole(&H);
-        uint64_t c;
-        whole = planes = 0;
-        if ((rc = gpulz_stream_estimate(&H.whole[0], g, &whole)) == GPULZ_OK &&
-            (rc = gpulz_stream_estimate(&H.plane[0][0], g, &c)) == GPULZ_OK) {
-            planes = c;
-            rc = gpulz_stream_estimate(&H.plane[0][1], g, &c);
-            planes += c;
-        }
+        rc = gpulz_ratio_split(&H, g, &split);
         gpulz_fast_hists_free(&H);
         if (rc != GPULZ_OK)
             goto done;
-        split = planes < whole;
     }
     L->flags |= split ? GPULZ_V2_FLAG_SPLIT : 0;
     gpulz_units F = {J.flags, 1, 1, nf};

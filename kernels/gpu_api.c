@@ -14,25 +14,44 @@
 
 /* ---- the device-buffer API ------------------------------------------------ */
 
-/* fast's scratch: the larger plan of S and, with the adaptive flag, S = 1 */
-static size_t fast_scratch_size(size_t n, const gpulz_params *p)
+/* Format 2's scratch: the largest plan of its candidates, for S and, with
+ * the adaptive flag, S = 1 (and format 1's, where auto tries lz). */
+static size_t v2_scratch_size(size_t n, const gpulz_params *p)
 {
-    gpu_v2_plan P, P1;
-    if (gpu_v2_plan_make(n, p->symbol_size, GPULZ_SEG_LOG2_DEFAULT, &P) != GPULZ_OK)
-        return 0;
-    if (!(p->flags & GPULZ_FLAG_ADAPTIVE) || p->symbol_size == 1)
-        return P.total;
-    if (gpu_v2_plan_make(n, 1, GPULZ_SEG_LOG2_DEFAULT, &P1) != GPULZ_OK)
-        return 0;
-    return P.total > P1.total ? P.total : P1.total;
+    gpulz_mode list[GPULZ_V2_CANDIDATES_MAX];
+    const unsigned count = gpulz_v2_candidates(p, list);
+    const int adaptive = (p->flags & GPULZ_FLAG_ADAPTIVE) && p->symbol_size > 1;
+    size_t total = 0;
+    for (int r = 0; r < 1 + adaptive; r++) {
+        const unsigned S = r ? 1 : p->symbol_size;
+        for (unsigned i = 0; i < count; i++) {
+            gpu_v2_plan P;
+            gpu_scratch_plan P1;
+            gpulz_layout L;
+            size_t t;
+            if (list[i] == GPULZ_MODE_LZ) {
+                if (gpulz_layout_make(&L, n, S, p->window, p->block_symbols) != GPULZ_OK ||
+                    gpu_plan_make(L.blocks, L.symbols * L.symbol_size, &P1) != GPULZ_OK)
+                    return 0;
+                t = P1.total;
+            } else {
+                if (gpu_v2_plan_make(n, S, p->block_symbols, GPULZ_SEG_LOG2_DEFAULT, list[i] == GPULZ_MODE_RATIO,
+                                     &P) != GPULZ_OK)
+                    return 0;
+                t = P.total;
+            }
+            total = t > total ? t : total;
+        }
+    }
+    return total;
 }
 
 size_t gpulz_compress_device_scratch_size(size_t n, const gpulz_params *p)
 {
     gpulz_layout L;
     gpu_scratch_plan P, P1;
-    if (gpulz_params_check(p) == GPULZ_OK && p->mode == GPULZ_MODE_FAST)
-        return fast_scratch_size(n, p);
+    if (gpulz_params_check(p) == GPULZ_OK && p->mode != GPULZ_MODE_LZ)
+        return v2_scratch_size(n, p);
     if (gpulz_params_check(p) != GPULZ_OK ||
         gpulz_layout_make(&L, n, p->symbol_size, p->window, p->block_symbols) != GPULZ_OK ||
         gpu_plan_make(L.blocks, L.symbols * L.symbol_size, &P) != GPULZ_OK)
@@ -146,36 +165,58 @@ static void device_release(void *ctx)
 
 static const gpulz_chunk_ops device_ops = {device_buffer, device_encode, device_move, device_release};
 
-/* Mode fast: the chunk of S straight into the caller's buffer, and with the
- * adaptive flag the one of S = 1 into the context's, kept when shorter
- * (FORMAT.md §19, as the host API). */
-static int device_compress_fast(device_job *J, size_t n, const gpulz_params *p, size_t scratch_size, size_t *dst_len)
+/* One format 2 candidate (FORMAT.md §19) of symbol size S into out. */
+static int device_candidate(device_job *J, size_t n, const gpulz_params *p, unsigned S, gpulz_mode mode,
+                            size_t scratch_size, uint8_t *out, size_t cap, size_t *len)
 {
-    size_t len = 0, len1 = 0;
-    int rc = gpu_v2_compress(J->src, n, p, J->dst, J->dst_cap, J->scratch, scratch_size, J->st, &len);
-    if ((rc != GPULZ_OK && rc != GPULZ_ERR_DST_SIZE) || !gpulz_adaptive_retry(p, n, len)) {
-        if (rc == GPULZ_OK)
-            *dst_len = len;
-        return rc;
-    }
     gpulz_params q = *p;
-    q.symbol_size = 1;
-    const size_t cap1 = (size_t)gpulz_v2_bound(n, 1, p->block_symbols);
-    int rc1 = gpu_grow_device(&J->c->d_out, &J->c->out_cap, cap1);
-    if (rc1 == GPULZ_OK)
-        rc1 = gpu_v2_compress(J->src, n, &q, J->c->d_out, cap1, J->scratch, scratch_size, J->st, &len1);
-    if (rc1 != GPULZ_OK)
-        return rc1;
-    if (len1 >= len) {
-        if (rc == GPULZ_OK)
-            *dst_len = len;
-        return rc;
+    q.symbol_size = S;
+    q.mode = mode;
+    q.flags &= ~GPULZ_FLAG_ADAPTIVE;
+    if (mode != GPULZ_MODE_LZ)
+        return gpu_v2_compress(J->c, J->src, n, &q, out, cap, J->scratch, scratch_size, J->st, len);
+    device_job K = *J;
+    K.dst = out;
+    K.dst_cap = cap;
+    return gpulz_chunk_compress(&device_ops, &K, n, &q, out, cap, len);
+}
+
+/* Modes fast, ratio and auto: the host API's candidates, for S and with the
+ * adaptive flag S = 1, each into one of the context's two buffers (the one
+ * the best so far is not in); the first of the shortest goes to dst. */
+static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, size_t scratch_size, size_t *dst_len)
+{
+    gpulz_mode list[GPULZ_V2_CANDIDATES_MAX];
+    const unsigned count = gpulz_v2_candidates(p, list);
+    gpu_ctx *c = J->c;
+    size_t best_len = 0, len = 0;
+    int best = -1, rc = GPULZ_OK;
+    for (int r = 0; r < 2; r++) {
+        const unsigned S = r ? 1 : p->symbol_size;
+        if (r && !gpulz_adaptive_retry(p, n, best_len))
+            break;
+        gpulz_params q = *p;
+        q.symbol_size = S;
+        const size_t cap = gpulz_compress_bound(n, &q);
+        if ((rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK ||
+            (rc = gpu_grow_device(&c->d_alt, &c->alt_cap, cap)) != GPULZ_OK)
+            return rc;
+        uint8_t *buf[2] = {c->d_out, c->d_alt};
+        for (unsigned i = 0; i < count; i++) {
+            const int slot = best == 0;
+            if ((rc = device_candidate(J, n, p, S, list[i], scratch_size, buf[slot], cap, &len)) != GPULZ_OK)
+                return rc;
+            if (best < 0 || len < best_len) {
+                best = slot;
+                best_len = len;
+            }
+        }
     }
-    if (len1 > J->dst_cap)
-        return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu", len1,
+    if (best_len > J->dst_cap)
+        return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu", best_len,
                           J->dst_cap);
-    if ((rc = device_move(J, J->dst, J->c->d_out, len1)) == GPULZ_OK)
-        *dst_len = len1;
+    if ((rc = device_move(J, J->dst, best ? c->d_alt : c->d_out, best_len)) == GPULZ_OK)
+        *dst_len = best_len;
     return rc;
 }
 
@@ -185,9 +226,6 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
     int rc = gpulz_params_check(p);
     if (rc != GPULZ_OK)
         return rc;
-    if (p->mode != GPULZ_MODE_LZ && p->mode != GPULZ_MODE_FAST)
-        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s does not run on the GPU in this version (lz and fast do)",
-                          gpulz_mode_name(p->mode));
     if ((!d_src && n) || !d_dst || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     gpulz_layout L;
@@ -204,7 +242,7 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
                     caller_stream(cuda_stream)};
     size_t need = gpulz_compress_device_scratch_size(n, p);
     if ((rc = scratch_for(c, d_scratch, scratch_size, need, &J.scratch)) == GPULZ_OK)
-        rc = p->mode == GPULZ_MODE_FAST ? device_compress_fast(&J, n, p, need, dst_len)
+        rc = p->mode != GPULZ_MODE_LZ ? device_compress_v2(&J, n, p, need, dst_len)
                                          : gpulz_chunk_compress(&device_ops, &J, n, p, (uint8_t *)d_dst, dst_cap,
                                                                 dst_len);
     gpu_ctx_release(c, prev);
@@ -248,7 +286,7 @@ static int device_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
         size_t need = gpu_v2_decompress_scratch(C->n);
         if ((rc = scratch_for(C->c, C->d_scratch, C->scratch_size, need, &scratch)) != GPULZ_OK)
             return rc;
-        return gpu_v2_decompress(C->src, NULL, C->n, L, dst, scratch, need, C->st);
+        return gpu_v2_decompress(C->c, C->src, NULL, C->n, L, dst, scratch, need, C->st);
     }
     if ((rc = gpu_plan_make(L->blocks, 0, &P)) != GPULZ_OK ||
         (rc = scratch_for(C->c, C->d_scratch, C->scratch_size, P.total, &scratch)) != GPULZ_OK ||

@@ -85,6 +85,10 @@ typedef struct gpu_ctx {
     gpu_policy pol;
     uint8_t *d_in, *d_out, *d_scratch;
     size_t in_cap, out_cap, scratch_cap;
+    uint8_t *d_tokens; /* format 2 decoding: the token streams of LZSS */
+    size_t tokens_cap;
+    uint8_t *d_alt; /* a second output: format 2's candidates go to d_out and here in turn */
+    size_t alt_cap;
     uint8_t *h_pinned; /* staging for pageable host buffers */
     size_t pinned_cap;
     uint64_t *h_status; /* pinned, GPULZ_STATUS_BYTES */
@@ -131,6 +135,10 @@ typedef struct gpu_scratch_plan {
 
 /* The scratch of nb blocks with slot_bytes of encoder slots (0 to decode). */
 int gpu_plan_make(uint64_t nb, uint64_t slot_bytes, gpu_scratch_plan *P);
+
+/* Let a kernel of context c take smem bytes of dynamic shared memory, with
+ * the largest shared memory carveout (GPULZ_ERR_CUDA beyond the device's). */
+int gpu_smem_optin(const gpu_ctx *c, const void *kernel, size_t smem);
 
 /* Symbols per warp in the encoder's match search on context c: the policy's,
  * unless a test or benchmark set another (gpu_tune.h). */

@@ -53,7 +53,7 @@ GPULZ_HDI gpulz_dec_smem gpulz_dec_smem_layout(unsigned C, unsigned S)
  * sizes ends with the total), each entry checked against its block's raw
  * size (FORMAT.md §3).
  */
-__global__ void __launch_bounds__(256) gpulz_table_sizes_kernel(const uint8_t *table, uint64_t nb,
+static __global__ void __launch_bounds__(256) gpulz_table_sizes_kernel(const uint8_t *table, uint64_t nb,
                                                                 uint64_t m, unsigned C, unsigned S,
                                                                 uint64_t *size, unsigned *err)
 {
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(256) gpulz_table_sizes_kernel(const uint8_t *t
 }
 
 /* The sizes must add up to the chunk (FORMAT.md §3); then the tail bytes. */
-__global__ void gpulz_dec_finish_kernel(gpulz_dec_args a, uint64_t nb, unsigned S)
+static __global__ void gpulz_dec_finish_kernel(gpulz_dec_args a, uint64_t nb, unsigned S)
 {
     const uint64_t end = a.table_end + a.off[nb];
     if (end > a.n || a.n - end != a.tail) {

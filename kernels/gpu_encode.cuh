@@ -198,7 +198,7 @@ __global__ void __launch_bounds__(256) gpulz_encode_kernel(gpulz_enc_args a)
  * write its table entry: encoded blocks from their slots, raw ones straight
  * from the input.  Nothing is written when the chunk would pass dst_cap.
  */
-__global__ void __launch_bounds__(256) gpulz_compact_kernel(const uint8_t *src, const uint8_t *slot,
+static __global__ void __launch_bounds__(256) gpulz_compact_kernel(const uint8_t *src, const uint8_t *slot,
                                                             const uint32_t *entry, const uint64_t *off,
                                                             uint8_t *dst, uint64_t dst_cap,
                                                             uint64_t table_end, uint64_t nb,
@@ -223,7 +223,7 @@ struct gpulz_header_bytes {
  * The header (built on the host by gpulz_header_write), the tail bytes and
  * the chunk's length; or the capacity error.  One block.
  */
-__global__ void gpulz_finish_kernel(gpulz_header_bytes h, const uint8_t *src, const uint64_t *off,
+static __global__ void gpulz_finish_kernel(gpulz_header_bytes h, const uint8_t *src, const uint64_t *off,
                                     uint8_t *dst, uint64_t dst_cap, uint64_t table_end, uint64_t nb,
                                     uint64_t m_bytes, uint64_t tail, uint64_t *len, unsigned *err)
 {

@@ -46,28 +46,57 @@ done:
     return rc;
 }
 
-int gpulz_gpu_compress_fast_host(const uint8_t *src, size_t n, const gpulz_params *p, uint8_t *dst, size_t cap,
-                                 size_t *dst_len)
+/* The most scratch the modes of list take for n bytes of p's symbols. */
+static int v2_plan_total(size_t n, const gpulz_params *p, const gpulz_mode *list, unsigned count, size_t *total)
+{
+    gpu_v2_plan P;
+    int rc = GPULZ_OK;
+    *total = 0;
+    for (unsigned i = 0; i < count && rc == GPULZ_OK; i++)
+        if ((rc = gpu_v2_plan_make(n, p->symbol_size, p->block_symbols, GPULZ_SEG_LOG2_DEFAULT,
+                                   list[i] == GPULZ_MODE_RATIO, &P)) == GPULZ_OK && P.total > *total)
+            *total = P.total;
+    return rc;
+}
+
+int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params *p, const gpulz_mode *list,
+                               unsigned count, uint8_t *dst, size_t cap, size_t *dst_len)
 {
     gpu_ctx *c = NULL;
-    gpu_v2_plan P;
-    size_t len = 0;
+    size_t need = 0, len = 0, best_len = 0;
+    uint8_t *buf[2] = {NULL, NULL};
+    int best = -1;
     /* the context first: without a usable GPU that is what the caller hears */
     int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
     if (rc != GPULZ_OK)
         return rc;
-    if ((rc = gpu_v2_plan_make(n, p->symbol_size, GPULZ_SEG_LOG2_DEFAULT, &P)) != GPULZ_OK ||
+    if ((rc = v2_plan_total(n, p, list, count, &need)) != GPULZ_OK ||
         (rc = gpu_grow_device(&c->d_in, &c->in_cap, n ? n : 1)) != GPULZ_OK ||
         (rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK ||
-        (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, P.total)) != GPULZ_OK ||
+        (count > 1 && (rc = gpu_grow_device(&c->d_alt, &c->alt_cap, cap)) != GPULZ_OK) ||
+        (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, need)) != GPULZ_OK ||
         (rc = gpu_grow_pinned(c, cap > n ? cap : n)) != GPULZ_OK ||
-        (rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK ||
-        (rc = gpu_v2_compress(c->d_in, n, p, c->d_out, cap, c->d_scratch, c->scratch_cap, c->stream, &len)) !=
-            GPULZ_OK ||
-        (rc = gpu_d2h_enqueue(c, c->d_out, 0, len)) != GPULZ_OK ||
-        (rc = gpu_copy_pieces(c, dst, c->d_out, 0, len, 0, c->stream, NULL)) != GPULZ_OK)
+        (rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK)
         goto done;
-    *dst_len = len;
+    buf[0] = c->d_out;
+    buf[1] = c->d_alt;
+    /* each candidate into the buffer the best so far does not hold */
+    for (unsigned i = 0; i < count; i++) {
+        const int slot = best == 0;
+        gpulz_params q = *p;
+        q.mode = list[i];
+        if ((rc = gpu_v2_compress(c, c->d_in, n, &q, buf[slot], cap, c->d_scratch, c->scratch_cap, c->stream,
+                                  &len)) != GPULZ_OK)
+            goto done;
+        if (best < 0 || len < best_len) {
+            best = slot;
+            best_len = len;
+        }
+    }
+    if ((rc = gpu_d2h_enqueue(c, buf[best], 0, best_len)) != GPULZ_OK ||
+        (rc = gpu_copy_pieces(c, dst, buf[best], 0, best_len, 0, c->stream, NULL)) != GPULZ_OK)
+        goto done;
+    *dst_len = best_len;
 done:
     gpu_ctx_release(c, prev);
     return rc;
@@ -84,7 +113,7 @@ static int decompress_v2_host(gpu_ctx *c, const uint8_t *src, size_t n, const gp
         (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, need)) != GPULZ_OK ||
         (rc = gpu_grow_pinned(c, n > out_n ? n : out_n)) != GPULZ_OK ||
         (rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK ||
-        (rc = gpu_v2_decompress(c->d_in, src, n, L, c->d_out, c->d_scratch, c->scratch_cap, c->stream)) !=
+        (rc = gpu_v2_decompress(c, c->d_in, src, n, L, c->d_out, c->d_scratch, c->scratch_cap, c->stream)) !=
             GPULZ_OK)
         return rc;
     if ((rc = gpu_d2h_enqueue(c, c->d_out, 0, out_n)) != GPULZ_OK)

@@ -87,7 +87,7 @@ static dec_kernel_t dec_kernel(unsigned S)
  * counting its static shared memory), and ask for the largest shared memory
  * carveout: the kernels keep their data in shared memory, not in L1.
  */
-static int smem_optin(const gpu_ctx *c, const void *kernel, size_t smem)
+extern "C" int gpu_smem_optin(const gpu_ctx *c, const void *kernel, size_t smem)
 {
     int rc = GPULZ_OK;
     if (smem > c->pol.smem_optin)
@@ -109,7 +109,7 @@ extern "C" int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uin
     const unsigned S = L->symbol_size, C = L->block_symbols;
     const size_t smem = gpulz_enc_smem_layout(C, S).total;
     enc_kernel_t kern = enc_kernel(S, L->window);
-    if ((rc = smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
+    if ((rc = gpu_smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
         return rc;
     gpulz_enc_args a;
     a.src = d_src;
@@ -225,7 +225,7 @@ extern "C" int gpu_dec_launch(const gpu_ctx *c, const gpulz_layout *L, const uin
     dec_args_make(L, d_src, n, d_dst, scratch, P, &a);
     const size_t smem = gpulz_dec_smem_layout(L->block_symbols, L->symbol_size).total;
     dec_kernel_t kern = dec_kernel(L->symbol_size);
-    if ((rc = smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
+    if ((rc = gpu_smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
         return rc;
     while (k0 < k1) {
         uint64_t nblk = k1 - k0 < c->pol.max_grid ? k1 - k0 : c->pol.max_grid;

@@ -35,10 +35,10 @@ int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *
     return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
 }
 
-int gpulz_gpu_compress_fast_host(const uint8_t *src, size_t n, const gpulz_params *p, uint8_t *dst, size_t cap,
-                                 size_t *dst_len)
+int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params *p, const gpulz_mode *list,
+                               unsigned count, uint8_t *dst, size_t cap, size_t *dst_len)
 {
-    (void)src, (void)n, (void)p, (void)dst, (void)cap, (void)dst_len;
+    (void)src, (void)n, (void)p, (void)list, (void)count, (void)dst, (void)cap, (void)dst_len;
     return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
 }
 

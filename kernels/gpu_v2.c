@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * gpu_v2.c - format 2 chunks of mode fast on the GPU, from device buffers:
- * statistics on the device, the choice and the models on the host with the
- * CPU codec's functions (so the bytes are the CPU's), the segments counted,
- * placed and coded on the device; and decoding, the streams opened on the
- * host by the CPU codec's checks and decoded on the device.  Plain C.
+ * gpu_v2.c - format 2 chunks on the GPU, from device buffers, and mode
+ * fast: statistics on the device, the choice and the models on the host
+ * with the CPU codec's functions (so the bytes are the CPU's), the segments
+ * counted, placed and coded on the device; and decoding, the streams opened
+ * on the host by the CPU codec's checks and decoded on the device.  Mode
+ * ratio's tokens are gpu_v2_ratio.c's.  Plain C.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,123 +45,107 @@ static uint32_t only_value(const gpulz_hist *h)
     return 0;
 }
 
-int gpu_v2_compress(const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst, size_t dst_cap,
-                    uint8_t *scratch, size_t scratch_cap, cudaStream_t st, size_t *dst_len)
+int gpu_v2_stats(const uint8_t *d_src, size_t n, unsigned S, unsigned C, int checksum, uint8_t *scratch,
+                 const gpu_v2_plan *P, cudaStream_t st, gpulz_fast_hists *H, uint32_t *sum)
 {
-    const unsigned S = p->symbol_size, C = p->block_symbols, g = GPULZ_SEG_LOG2_DEFAULT;
-    const int checksum = !(p->flags & GPULZ_FLAG_NO_CHECKSUM);
-    int rc = GPULZ_OK, delta = 0, split = 0;
-    gpulz_layout L;
-    gpu_v2_plan P;
-    gpulz_fast_hists H;
-    gpulz_model model[GPU_V2_STREAMS_MAX];
-    uint64_t pos_of[GPU_V2_STREAMS_MAX], body_of[GPU_V2_STREAMS_MAX];
-    uint64_t *counts = NULL, *bounds = NULL;
-    uint32_t *enc = NULL;
-    uint8_t *meta = NULL;
-    uint32_t status[4];
-    gpu_v2_job J;
-    memset(model, 0, sizeof model);
-    memset(&J, 0, sizeof J);
-    memset(&H, 0, sizeof H);
-    if ((rc = gpulz_layout_make(&L, n, S, p->window, C)) != GPULZ_OK ||
-        (rc = gpu_v2_plan_make(n, S, g, &P)) != GPULZ_OK || (rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
-        return rc;
-    if (scratch_cap < P.total)
-        FAIL(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, P.total);
-    const uint64_t m = L.symbols;
-
-    /* statistics: the histograms of both transforms and the checksum */
-    if (!(counts = malloc(2 * P.hist_bins * sizeof *counts)))
+    int rc = GPULZ_OK;
+    const uint64_t m = n / S;
+    uint64_t *counts = malloc(2 * P->hist_bins * sizeof *counts);
+    if (!counts)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
-    if ((rc = gpu_v2_hist(d_src, m, S, C, (uint64_t *)(scratch + P.hist), P.hist_bins, st)) != GPULZ_OK ||
-        (checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P.status), st)) != GPULZ_OK))
+    if ((rc = gpu_v2_hist(d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins, st)) != GPULZ_OK ||
+        (checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), st)) != GPULZ_OK))
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(counts, scratch + P.hist, 2 * P.hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
+    GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
                              st));
     if (checksum)
-        GPULZ_CK(cudaMemcpyAsync(status, scratch + P.status, sizeof status[0], cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaMemcpyAsync(sum, scratch + P->status, sizeof *sum, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     for (int d = 0; d < 2; d++) {
-        const uint64_t *c = counts + d * P.hist_bins;
+        const uint64_t *c = counts + d * P->hist_bins;
         if (S <= 2) {
-            memcpy(H.whole[d].count, c, ((size_t)1 << (8 * S)) * sizeof *c);
-            H.whole[d].N = m;
+            memcpy(H->whole[d].count, c, ((size_t)1 << (8 * S)) * sizeof *c);
+            H->whole[d].N = m;
         } else {
             for (unsigned j = 0; j < S; j++) {
-                memcpy(H.plane[d][j].count, c + 256 * j, 256 * sizeof *c);
-                H.plane[d][j].N = m;
+                memcpy(H->plane[d][j].count, c + 256 * j, 256 * sizeof *c);
+                H->plane[d][j].N = m;
             }
         }
     }
     if (S == 2)
-        gpulz_fast_hists_planes_from_whole(&H);
-    if ((rc = gpulz_fast_choose(&H, g, &delta, &split)) != GPULZ_OK)
-        goto done;
-    const unsigned flags = GPULZ_V2_FLAG_ENTROPY | (delta ? GPULZ_V2_FLAG_DELTA : 0) |
-                           (split ? GPULZ_V2_FLAG_SPLIT : 0) | (checksum ? GPULZ_V2_FLAG_CHECKSUM : 0);
-    if ((rc = gpulz_layout_make_v2(&L, n, S, p->window, C, flags, g)) != GPULZ_OK)
-        goto done;
+        gpulz_fast_hists_planes_from_whole(H);
+done:
+    free(counts);
+    return rc;
+}
+
+int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64_t pos, uint64_t tail,
+                        cudaStream_t st, uint64_t *end)
+{
+    gpu_v2_job *J = K->J;
+    const gpu_v2_plan *P = K->P;
+    const unsigned g = J->g;
+    int rc = GPULZ_OK;
+    gpulz_model model[GPU_V2_STREAMS_MAX];
+    uint64_t pos_of[GPU_V2_STREAMS_MAX], body_of[GPU_V2_STREAMS_MAX];
+    size_t enc_at[GPU_V2_STREAMS_MAX + 1];
+    uint64_t *bounds = NULL;
+    uint32_t *enc = NULL;
+    uint8_t *meta = NULL;
+    memset(model, 0, sizeof model);
+    J->words = (uint32_t *)(K->scratch + P->words);
+    J->seg_off = (uint64_t *)(K->scratch + P->seg_off);
 
     /* the models, and the kind each stream takes before coding */
-    J.S = S;
-    J.C = C;
-    J.g = g;
-    J.delta = (unsigned)delta;
-    J.split = (unsigned)split;
-    J.m = m;
-    J.count = gpulz_symbol_streams(flags, S);
-    J.words = (uint32_t *)(scratch + P.words);
-    J.seg_off = (uint64_t *)(scratch + P.seg_off);
-    const unsigned u = gpulz_unit_bytes(flags, S);
-    const size_t V = (size_t)1 << (8 * u);
-    if (!(enc = calloc(J.count * V, sizeof *enc)))
+    enc_at[0] = 0;
+    for (unsigned j = 0; j < J->count; j++)
+        enc_at[j + 1] = enc_at[j] + ((size_t)1 << (8 * J->s[j].u));
+    if (!(enc = calloc(enc_at[J->count], sizeof *enc)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the coding tables");
-    uint64_t segs = 0, max_segs = 0;
-    for (unsigned j = 0; j < J.count; j++) {
-        const gpulz_hist *h = split ? &H.plane[delta][j] : &H.whole[delta];
-        gpu_v2_stream *s = &J.s[j];
-        s->N = m;
-        s->u = u;
-        s->plane = j;
+    uint64_t segs = 0, max_segs = 0, max_units = 0;
+    for (unsigned j = 0; j < J->count; j++) {
+        const gpulz_hist *h = K->h[j];
+        gpu_v2_stream *s = &J->s[j];
         s->kind = GPULZ_STREAM_STORED;
-        if (m) {
+        s->nseg = 0;
+        max_units = s->N > max_units ? s->N : max_units;
+        if (s->N) {
             if ((rc = gpulz_model_build(&model[j], h)) != GPULZ_OK)
                 goto done;
-            s->kind = gpulz_stream_kind(m, u, &model[j], g);
+            s->kind = gpulz_stream_kind(s->N, s->u, &model[j], g);
         }
         if (s->kind == GPULZ_STREAM_CONSTANT)
             s->constant = only_value(h);
         if (s->kind == GPULZ_STREAM_RANS) {
-            enc_entries(&model[j], enc + j * V);
-            s->enc = (const uint32_t *)(scratch + P.enc) + j * V;
-            s->nseg = gpulz_segments_of(m, g);
+            enc_entries(&model[j], enc + enc_at[j]);
+            s->enc = (const uint32_t *)(K->scratch + P->enc) + enc_at[j];
+            s->nseg = gpulz_segments_of(s->N, g);
             s->seg0 = segs;
             segs += s->nseg;
             max_segs = s->nseg > max_segs ? s->nseg : max_segs;
         }
     }
-    GPULZ_CK(cudaMemcpyAsync(scratch + P.enc, enc, J.count * V * sizeof *enc, cudaMemcpyHostToDevice, st));
+    GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, enc_at[J->count] * sizeof *enc, cudaMemcpyHostToDevice, st));
 
     /* count every segment's words, place them, and learn each body's size */
     if (segs) {
         if (!(bounds = malloc((segs + 1) * sizeof *bounds)))
             FAIL(GPULZ_ERR_NOMEM, "cannot allocate the segment offsets");
-        if ((rc = gpu_v2_encode(&J, d_src, d_dst, 0, max_segs, st)) != GPULZ_OK ||
-            (rc = gpu_v2_place(&J, segs, scratch + P.temp, P.temp_bytes, st)) != GPULZ_OK)
+        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, max_units, st)) != GPULZ_OK ||
+            (rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK)
             goto done;
-        GPULZ_CK(cudaMemcpyAsync(bounds, J.seg_off, (segs + 1) * sizeof *bounds, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaMemcpyAsync(bounds, J->seg_off, (segs + 1) * sizeof *bounds, cudaMemcpyDeviceToHost, st));
         GPULZ_CK(cudaStreamSynchronize(st));
     }
 
     /* the streams' places: a body that does not beat the stored units is stored */
-    uint64_t pos = L.table_end;
     size_t meta_len = 0;
-    for (unsigned j = 0; j < J.count; j++) {
-        gpu_v2_stream *s = &J.s[j];
+    for (unsigned j = 0; j < J->count; j++) {
+        gpu_v2_stream *s = &J->s[j];
         if (s->kind == GPULZ_STREAM_RANS) {
             body_of[j] = gpulz_table_size(&model[j]) + 4 * s->nseg + bounds[s->seg0 + s->nseg] - bounds[s->seg0];
-            if (!gpulz_rans_body_kept(body_of[j], s->N, u)) {
+            if (!gpulz_rans_body_kept(body_of[j], s->N, s->u)) {
                 s->kind = GPULZ_STREAM_STORED;
                 s->nseg = 0;
             }
@@ -171,72 +156,189 @@ int gpu_v2_compress(const uint8_t *d_src, size_t n, const gpulz_params *p, uint8
             s->seg_at = s->dir_at + 4 * s->nseg;
             meta_len += GPULZ_STREAM_HEADER_SIZE + gpulz_table_size(&model[j]);
         } else {
-            body_of[j] = s->kind == GPULZ_STREAM_STORED ? s->N * u : u;
+            body_of[j] = s->kind == GPULZ_STREAM_STORED ? s->N * s->u : s->u;
             s->seg_at = pos + GPULZ_STREAM_HEADER_SIZE;
-            meta_len += GPULZ_STREAM_HEADER_SIZE + u;
+            meta_len += GPULZ_STREAM_HEADER_SIZE + s->u;
         }
         pos += GPULZ_STREAM_HEADER_SIZE + body_of[j];
     }
-    *dst_len = (size_t)(pos + L.tail);
-    if (pos + L.tail > dst_cap)
+    *end = pos;
+    if (pos + tail > dst_cap)
         FAIL(GPULZ_ERR_DST_SIZE, "compressed size %llu exceeds the output capacity %zu",
-             (unsigned long long)(pos + L.tail), dst_cap);
+             (unsigned long long)(pos + tail), dst_cap);
 
-    /* the header, the streams' headers and tables from the host; the rest on the device */
-    if (!(meta = malloc(GPULZ_V2_HEADER_SIZE + meta_len)))
+    /* the streams' headers and tables from the host; the rest on the device */
+    if (!(meta = malloc(meta_len + 1)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the stream headers");
-    if (checksum)
-        L.checksum = gpulz_ck_final(status[0], n);
-    gpulz_header_write(meta, &L);
-    GPULZ_CK(cudaMemcpyAsync(d_dst, meta, GPULZ_V2_HEADER_SIZE, cudaMemcpyHostToDevice, st));
-    uint8_t *q = meta + GPULZ_V2_HEADER_SIZE;
-    for (unsigned j = 0; j < J.count; j++) {
-        const gpu_v2_stream *s = &J.s[j];
+    uint8_t *q = meta;
+    for (unsigned j = 0; j < J->count; j++) {
+        const gpu_v2_stream *s = &J->s[j];
         uint8_t *start = q;
         gpulz_stream_header_write(q, s->kind, s->N, body_of[j]);
         q += GPULZ_STREAM_HEADER_SIZE;
         if (s->kind == GPULZ_STREAM_RANS)
             q = gpulz_table_write(q, &model[j]);
         else if (s->kind == GPULZ_STREAM_CONSTANT)
-            for (unsigned b = 0; b < u; b++)
+            for (unsigned b = 0; b < s->u; b++)
                 *q++ = (uint8_t)(s->constant >> (8 * b));
         GPULZ_CK(cudaMemcpyAsync(d_dst + pos_of[j], start, (size_t)(q - start), cudaMemcpyHostToDevice, st));
     }
-    if ((rc = gpu_v2_encode(&J, d_src, d_dst, 1, max_segs, st)) != GPULZ_OK)
+    if ((rc = gpu_v2_encode(J, d_dst, 1, max_segs, max_units, st)) != GPULZ_OK)
         goto done;
-    if (L.tail)
-        GPULZ_CK(cudaMemcpyAsync(d_dst + pos, d_src + m * S, (size_t)L.tail, cudaMemcpyDeviceToDevice, st));
     GPULZ_CK(cudaStreamSynchronize(st));
 done:
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
         gpulz_model_free(&model[j]);
-    gpulz_fast_hists_free(&H);
-    free(counts);
     free(bounds);
     free(enc);
     free(meta);
     return rc;
 }
 
+int gpu_v2_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, uint64_t end, const uint8_t *d_table,
+                  cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    uint8_t header[GPULZ_V2_HEADER_SIZE];
+    gpulz_header_write(header, L);
+    GPULZ_CK(cudaMemcpyAsync(d_dst, header, sizeof header, cudaMemcpyHostToDevice, st));
+    if (d_table)
+        GPULZ_CK(cudaMemcpyAsync(d_dst + GPULZ_V2_HEADER_SIZE, d_table, (size_t)(L->table_end - GPULZ_V2_HEADER_SIZE),
+                                 cudaMemcpyDeviceToDevice, st));
+    if (L->tail)
+        GPULZ_CK(cudaMemcpyAsync(d_dst + end, d_src + L->symbols * L->symbol_size, (size_t)L->tail,
+                                 cudaMemcpyDeviceToDevice, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+done:
+    return rc;
+}
+
+int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst,
+                    size_t dst_cap, uint8_t *scratch, size_t scratch_cap, cudaStream_t st, size_t *dst_len)
+{
+    const unsigned S = p->symbol_size, C = p->block_symbols, g = GPULZ_SEG_LOG2_DEFAULT;
+    const int checksum = !(p->flags & GPULZ_FLAG_NO_CHECKSUM), lzss = p->mode == GPULZ_MODE_RATIO;
+    int rc = GPULZ_OK, delta = 0, split = 0;
+    uint32_t sum = 0;
+    uint64_t end = 0;
+    gpulz_layout L;
+    gpu_v2_plan P;
+    gpulz_fast_hists H;
+    gpu_v2_job J;
+    gpu_v2_coding K;
+    memset(&J, 0, sizeof J);
+    memset(&K, 0, sizeof K);
+    memset(&H, 0, sizeof H);
+    if (p->mode != GPULZ_MODE_FAST && p->mode != GPULZ_MODE_RATIO)
+        return gpulz_fail(GPULZ_ERR_PARAM, "mode %s is not one encoding", gpulz_mode_name(p->mode));
+    if ((rc = gpulz_layout_make(&L, n, S, p->window, C)) != GPULZ_OK ||
+        (rc = gpu_v2_plan_make(n, S, C, g, lzss, &P)) != GPULZ_OK || (rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
+        return rc;
+    if (scratch_cap < P.total)
+        FAIL(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, P.total);
+    if ((rc = gpu_v2_stats(d_src, n, S, C, checksum, scratch, &P, st, &H, &sum)) != GPULZ_OK ||
+        (rc = gpulz_fast_choose(&H, g, &delta, &split)) != GPULZ_OK)
+        goto done;
+    if (checksum)
+        L.checksum = gpulz_ck_final(sum, n);
+    if (lzss) {
+        rc = gpu_v2_compress_ratio(c, d_src, &L, p, delta, checksum, d_dst, dst_cap, scratch, &P, st, dst_len);
+        goto done;
+    }
+    const unsigned flags = GPULZ_V2_FLAG_ENTROPY | (delta ? GPULZ_V2_FLAG_DELTA : 0) |
+                           (split ? GPULZ_V2_FLAG_SPLIT : 0) | (checksum ? GPULZ_V2_FLAG_CHECKSUM : 0);
+    const uint32_t ck = L.checksum;
+    if ((rc = gpulz_layout_make_v2(&L, n, S, p->window, C, flags, g)) != GPULZ_OK)
+        goto done;
+    L.checksum = ck;
+
+    J.S = S;
+    J.C = C;
+    J.g = g;
+    J.delta = (unsigned)delta;
+    J.split = (unsigned)split;
+    J.count = gpulz_symbol_streams(flags, S);
+    for (unsigned j = 0; j < J.count; j++) {
+        J.s[j].N = L.symbols;
+        J.s[j].u = gpulz_unit_bytes(flags, S);
+        J.s[j].plane = j;
+        J.s[j].x = d_src;
+        K.h[j] = split ? &H.plane[delta][j] : &H.whole[delta];
+    }
+    K.J = &J;
+    K.P = &P;
+    K.scratch = scratch;
+    rc = gpu_v2_code_streams(&K, d_dst, dst_cap, L.table_end, L.tail, st, &end);
+    *dst_len = (size_t)(end + L.tail);
+    if (rc == GPULZ_OK)
+        rc = gpu_v2_finish(&L, d_src, d_dst, end, NULL, st);
+done:
+    gpulz_fast_hists_free(&H);
+    return rc;
+}
+
 /* ---- decoding ------------------------------------------------------------- */
 
-/* The bytes of a stream the opening reads at most: its header, a table, a
- * directory of the segments of N units. */
-static size_t open_bytes(uint64_t N, unsigned g)
+size_t gpu_v2_open_bytes(uint64_t N, unsigned g)
 {
     return GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + (size_t)GPULZ_VARINT_MAX * (2 * GPULZ_RANS_M) +
            4 * (size_t)gpulz_segments_of(N, g);
 }
 
+int gpu_v2_stream_open(const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos, uint64_t N_want,
+                       unsigned u, unsigned g, const char *name, uint8_t *mirror, size_t mirror_cap,
+                       cudaStream_t st, gpulz_stream_view *V)
+{
+    int rc = GPULZ_OK;
+    if (!h_src && pos <= n) {
+        /* what opening the stream reads: its header, then its table and directory */
+        size_t have = n - pos < GPULZ_STREAM_HEADER_SIZE ? n - pos : GPULZ_STREAM_HEADER_SIZE;
+        GPULZ_CK(cudaMemcpyAsync(mirror, d_src + pos, have, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaStreamSynchronize(st));
+        if (have == GPULZ_STREAM_HEADER_SIZE) {
+            uint64_t size = gpulz_get_u64(mirror + 9), more = n - pos - have;
+            more = size < more ? size : more;
+            more = more < mirror_cap - have ? more : mirror_cap - have;
+            GPULZ_CK(cudaMemcpyAsync(mirror + have, d_src + pos + have, (size_t)more, cudaMemcpyDeviceToHost, st));
+            GPULZ_CK(cudaStreamSynchronize(st));
+        }
+    }
+    rc = gpulz_stream_open(h_src ? h_src + pos : mirror, n - pos, N_want, u, g, name, V);
+done:
+    return rc;
+}
+
+/* Take the opened stream V at pos into the job's stream s, its table to
+ * the device at dec, its directory into the host's seg_off and words. */
+int gpu_v2_stream_take(const gpulz_stream_view *V, uint64_t pos, gpu_v2_stream *s, gpulz_dec_table *dec,
+                       uint64_t *seg_off, uint32_t *words, uint64_t *segs, uint64_t *max_segs, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    s->kind = V->kind;
+    s->N = V->N;
+    s->seg_at = pos + GPULZ_STREAM_HEADER_SIZE;
+    s->nseg = 0;
+    if (V->kind == GPULZ_STREAM_CONSTANT)
+        s->constant = s->u == 1 ? V->body[0] : gpulz_get_u16(V->body);
+    if (V->kind == GPULZ_STREAM_RANS) {
+        s->nseg = V->nseg;
+        s->seg0 = *segs;
+        s->seg_at = pos + V->seg_offset;
+        s->dec = dec;
+        GPULZ_CK(cudaMemcpyAsync(dec, V->t, sizeof *V->t, cudaMemcpyHostToDevice, st));
+        memcpy(seg_off + *segs, V->start, V->nseg * sizeof *seg_off);
+        memcpy(words + *segs, V->words, V->nseg * sizeof *words);
+        *segs += V->nseg;
+        *max_segs = V->nseg > *max_segs ? V->nseg : *max_segs;
+    }
+done:
+    return rc;
+}
+
 /* The decoder's scratch for a chunk of n bytes: the tables, and per
  * segment its words and offset; every segment takes its states and a
  * directory entry in the chunk, which bounds their number. */
-typedef struct dec_plan {
-    uint64_t seg_cap;
-    size_t words, seg_off, status, total;
-} dec_plan;
-
-static void dec_plan_make(size_t n, dec_plan *D)
+void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D)
 {
     D->seg_cap = n / (GPULZ_RANS_STATE_BYTES + 4) + 1;
     D->words = ((size_t)GPU_V2_STREAMS_MAX * sizeof(gpulz_dec_table) + 255) & ~(size_t)255;
@@ -247,85 +349,75 @@ static void dec_plan_make(size_t n, dec_plan *D)
 
 size_t gpu_v2_decompress_scratch(size_t n)
 {
-    dec_plan D;
-    dec_plan_make(n, &D);
+    gpu_v2_dec_plan D;
+    gpu_v2_dec_plan_make(n, &D);
     return D.total;
 }
 
-int gpu_v2_decompress(const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L, uint8_t *d_dst,
-                      uint8_t *scratch, size_t scratch_cap, cudaStream_t st)
+/* After the streams are decoded: the checksum of the decoded chunk, and the
+ * device's verdict read back. */
+int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    uint32_t status[4];
+    if (L->flags & GPULZ_V2_FLAG_CHECKSUM &&
+        (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) != GPULZ_OK)
+        goto done;
+    GPULZ_CK(cudaMemcpyAsync(status, err, sizeof status, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    if (status[0])
+        FAIL(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment or token");
+    if (L->flags & GPULZ_V2_FLAG_CHECKSUM && gpulz_ck_final(status[1], L->n) != L->checksum)
+        FAIL(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x",
+             gpulz_ck_final(status[1], L->n), L->checksum);
+done:
+    return rc;
+}
+
+int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
+                      uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st)
 {
     const unsigned S = L->symbol_size, g = L->seg_log2;
-    const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     const unsigned u = gpulz_unit_bytes(L->flags, S);
     int rc = GPULZ_OK;
     gpulz_stream_view V;
     gpu_v2_job J;
+    gpu_v2_dec_plan D;
     uint8_t *mirror = NULL;
     uint64_t *seg_off = NULL;
-    uint32_t *words = NULL, status[4];
+    uint32_t *words = NULL;
     memset(&V, 0, sizeof V);
     memset(&J, 0, sizeof J);
+    gpu_v2_dec_plan_make(n, &D);
+    if (scratch_cap < D.total)
+        return gpulz_fail(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, D.total);
     if (L->flags & GPULZ_V2_FLAG_LZSS)
-        return gpulz_fail(GPULZ_ERR_VERSION, "the GPU backend has no lzss stage for format 2");
+        return gpu_v2_decompress_ratio(c, d_src, h_src, n, L, d_dst, scratch, scratch_cap, st);
     J.S = S;
     J.C = L->block_symbols;
     J.g = g;
-    J.delta = (L->flags & GPULZ_V2_FLAG_DELTA) != 0;
-    J.split = (unsigned)split;
-    J.m = L->symbols;
+    J.split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     J.count = gpulz_symbol_streams(L->flags, S);
-    dec_plan D;
-    dec_plan_make(n, &D);
-    const uint64_t seg_cap = D.seg_cap;
-    if (scratch_cap < D.total)
-        FAIL(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, D.total);
     J.words = (uint32_t *)(scratch + D.words);
     J.seg_off = (uint64_t *)(scratch + D.seg_off);
     J.err = (unsigned *)(scratch + D.status);
-    const size_t mirror_cap = open_bytes(J.m, g);
+    const uint64_t m = L->symbols;
+    const size_t mirror_cap = gpu_v2_open_bytes(m, g);
     if (!h_src && !(mirror = malloc(mirror_cap)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a stream's header and table");
-    if (!(seg_off = malloc(seg_cap * sizeof *seg_off)) || !(words = malloc(seg_cap * sizeof *words)))
+    if (!(seg_off = malloc(D.seg_cap * sizeof *seg_off)) || !(words = malloc(D.seg_cap * sizeof *words)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
     uint64_t pos = L->table_end, segs = 0, max_segs = 0;
     for (unsigned j = 0; j < J.count; j++) {
-        const uint8_t *at = h_src ? h_src + pos : mirror;
-        if (!h_src) {
-            /* what opening the stream reads: its header, then its table and directory */
-            size_t have = n - pos < GPULZ_STREAM_HEADER_SIZE ? n - pos : GPULZ_STREAM_HEADER_SIZE;
-            GPULZ_CK(cudaMemcpyAsync(mirror, d_src + pos, have, cudaMemcpyDeviceToHost, st));
-            GPULZ_CK(cudaStreamSynchronize(st));
-            if (have == GPULZ_STREAM_HEADER_SIZE) {
-                uint64_t size = gpulz_get_u64(mirror + 9), more = n - pos - have;
-                more = size < more ? size : more;
-                more = more < mirror_cap - have ? more : mirror_cap - have;
-                GPULZ_CK(cudaMemcpyAsync(mirror + have, d_src + pos + have, (size_t)more, cudaMemcpyDeviceToHost,
-                                         st));
-                GPULZ_CK(cudaStreamSynchronize(st));
-            }
-        }
-        if ((rc = gpulz_stream_open(at, n - pos, J.m, u, g, stream_names[j], &V)) != GPULZ_OK)
-            goto done;
         gpu_v2_stream *s = &J.s[j];
-        s->kind = V.kind;
-        s->N = V.N;
         s->u = u;
         s->plane = j;
-        s->seg_at = pos + GPULZ_STREAM_HEADER_SIZE;
-        if (V.kind == GPULZ_STREAM_CONSTANT)
-            s->constant = u == 1 ? V.body[0] : gpulz_get_u16(V.body);
-        if (V.kind == GPULZ_STREAM_RANS) {
-            s->nseg = V.nseg;
-            s->seg0 = segs;
-            s->seg_at = pos + V.seg_offset;
-            s->dec = (const gpulz_dec_table *)scratch + j;
-            GPULZ_CK(cudaMemcpyAsync((uint8_t *)s->dec, V.t, sizeof *V.t, cudaMemcpyHostToDevice, st));
-            memcpy(seg_off + segs, V.start, V.nseg * sizeof *seg_off);
-            memcpy(words + segs, V.words, V.nseg * sizeof *words);
-            segs += V.nseg;
-            max_segs = V.nseg > max_segs ? V.nseg : max_segs;
-        }
+        s->out = d_dst;
+        if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, m, u, g, stream_names[j], mirror, mirror_cap, st, &V)) !=
+                GPULZ_OK ||
+            (rc = gpu_v2_stream_take(&V, pos, s, (gpulz_dec_table *)scratch + j, seg_off, words, &segs, &max_segs,
+                                     st)) != GPULZ_OK)
+            goto done;
         pos += V.used;
         gpulz_stream_close(&V);
     }
@@ -337,19 +429,11 @@ int gpu_v2_decompress(const uint8_t *d_src, const uint8_t *h_src, size_t n, cons
     }
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
     if (L->tail)
-        GPULZ_CK(cudaMemcpyAsync(d_dst + J.m * S, d_src + pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    if ((rc = gpu_v2_decode(&J, d_src, d_dst, max_segs, st)) != GPULZ_OK)
+        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
+    if ((rc = gpu_v2_decode(&J, d_src, max_segs, m, st)) != GPULZ_OK ||
+        ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
-    if (L->flags & GPULZ_V2_FLAG_CHECKSUM &&
-        (rc = gpu_v2_checksum(d_dst, L->n, S, L->block_symbols, (uint32_t *)J.err + 1, st)) != GPULZ_OK)
-        goto done;
-    GPULZ_CK(cudaMemcpyAsync(status, J.err, sizeof status, cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaStreamSynchronize(st));
-    if (status[0])
-        FAIL(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment");
-    if (L->flags & GPULZ_V2_FLAG_CHECKSUM && gpulz_ck_final(status[1], L->n) != L->checksum)
-        FAIL(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x",
-             gpulz_ck_final(status[1], L->n), L->checksum);
+    rc = gpu_v2_dec_result(L, d_dst, J.err, st);
 done:
     gpulz_stream_close(&V);
     free(mirror);

@@ -46,20 +46,21 @@ __device__ __forceinline__ uint64_t v2_tsym(const uint8_t *x, uint64_t i, unsign
     return v;
 }
 
-/* Unit i of stream st: the transformed symbol, or its byte st.plane. */
+/* Unit i of stream st: a byte of its array, or the transformed symbol, or
+ * its byte st.plane. */
 template <unsigned S>
-__device__ __forceinline__ uint32_t v2_unit(const gpu_v2_job &J, const gpu_v2_stream &st, const uint8_t *x,
-                                            uint64_t i)
+__device__ __forceinline__ uint32_t v2_unit(const gpu_v2_job &J, const gpu_v2_stream &st, uint64_t i)
 {
-    const uint64_t y = v2_tsym<S>(x, i, J.C, J.delta);
+    if (st.bytes)
+        return st.x[i];
+    const uint64_t y = v2_tsym<S>(st.x, i, J.C, J.delta);
     return J.split ? (uint32_t)(y >> (8 * st.plane)) & 255u : (uint32_t)y;
 }
 
-/* Where unit i of stream st goes in the decoded symbols. */
-__device__ __forceinline__ void v2_unit_put(const gpu_v2_job &J, const gpu_v2_stream &st, uint8_t *out,
-                                            uint64_t i, uint32_t v)
+/* Where unit i of stream st goes when decoded. */
+__device__ __forceinline__ void v2_unit_put(const gpu_v2_job &J, const gpu_v2_stream &st, uint64_t i, uint32_t v)
 {
-    uint8_t *p = out + i * J.S + (J.split ? st.plane : 0);
+    uint8_t *p = st.bytes ? st.out + i : st.out + i * J.S + (J.split ? st.plane : 0);
     p[0] = (uint8_t)v;
     if (st.u == 2)
         p[1] = (uint8_t)(v >> 8);
@@ -70,12 +71,12 @@ __device__ __forceinline__ void v2_unit_put(const gpu_v2_job &J, const gpu_v2_st
 /*
  * The histograms of fast's choice (§19), bins per transform: S = 1 the
  * bytes, S = 2 the 16-bit symbols (the planes are derived on the host),
- * S >= 4 the S byte planes, 256 bins each.  Small alphabets count in shared
- * memory; the 2^16 bins of S = 2 go to global memory, one atomic per value
- * a warp holds.
+ * S >= 4 the S byte planes, 256 bins each; the deltas' only with delta_too
+ * (ratio's streams have none).  Small alphabets count in shared memory; the
+ * 2^16 bins of S = 2 go to global memory, one atomic per value a warp holds.
  */
 template <unsigned S>
-__global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint64_t m, unsigned C,
+__global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint64_t m, unsigned C, bool delta_too,
                                                           unsigned long long *hist, size_t bins)
 {
     constexpr bool shared = S != 2;
@@ -95,6 +96,8 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint
             unsigned peers = __match_any_sync(act, (unsigned)v0);
             if ((unsigned)__ffs(peers) - 1 == lane)
                 atomicAdd(&hist[v0], (unsigned long long)__popc(peers));
+            if (!delta_too)
+                continue;
             peers = __match_any_sync(act, (unsigned)v1);
             if ((unsigned)__ffs(peers) - 1 == lane)
                 atomicAdd(&hist[bins + v1], (unsigned long long)__popc(peers));
@@ -102,7 +105,8 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint
 #pragma unroll
             for (unsigned q = 0; q < S; q++) {
                 atomicAdd(&sh[q * 256 + (unsigned)(v0 >> (8 * q) & 255)], 1u);
-                atomicAdd(&sh[SB + q * 256 + (unsigned)(v1 >> (8 * q) & 255)], 1u);
+                if (delta_too)
+                    atomicAdd(&sh[SB + q * 256 + (unsigned)(v1 >> (8 * q) & 255)], 1u);
             }
         }
     }
@@ -170,8 +174,7 @@ __device__ __forceinline__ void v2_put_word(uint8_t *seg, uint32_t i, uint32_t w
  * land in the order the decoder reads them, behind the states.
  */
 template <unsigned S, bool WRITE>
-__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, const uint8_t *x,
-                                                                          uint8_t *dst)
+__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
 {
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
@@ -192,7 +195,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
         const bool active = i < c;
         uint32_t v = 0, e = 0, w = 0;
         if (active) {
-            v = v2_unit<S>(J, st, x, first + i);
+            v = v2_unit<S>(J, st, first + i);
             e = st.enc[v];
         }
         int emit = 0;
@@ -221,14 +224,14 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
 
 /* A stored stream's units (grid y: the stream; others return). */
 template <unsigned S>
-__global__ void __launch_bounds__(256) gpu_v2_store_kernel(gpu_v2_job J, const uint8_t *x, uint8_t *dst)
+__global__ void __launch_bounds__(256) gpu_v2_store_kernel(gpu_v2_job J, uint8_t *dst)
 {
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind != GPULZ_STREAM_STORED)
         return;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < st.N; i += stride) {
-        const uint32_t v = v2_unit<S>(J, st, x, i);
+        const uint32_t v = v2_unit<S>(J, st, i);
         uint8_t *p = dst + st.seg_at + i * st.u;
         p[0] = (uint8_t)v;
         if (st.u == 2)
@@ -269,9 +272,7 @@ __device__ __forceinline__ void v2_take(bool need, uint32_t *state, const uint8_
  * entropy.c rejects is rejected here: a state below 2^16 at the start, a
  * word past the segment's, a lane not back at 2^16, words left over.
  */
-template <unsigned S>
-__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src,
-                                                                          uint8_t *out)
+__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
     __shared__ uint32_t slot[GPULZ_RANS_M];
     __shared__ uint16_t value[GPULZ_RANS_M];
@@ -306,9 +307,9 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
         v2_take(active && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
         const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
         if (active && !esc)
-            v2_unit_put(J, st, out, first + i, value[sl]);
+            v2_unit_put(J, st, first + i, value[sl]);
         if (esc) {
-            v2_unit_put(J, st, out, first + i, state & umask);
+            v2_unit_put(J, st, first + i, state & umask);
             state >>= 8 * st.u;
         }
         v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
@@ -319,7 +320,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
 }
 
 /* Stored and constant streams into the decoded symbols (grid y: the stream). */
-__global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const uint8_t *src, uint8_t *out)
+__global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const uint8_t *src)
 {
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind == GPULZ_STREAM_RANS)
@@ -329,7 +330,7 @@ __global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const
         uint32_t v = st.constant;
         if (st.kind == GPULZ_STREAM_STORED)
             v = st.u == 1 ? src[st.seg_at + i] : gpulz_get_u16(src + st.seg_at + 2 * i);
-        v2_unit_put(J, st, out, i, v);
+        v2_unit_put(J, st, i, v);
     }
 }
 

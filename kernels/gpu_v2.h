@@ -15,77 +15,160 @@
 #include "gpu_context.h"
 #include "gpulz_entropy.h"
 #include "gpulz_format2.h"
+#include "gpulz_v2.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GPU_V2_STREAMS_MAX 8 /* the symbol streams of a chunk: S planes at most */
+#define GPU_V2_STREAMS_MAX 11 /* ratio's streams: flags, S literal planes, lengths, offsets */
 
 /* The encoder's entry for a unit value: ESC << 31 | f << 16 | c (§16). */
 #define GPU_V2_ENC_ESC 0x80000000u
 
-/* One symbol stream of a chunk, as the kernels see it. */
+/* One stream of a chunk, as the kernels see it. */
 typedef struct gpu_v2_stream {
-    uint64_t N;      /* units: the symbols */
+    uint64_t N;      /* units */
     uint64_t nseg;   /* rANS segments coded by the kernels (0 for stored and constant) */
     uint64_t seg0;   /* its first segment among the chunk's, in the per-segment arrays */
     uint64_t dir_at; /* rANS: where its directory starts in the chunk */
     uint64_t seg_at; /* rANS: where its first segment starts; stored: its units */
     unsigned kind, u, plane; /* GPULZ_STREAM_*, unit bytes, byte of the symbol with SPLIT */
+    /* Where its units are: a byte array (bytes = 1: ratio's flags, lengths
+     * and offsets, unit i at x[i]), or the job's S-byte symbols, transformed
+     * (DELTA) and split (SPLIT) as the job says, as they are read. */
+    unsigned bytes;
+    const uint8_t *x;                /* encoding: the units' source */
+    uint8_t *out;                    /* decoding: where they go */
     const uint32_t *enc;             /* encoding: per unit value (2^(8u)) */
     const gpulz_dec_table *dec;      /* decoding: the table */
     uint32_t constant;               /* a constant stream's value */
 } gpu_v2_stream;
 
-/* The chunk's symbol streams and what the kernels share. */
+/* The chunk's streams and what the kernels share. */
 typedef struct gpu_v2_job {
     unsigned S, C, g, delta, split, count;
-    uint64_t m;             /* whole symbols */
     gpu_v2_stream s[GPU_V2_STREAMS_MAX];
     uint32_t *words;        /* per segment of every stream: its words */
     uint64_t *seg_off;      /* per segment: its offset from its stream's first (scanned) */
     unsigned *err;          /* the device error word */
 } gpu_v2_job;
 
-/* The device scratch of a format 2 chunk: byte offsets into one area. */
+/* The device scratch of a format 2 chunk's encoding: byte offsets into one
+ * area.  Statistics and coding take every mode; ratio adds the tokens. */
 typedef struct gpu_v2_plan {
     size_t hist, status, enc, dec, words, seg_off, temp, total;
     size_t hist_bins;  /* per transform */
-    size_t temp_bytes; /* the scan's */
+    size_t temp_bytes; /* the scans' */
     uint64_t segs;     /* segments of all streams, at most */
+    /* ratio: per block its tokens where its symbols start (slots), the
+     * counts of each block's flag bytes, literals and matches (scanned into
+     * places), and the streams gathered in token order */
+    size_t slot_flags, slot_lits, slot_lens, slot_offs, counts, flags, lits, lens, offs, table;
 } gpu_v2_plan;
 
-/* The plan for n bytes of S-byte symbols in segments of 2^g units. */
-int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned g, gpu_v2_plan *P);
+/* The plan for n bytes of S-byte symbols in blocks of C, segments of 2^g
+ * units, for mode fast (lzss 0) or ratio (lzss 1). */
+int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, int lzss, gpu_v2_plan *P);
 
-/* ---- the chunk (gpu_v2.c) ------------------------------------------------ */
+/* ---- the chunk (gpu_v2.c, gpu_v2_ratio.c) ---------------------------------- */
 
 /*
- * A format 2 chunk of mode fast from the n bytes at d_src into d_dst (p:
- * symbol size, block size, flags), with scratch of gpu_v2_plan's total;
- * *dst_len is the chunk's size also when GPULZ_ERR_DST_SIZE says it did not
- * fit.  Returns when the chunk is complete.
+ * A format 2 chunk of mode fast or ratio (p->mode) from the n bytes at d_src
+ * into d_dst (p: symbol size, window, block size, flags), with scratch of
+ * gpu_v2_plan's total, on context c's device; *dst_len is the chunk's size
+ * also when GPULZ_ERR_DST_SIZE says it did not fit.  Returns when the chunk
+ * is complete.
  */
-int gpu_v2_compress(const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst, size_t dst_cap,
-                    uint8_t *scratch, size_t scratch_cap, cudaStream_t st, size_t *dst_len);
+int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst,
+                    size_t dst_cap, uint8_t *scratch, size_t scratch_cap, cudaStream_t st, size_t *dst_len);
 
 /*
  * Decode the format 2 chunk at d_src (n bytes, header read into L) into
  * d_dst (L->n bytes).  h_src is the chunk in host memory when there is one,
  * else NULL: the streams' headers, tables and directories are copied from
- * the device to be checked.  Every check of the CPU decoder is made.
+ * the device to be checked.  Every check of the CPU decoder is made.  A
+ * chunk with LZSS keeps its token streams in the context's d_tokens.
  */
 size_t gpu_v2_decompress_scratch(size_t n);
-int gpu_v2_decompress(const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
+int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
                       uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st);
+
+/* ---- shared by the modes (gpu_v2.c) --------------------------------------- */
+
+/* The streams' statistics in one place: per stream j its histogram h[j]. */
+typedef struct gpu_v2_coding {
+    gpu_v2_job *J;
+    const gpulz_hist *h[GPU_V2_STREAMS_MAX];
+    const gpu_v2_plan *P;
+    uint8_t *scratch;
+} gpu_v2_coding;
+
+/*
+ * Code the streams of K->J (each with N, u, plane, bytes and x set; its
+ * histogram in K->h) into d_dst from byte pos: the models and kinds on the
+ * host, the segments counted, placed and written on the device, the
+ * streams' headers and tables from the host.  *end receives where the
+ * streams end; GPULZ_ERR_DST_SIZE (with *end set) when end + tail passes
+ * dst_cap, before anything is written.  Queues on st and waits.
+ */
+int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64_t pos, uint64_t tail,
+                        cudaStream_t st, uint64_t *end);
+
+/* After the streams (ending at end) are in place: the header of L, the
+ * token table from d_table (ratio; else NULL) and the tail, then wait. */
+int gpu_v2_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, uint64_t end, const uint8_t *d_table,
+                  cudaStream_t st);
+
+/* Mode ratio after the statistics (gpu_v2_ratio.c): L from
+ * gpulz_layout_make with its checksum set, delta fast's choice. */
+int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, const gpulz_params *p, int delta,
+                          int checksum, uint8_t *d_dst, size_t dst_cap, uint8_t *scratch, const gpu_v2_plan *P,
+                          cudaStream_t st, size_t *dst_len);
+
+/* Decoding ratio's streams after the header (gpu_v2_ratio.c). */
+int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
+                            uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st);
+
+/* The statistics shared by the modes: the histograms of both transforms
+ * into H (S: the chunk's) and, with checksum, the checksum into *sum. */
+int gpu_v2_stats(const uint8_t *d_src, size_t n, unsigned S, unsigned C, int checksum, uint8_t *scratch,
+                 const gpu_v2_plan *P, cudaStream_t st, gpulz_fast_hists *H, uint32_t *sum);
+
+/* Open the stream at pos of the chunk (d_src on the device, h_src its host
+ * copy or NULL, n bytes): gpulz_stream_open on the host's bytes or on a
+ * mirror of what opening reads, copied from the device into mirror (of
+ * mirror_cap bytes). */
+int gpu_v2_stream_open(const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos, uint64_t N_want,
+                       unsigned u, unsigned g, const char *name, uint8_t *mirror, size_t mirror_cap,
+                       cudaStream_t st, gpulz_stream_view *V);
+size_t gpu_v2_open_bytes(uint64_t N, unsigned g);
+
+/* Take the opened stream V at pos into the job's stream s (its u set): its
+ * table to the device at dec, its directory appended to the host's seg_off
+ * and words (segs of them so far; max_segs the most of one stream). */
+int gpu_v2_stream_take(const gpulz_stream_view *V, uint64_t pos, gpu_v2_stream *s, gpulz_dec_table *dec,
+                       uint64_t *seg_off, uint32_t *words, uint64_t *segs, uint64_t *max_segs, cudaStream_t st);
+
+/* The decoder's scratch for a chunk of n bytes (byte offsets): the tables,
+ * per segment its words and offset, the error words.  Every segment takes
+ * its states and a directory entry in the chunk, which bounds their number. */
+typedef struct gpu_v2_dec_plan {
+    uint64_t seg_cap;
+    size_t words, seg_off, status, total;
+} gpu_v2_dec_plan;
+void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
+
+/* The checksum of the decoded chunk and the device's verdict (err: the
+ * error words), read back: GPULZ_ERR_CORRUPT for either. */
+int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cudaStream_t st);
 
 /* ---- launches (gpu_v2_launch.cu); all queue on st and return at once ---- */
 
-/* The histograms of the symbols and of their deltas (§19): bins per
- * transform as gpu_v2_plan says, 64-bit counts at hist, zeroed here. */
-int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, uint64_t *hist, size_t bins,
-                cudaStream_t st);
+/* The histograms of the symbols and, with delta_too, of their deltas (§19):
+ * bins per transform as gpu_v2_plan says, 64-bit counts at hist, zeroed here. */
+int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
+                size_t bins, cudaStream_t st);
 
 /* §17: the sum of the pieces' terms of n bytes at d_data into *sum
  * (zeroed here); the host finishes it with gpulz_ck_final. */
@@ -95,17 +178,48 @@ int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, u
 /* The rANS streams' segments: with write = 0 their word counts (J->words);
  * with write = 1 their states, words and directories into d_dst, where
  * J->seg_off places them.  Stored streams' units are written too. */
-int gpu_v2_encode(const gpu_v2_job *J, const uint8_t *d_src, uint8_t *d_dst, int write,
-                  uint64_t max_segs, cudaStream_t st);
+int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, uint64_t max_units,
+                  cudaStream_t st);
 
 /* J->seg_off from J->words: sizes scanned over all segs segments. */
 int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_bytes, cudaStream_t st);
 
-/* Decode the streams of the chunk at d_src into d_dst (seg_off: each
- * segment's offset from its stream's first, words: its words, from the
- * directory the host checked), then undo the delta.  Errors in *J->err. */
-int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint8_t *d_dst, uint64_t max_segs,
+/* Decode the streams of the chunk at d_src, each into its out (seg_off:
+ * each segment's offset from its stream's first, words: its words, from the
+ * directory the host checked).  Errors in *J->err. */
+int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, uint64_t max_units,
                   cudaStream_t st);
+
+/* §13 backwards on the m symbols of S bytes at y, in blocks of C. */
+int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, cudaStream_t st);
+
+/* ---- ratio's tokens (gpu_v2_launch.cu) ------------------------------------ */
+
+/*
+ * Tokenise every block of the m symbols at d_src (DELTA applied as they are
+ * loaded) as §18 step 2 says, into the plan's slots, with each block's flag
+ * bytes, literal and match counts in the plan's counts (3 arrays of nb + 1),
+ * and scan those into places; then gather the slots into the streams and
+ * the token table into the plan's table.
+ */
+int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, unsigned W, int delta,
+                  uint8_t *scratch, const gpu_v2_plan *P, cudaStream_t st);
+
+/*
+ * Decoding: from the decoded flags (F, each block's at fpos[k]) and the
+ * token table at d_table, each block's matches into mpos (nb + 1, then
+ * scanned), flag bits past a block's T_k into *err.
+ */
+size_t gpu_v2_scan_temp(uint64_t items);
+int gpu_v2_flag_counts(const uint8_t *d_table, const uint8_t *F, const uint64_t *fpos, uint64_t nb,
+                       uint64_t *mpos, uint8_t *temp, size_t temp_bytes, unsigned *err, cudaStream_t st);
+
+/* Every block's symbols from the token streams into y (T from d_table;
+ * tpos: the tokens before each block; mpos: the matches before it). */
+int gpu_v2_lz_decode(gpu_ctx *c, const uint8_t *d_table, const uint8_t *F, const uint8_t *lits,
+                     const uint8_t *lens, const uint8_t *offs, const uint64_t *fpos, const uint64_t *tpos,
+                     const uint64_t *mpos, uint64_t m, unsigned S, unsigned C, unsigned W, uint8_t *y,
+                     unsigned *err, cudaStream_t st);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_v2_launch.cu - the nvcc unit of format 2's kernels: the scratch plan
- * (CUB's scan sizes it) and the launches gpu_v2.c calls.  Kernels run on
+ * (CUB's scan sizes it) and the launches gpu_v2.c and gpu_v2_ratio.c call.  Kernels run on
  * the stream they are given; nothing here synchronises.
  */
 #include <cuda_runtime.h>
@@ -10,6 +10,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "gpu_v2.cuh"
+#include "gpu_v2_lz.cuh"
 
 static size_t align256(size_t v)
 {
@@ -21,28 +22,55 @@ static unsigned sym_streams_max(unsigned S)
     return S == 1 ? 1 : S;
 }
 
-extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned g, gpu_v2_plan *P)
+extern "C" size_t gpu_v2_scan_temp(uint64_t items)
 {
-    int rc = GPULZ_OK;
     size_t temp = 0;
-    const uint64_t m = n / S;
-    const size_t enc_values = S == 2 ? 65536 : (size_t)sym_streams_max(S) * 256;
+    gpu_touch(); /* the size query may start the CUDA runtime */
+    if (cub::DeviceScan::ExclusiveSum(NULL, temp, (uint64_t *)NULL, items) != cudaSuccess)
+        return 0;
+    return temp;
+}
+
+extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, int lzss, gpu_v2_plan *P)
+{
+    const uint64_t m = n / S, nb = (m + C - 1) / C, G = (uint64_t)1 << g;
+    /* the streams: fast's symbol streams, or ratio's flags, literals,
+     * lengths and offsets, each holding at most m units (flags: m / 8 + nb) */
+    const unsigned streams = sym_streams_max(S) + (lzss ? 3 : 0);
+    const size_t lit_values = S == 2 ? 65536 : (size_t)sym_streams_max(S) * 256;
+    const size_t enc_values = lit_values + (lzss ? 3 * 256 : 0);
     memset(P, 0, sizeof *P);
     P->hist_bins = S == 1 ? 256 : S == 2 ? 65536 : (size_t)S * 256;
-    P->segs = (uint64_t)sym_streams_max(S) * ((m >> g) + ((m & (((uint64_t)1 << g) - 1)) != 0));
-    gpu_touch(); /* the size query may start the CUDA runtime */
-    GPULZ_CK(cub::DeviceScan::ExclusiveSum(NULL, temp, (uint64_t *)NULL, (uint64_t)(P->segs + 1)));
-    P->temp_bytes = temp;
+    P->segs = (uint64_t)streams * ((m + nb + G - 1) / G + 1);
+    size_t temp = gpu_v2_scan_temp(P->segs + 1), temp_nb = lzss ? gpu_v2_scan_temp(nb + 1) : 0;
+    if (!temp || (lzss && !temp_nb))
+        return gpulz_fail(GPULZ_ERR_CUDA, "cannot size the device scan of %llu items",
+                          (unsigned long long)P->segs);
+    P->temp_bytes = temp > temp_nb ? temp : temp_nb;
     P->hist = 0;
-    P->status = align256(P->hist + 2 * P->hist_bins * sizeof(uint64_t));
+    /* fast's two transforms, or ratio's streams: flags, literals, lengths, offsets */
+    P->status = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
     P->enc = align256(P->status + 16);
     P->dec = align256(P->enc + enc_values * sizeof(uint32_t));
-    P->words = align256(P->dec + (size_t)sym_streams_max(S) * sizeof(gpulz_dec_table));
+    P->words = align256(P->dec + (size_t)streams * sizeof(gpulz_dec_table));
     P->seg_off = align256(P->words + P->segs * sizeof(uint32_t));
     P->temp = align256(P->seg_off + (P->segs + 1) * sizeof(uint64_t));
-    P->total = align256(P->temp + temp);
-done:
-    return rc;
+    size_t end = align256(P->temp + P->temp_bytes);
+    if (lzss) {
+        P->slot_flags = end;
+        P->slot_lits = align256(P->slot_flags + nb * (C / 8));
+        P->slot_lens = align256(P->slot_lits + m * S);
+        P->slot_offs = align256(P->slot_lens + m);
+        P->counts = align256(P->slot_offs + m);
+        P->flags = align256(P->counts + 3 * (nb + 1) * sizeof(uint64_t));
+        P->lits = align256(P->flags + nb * (C / 8));
+        P->lens = align256(P->lits + m * S);
+        P->offs = align256(P->lens + m);
+        P->table = align256(P->offs + m);
+        end = align256(P->table + nb * GPULZ_TOKEN_ENTRY_SIZE);
+    }
+    P->total = end;
+    return GPULZ_OK;
 }
 
 static unsigned grid_for(uint64_t items, unsigned threads)
@@ -51,20 +79,20 @@ static unsigned grid_for(uint64_t items, unsigned threads)
     return g < 1 ? 1 : g > 65535 * 16 ? 65535 * 16 : (unsigned)g;
 }
 
-extern "C" int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, uint64_t *hist, size_t bins,
-                           cudaStream_t st)
+extern "C" int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
+                           size_t bins, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     unsigned long long *h = (unsigned long long *)hist;
-    GPULZ_CK(cudaMemsetAsync(hist, 0, 2 * bins * sizeof(uint64_t), st));
+    GPULZ_CK(cudaMemsetAsync(hist, 0, (delta_too ? 2 : 1) * bins * sizeof(uint64_t), st));
     if (m) {
         /* a few blocks per SM: each flushes its shared counts once */
         unsigned grid = grid_for(m, 256 * 16);
         switch (S) {
-        case 1: gpu_v2_hist_kernel<1><<<grid, 256, 0, st>>>(d_src, m, C, h, bins); break;
-        case 2: gpu_v2_hist_kernel<2><<<grid, 256, 0, st>>>(d_src, m, C, h, bins); break;
-        case 4: gpu_v2_hist_kernel<4><<<grid, 256, 0, st>>>(d_src, m, C, h, bins); break;
-        default: gpu_v2_hist_kernel<8><<<grid, 256, 0, st>>>(d_src, m, C, h, bins); break;
+        case 1: gpu_v2_hist_kernel<1><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
+        case 2: gpu_v2_hist_kernel<2><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
+        case 4: gpu_v2_hist_kernel<4><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
+        default: gpu_v2_hist_kernel<8><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
         }
         GPULZ_CK(cudaGetLastError());
     }
@@ -85,15 +113,15 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_encode(const gpu_v2_job *J, const uint8_t *d_src, uint8_t *d_dst, int write,
-                             uint64_t max_segs, cudaStream_t st)
+extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, uint64_t max_units,
+                             cudaStream_t st)
 {
     int rc = GPULZ_OK;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + GPU_V2_WARPS - 1) / GPU_V2_WARPS), J->count);
 #define ENC(SS)                                                                                        \
-    (write ? gpu_v2_encode_kernel<SS, true><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src, d_dst)     \
-           : gpu_v2_encode_kernel<SS, false><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src, d_dst))
+    (write ? gpu_v2_encode_kernel<SS, true><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_dst)            \
+           : gpu_v2_encode_kernel<SS, false><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_dst))
         switch (J->S) {
         case 1: ENC(1); break;
         case 2: ENC(2); break;
@@ -103,13 +131,13 @@ extern "C" int gpu_v2_encode(const gpu_v2_job *J, const uint8_t *d_src, uint8_t 
 #undef ENC
         GPULZ_CK(cudaGetLastError());
     }
-    if (write) {
-        dim3 grid(grid_for(J->m, 256 * 8), J->count);
+    if (write && max_units) {
+        dim3 grid(grid_for(max_units, 256 * 8), J->count);
         switch (J->S) {
-        case 1: gpu_v2_store_kernel<1><<<grid, 256, 0, st>>>(*J, d_src, d_dst); break;
-        case 2: gpu_v2_store_kernel<2><<<grid, 256, 0, st>>>(*J, d_src, d_dst); break;
-        case 4: gpu_v2_store_kernel<4><<<grid, 256, 0, st>>>(*J, d_src, d_dst); break;
-        default: gpu_v2_store_kernel<8><<<grid, 256, 0, st>>>(*J, d_src, d_dst); break;
+        case 1: gpu_v2_store_kernel<1><<<grid, 256, 0, st>>>(*J, d_dst); break;
+        case 2: gpu_v2_store_kernel<2><<<grid, 256, 0, st>>>(*J, d_dst); break;
+        case 4: gpu_v2_store_kernel<4><<<grid, 256, 0, st>>>(*J, d_dst); break;
+        default: gpu_v2_store_kernel<8><<<grid, 256, 0, st>>>(*J, d_dst); break;
         }
         GPULZ_CK(cudaGetLastError());
     }
@@ -127,34 +155,144 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint8_t *d_dst, uint64_t max_segs,
+extern "C" int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, uint64_t max_units,
                              cudaStream_t st)
 {
     int rc = GPULZ_OK;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + GPU_V2_WARPS - 1) / GPU_V2_WARPS), J->count);
-        switch (J->S) {
-        case 1: gpu_v2_decode_kernel<1><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src, d_dst); break;
-        case 2: gpu_v2_decode_kernel<2><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src, d_dst); break;
-        case 4: gpu_v2_decode_kernel<4><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src, d_dst); break;
-        default: gpu_v2_decode_kernel<8><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src, d_dst); break;
-        }
+        gpu_v2_decode_kernel<<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src);
         GPULZ_CK(cudaGetLastError());
     }
-    {
-        dim3 grid(grid_for(J->m, 256 * 8), J->count);
-        gpu_v2_unstore_kernel<<<grid, 256, 0, st>>>(*J, d_src, d_dst);
+    if (max_units) {
+        dim3 grid(grid_for(max_units, 256 * 8), J->count);
+        gpu_v2_unstore_kernel<<<grid, 256, 0, st>>>(*J, d_src);
         GPULZ_CK(cudaGetLastError());
     }
-    if (J->delta && J->m) {
-        const uint64_t nb = (J->m + J->C - 1) / J->C;
-        switch (J->S) {
-        case 1: gpu_v2_undelta_kernel<1><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(d_dst, J->m, J->C); break;
-        case 2: gpu_v2_undelta_kernel<2><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(d_dst, J->m, J->C); break;
-        case 4: gpu_v2_undelta_kernel<4><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(d_dst, J->m, J->C); break;
-        default: gpu_v2_undelta_kernel<8><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(d_dst, J->m, J->C); break;
-        }
+done:
+    return rc;
+}
+
+extern "C" int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    const uint64_t nb = (m + C - 1) / C;
+    if (!m)
+        return GPULZ_OK;
+    switch (S) {
+    case 1: gpu_v2_undelta_kernel<1><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
+    case 2: gpu_v2_undelta_kernel<2><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
+    case 4: gpu_v2_undelta_kernel<4><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
+    default: gpu_v2_undelta_kernel<8><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
+    }
+    GPULZ_CK(cudaGetLastError());
+done:
+    return rc;
+}
+
+/* ---- ratio's tokens -------------------------------------------------------- */
+
+typedef void (*lz_kernel_t)(const uint8_t *, uint64_t, uint64_t, unsigned, unsigned, int, gpu_v2_lz_slots,
+                            gpu_v2_lz_counts);
+
+template <typename Sym>
+static lz_kernel_t lz_kernel_g(unsigned G)
+{
+    switch (G) {
+    case 1: return gpu_v2_lz_kernel<Sym, 1>;
+    case 2: return gpu_v2_lz_kernel<Sym, 2>;
+    case 3: return gpu_v2_lz_kernel<Sym, 3>;
+    case 4: return gpu_v2_lz_kernel<Sym, 4>;
+    case 5: return gpu_v2_lz_kernel<Sym, 5>;
+    case 6: return gpu_v2_lz_kernel<Sym, 6>;
+    case 7: return gpu_v2_lz_kernel<Sym, 7>;
+    default: return gpu_v2_lz_kernel<Sym, 8>;
+    }
+}
+
+static lz_kernel_t lz_kernel(unsigned S, unsigned W)
+{
+    const unsigned G = (W + 31) / 32;
+    switch (S) {
+    case 1: return lz_kernel_g<uint8_t>(G);
+    case 2: return lz_kernel_g<uint16_t>(G);
+    case 4: return lz_kernel_g<uint32_t>(G);
+    default: return lz_kernel_g<uint64_t>(G);
+    }
+}
+
+extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, unsigned W,
+                             int delta, uint8_t *scratch, const gpu_v2_plan *P, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    const uint64_t nb = (m + C - 1) / C;
+    const size_t smem = gpulz_enc_smem_layout(C, S).total;
+    const lz_kernel_t kern = lz_kernel(S, W);
+    gpu_v2_lz_slots slots = {scratch + P->slot_flags, scratch + P->slot_lits, scratch + P->slot_lens,
+                             scratch + P->slot_offs};
+    gpu_v2_lz_slots to = {scratch + P->flags, scratch + P->lits, scratch + P->lens, scratch + P->offs};
+    uint64_t *cnt = (uint64_t *)(scratch + P->counts);
+    gpu_v2_lz_counts counts = {cnt, cnt + nb + 1, cnt + 2 * (nb + 1)};
+    GPULZ_CK(cudaMemsetAsync(cnt, 0, 3 * (nb + 1) * sizeof *cnt, st));
+    if (!nb)
+        return GPULZ_OK;
+    if ((rc = gpu_smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
+        return rc;
+    for (uint64_t k0 = 0; k0 < nb;) {
+        const uint64_t blocks = nb - k0 < c->pol.max_grid ? nb - k0 : c->pol.max_grid;
+        kern<<<(unsigned)blocks, 32 * gpulz_enc_warps(C, gpu_enc_segment(c)), smem, st>>>(d_src, m, k0, C, W, delta,
+                                                                                          slots, counts);
         GPULZ_CK(cudaGetLastError());
+        k0 += blocks;
+    }
+    for (int a = 0; a < 3; a++) {
+        size_t temp_bytes = P->temp_bytes;
+        GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp, temp_bytes, cnt + a * (nb + 1), (uint64_t)(nb + 1),
+                                               st));
+    }
+    gpu_v2_gather_kernel<<<(unsigned)(nb < 65535 ? nb : 65535), 256, 0, st>>>(slots, counts, to, scratch + P->table, nb,
+                                                                                 C, S);
+    GPULZ_CK(cudaGetLastError());
+done:
+    return rc;
+}
+
+extern "C" int gpu_v2_flag_counts(const uint8_t *d_table, const uint8_t *F, const uint64_t *fpos, uint64_t nb,
+                                  uint64_t *mpos, uint8_t *temp, size_t temp_bytes, unsigned *err, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    gpu_v2_flag_count_kernel<<<(unsigned)((nb + 1 + 7) / 8), 256, 0, st>>>(d_table, F, fpos, nb, mpos, err);
+    GPULZ_CK(cudaGetLastError());
+    GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, mpos, (uint64_t)(nb + 1), st));
+done:
+    return rc;
+}
+
+typedef void (*lzdec_kernel_t)(gpu_v2_lzdec_args);
+
+extern "C" int gpu_v2_lz_decode(gpu_ctx *c, const uint8_t *d_table, const uint8_t *F, const uint8_t *lits,
+                                const uint8_t *lens, const uint8_t *offs, const uint64_t *fpos, const uint64_t *tpos,
+                                const uint64_t *mpos, uint64_t m, unsigned S, unsigned C, unsigned W, uint8_t *y,
+                                unsigned *err, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    const uint64_t nb = (m + C - 1) / C;
+    const size_t smem = gpulz_dec_smem_layout(C, S).total;
+    lzdec_kernel_t kern = S == 1 ? gpu_v2_lzdec_kernel<uint8_t>
+                        : S == 2 ? gpu_v2_lzdec_kernel<uint16_t>
+                        : S == 4 ? gpu_v2_lzdec_kernel<uint32_t>
+                                 : gpu_v2_lzdec_kernel<uint64_t>;
+    gpu_v2_lzdec_args a = {d_table, F, lits, lens, offs, fpos, tpos, mpos, y, err, m, 0, C, W};
+    if (!nb)
+        return GPULZ_OK;
+    if ((rc = gpu_smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)
+        return rc;
+    for (uint64_t k0 = 0; k0 < nb;) {
+        const uint64_t blocks = nb - k0 < c->pol.max_grid ? nb - k0 : c->pol.max_grid;
+        a.k0 = k0;
+        kern<<<(unsigned)blocks, GPULZ_DEC_THREADS, smem, st>>>(a);
+        GPULZ_CK(cudaGetLastError());
+        k0 += blocks;
     }
 done:
     return rc;

@@ -95,8 +95,8 @@ typedef struct gpulz_params {
                                ceiling: threads (or their working memory) the system
                                cannot give are done without, never an error */
     gpulz_backend backend;
-    gpulz_mode mode;        /* the stages (shapes the bytes); only lz runs on the GPU in
-                               this version, the others on the CPU */
+    gpulz_mode mode;        /* the stages (shapes the bytes); every mode runs on the
+                               CPU and the GPU, with the same bytes */
 } gpulz_params;
 
 /* Defaults: S = 1, W = 128, C = 2048, no flags, mode lz, all cores, backend auto. */
@@ -188,9 +188,11 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
  * caller queued there, a cudaMemcpy included), and the call returns when the
  * result is ready.  No data crosses PCIe, only a few status words.
  *
- * gpulz_compress_device() writes the same bytes as gpulz_compress(), the
- * adaptive flag included (its second encoding uses a buffer of the
- * library's on that device).  d_scratch must hold
+ * gpulz_compress_device() writes the same bytes as gpulz_compress(), every
+ * mode and the adaptive flag included (the format 2 modes encode their
+ * candidates into two buffers of the library's on that device and copy the
+ * one kept into d_dst; decoding a chunk of mode ratio keeps its token
+ * streams in a third).  d_scratch must hold
  * gpulz_compress_device_scratch_size(n, p) bytes, or be NULL for the
  * library's cached buffer.  Calls on one device run one at a time.
  * dst_cap below gpulz_compress_bound() works when the result fits, else

@@ -53,6 +53,12 @@ int gpulz_stages_supported(const gpulz_layout *L, const gpulz_stage_id *have, si
  * the adaptive flag also tries S = 1 and keeps the strictly shorter one. */
 int gpulz_adaptive_retry(const gpulz_params *p, size_t n, size_t len);
 
+/* FORMAT.md §19: the encodings a format 2 mode tries, in order, into list:
+ * fast, ratio or both (auto), and lz last where auto has no checksum; the
+ * first of the shortest is kept.  Returns their count. */
+#define GPULZ_V2_CANDIDATES_MAX 3
+unsigned gpulz_v2_candidates(const gpulz_params *p, gpulz_mode list[GPULZ_V2_CANDIDATES_MAX]);
+
 /*
  * What a backend gives the driver.  buffer(): where encoding i (0: with the
  * parameters' S, 1: the adaptive one with S = 1) goes, for a chunk of at most

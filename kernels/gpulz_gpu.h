@@ -42,10 +42,12 @@ size_t gpulz_gpu_min_bytes(void);
  */
 int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *dst, size_t *dst_len);
 
-/* A format 2 chunk of mode fast (p's symbol size, block size, flags) from
- * the n bytes at src into dst (cap bytes, at least gpulz_v2_bound()). */
-int gpulz_gpu_compress_fast_host(const uint8_t *src, size_t n, const gpulz_params *p, uint8_t *dst, size_t cap,
-                                 size_t *dst_len);
+/* Format 2 chunks of the modes list[0, count) (fast, ratio; p's symbol
+ * size, window, block size, flags) from the n bytes at src, sent to the
+ * device once; the first of the shortest comes back into dst (cap bytes, at
+ * least gpulz_v2_bound()). */
+int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params *p, const gpulz_mode *list,
+                               unsigned count, uint8_t *dst, size_t cap, size_t *dst_len);
 
 /* Host-buffer decompression of a chunk whose header and table the chunk
  * driver checked into L, the stages included (gpulz_chunk_read_layout,
@@ -55,7 +57,7 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
 /* The stages the kernels implement.  A build without CUDA lists them too:
  * what a call there hears is that there is no GPU, not that a stage is
  * missing. */
-#define GPULZ_GPU_STAGE_COUNT 4
+#define GPULZ_GPU_STAGE_COUNT 5
 extern const gpulz_stage_id gpulz_gpu_stages[GPULZ_GPU_STAGE_COUNT];
 
 #ifdef __cplusplus

@@ -43,6 +43,11 @@ void gpulz_fast_hists_free(gpulz_fast_hists *H);
 void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H);
 int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *split);
 
+/* §19: ratio's SPLIT for its literals, from H->whole[0], their histogram
+ * (S = 2 estimates both ways, without SPLIT on a tie; S >= 4 always splits,
+ * S = 1 never); for S = 2 H's planes are derived from it here. */
+int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, int *split);
+
 /* §20: the chunk of n bytes ends with the tail right after its streams,
  * which end at pos: GPULZ_OK, else _TRUNCATED or _CORRUPT. */
 int gpulz_v2_tail_check(size_t n, size_t pos, const gpulz_layout *L);

@@ -33,9 +33,9 @@ herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
 
 /*
  * gpulz_h5_set_dcpl() with the encoder's mode: H5Z_GPULZ_CD_MODE_LZ (what
- * gpulz_h5_set_dcpl() writes: chunk format 1, gpulz 0.1's bytes, the only
- * mode the GPU runs for now), H5Z_GPULZ_CD_MODE_FAST, _RATIO or _AUTO (chunk
- * format 2, on the CPU; docs/FORMAT.md section 19).  flags may also hold
+ * gpulz_h5_set_dcpl() writes: chunk format 1, gpulz 0.1's bytes),
+ * H5Z_GPULZ_CD_MODE_FAST, _RATIO or _AUTO (chunk format 2; docs/FORMAT.md
+ * section 19).  Every mode runs on the GPU and the CPU, with the same bytes.  flags may also hold
  * GPULZ_H5_NO_CHECKSUM: format 2 chunks without their checksum.  Readers
  * need a gpulz that knows format 2 for the modes other than lz.
  */

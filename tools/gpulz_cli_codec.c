@@ -31,7 +31,7 @@ static const char compress_help[] =
     "      --mode M       lz (default): chunk format 1, multi-byte LZSS; fast:\n"
     "                     a transform and rANS entropy coding; ratio: transform,\n"
     "                     LZSS and rANS; auto: the shorter of fast and ratio\n"
-    "                     (fast, ratio and auto write format 2, on the CPU)\n"
+    "                     (fast, ratio and auto write format 2)\n"
     "      --no-checksum  fast, ratio, auto: no checksum of the data in the chunk\n"
     "  -t, --threads N    CPU threads, 0..%d, 0 = one per core (default 0)\n"
     "      --backend B    auto, cpu or gpu (default auto; gpu fails without a GPU;\n"

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpu_v2_ratio.c - format 2 chunks of mode ratio on the GPU (docs/FORMAT.md
+ * §12, §18-20): the blocks tokenised on the device into the flags, literal,
+ * length and offset streams, coded as gpu_v2.c codes any stream; decoding
+ * opens each stream with the CPU decoder's checks, in the CPU decoder's
+ * order, and rebuilds the blocks from the streams on the device.  Plain C.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_v2.h"
+
+#define FAIL(st, ...)                                   \
+    do {                                                \
+        rc = gpulz_fail((st), __VA_ARGS__);             \
+        goto done;                                      \
+    } while (0)
+
+static const char *const literal_names[] = {"literals 0", "literals 1", "literals 2", "literals 3",
+                                            "literals 4", "literals 5", "literals 6", "literals 7"};
+
+/* A byte stream's histogram from the device's 256 counts. */
+static int byte_hist(gpulz_hist *h, const uint64_t *counts, uint64_t N)
+{
+    int rc = gpulz_hist_init(h, 1);
+    if (rc == GPULZ_OK) {
+        memcpy(h->count, counts, 256 * sizeof *counts);
+        h->N = N;
+    }
+    return rc;
+}
+
+static void byte_stream(gpu_v2_stream *s, const uint8_t *x, uint8_t *out, uint64_t N)
+{
+    s->bytes = 1;
+    s->u = 1;
+    s->x = x;
+    s->out = out;
+    s->N = N;
+}
+
+int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, const gpulz_params *p, int delta,
+                          int checksum, uint8_t *d_dst, size_t dst_cap, uint8_t *scratch, const gpu_v2_plan *P,
+                          cudaStream_t st, size_t *dst_len)
+{
+    const unsigned S = L->symbol_size, C = L->block_symbols, W = p->window, g = GPULZ_SEG_LOG2_DEFAULT;
+    const uint64_t m = L->symbols, nb = L->blocks, bins = P->hist_bins;
+    const uint32_t ck = L->checksum;
+    int rc = GPULZ_OK, split = 0;
+    uint64_t tot[3], end = 0, *counts = NULL;
+    gpulz_hist hF, hLn, hOf;
+    gpulz_fast_hists HL;
+    gpu_v2_job J;
+    gpu_v2_coding K;
+    memset(&hF, 0, sizeof hF);
+    memset(&hLn, 0, sizeof hLn);
+    memset(&hOf, 0, sizeof hOf);
+    memset(&HL, 0, sizeof HL);
+    memset(&J, 0, sizeof J);
+    memset(&K, 0, sizeof K);
+    unsigned flags = GPULZ_V2_FLAG_ENTROPY | GPULZ_V2_FLAG_LZSS | (delta ? GPULZ_V2_FLAG_DELTA : 0) |
+                     (checksum ? GPULZ_V2_FLAG_CHECKSUM : 0) | (S >= 4 ? GPULZ_V2_FLAG_SPLIT : 0);
+    if ((rc = gpulz_layout_make_v2(L, L->n, S, W, C, flags, g)) != GPULZ_OK)
+        return rc;
+    L->checksum = ck;
+
+    /* the tokens, and how many of each stream's units there are */
+    uint64_t *cnt = (uint64_t *)(scratch + P->counts);
+    if ((rc = gpu_v2_tokens(c, d_src, m, S, C, W, delta, scratch, P, st)) != GPULZ_OK)
+        goto done;
+    for (int a = 0; a < 3; a++)
+        GPULZ_CK(cudaMemcpyAsync(&tot[a], cnt + a * (nb + 1) + nb, sizeof tot[a], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    const uint64_t nf = tot[0], nl = tot[1], nm = tot[2];
+
+    /* their histograms: flags, literals (as fast counts symbols), lengths, offsets */
+    uint64_t *dh = (uint64_t *)(scratch + P->hist);
+    if ((rc = gpu_v2_hist(scratch + P->flags, nf, 1, 1, 0, dh, 256, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(scratch + P->lits, nl, S, 1, 0, dh + 256, bins, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, st)) != GPULZ_OK)
+        goto done;
+    if (!(counts = malloc((768 + bins) * sizeof *counts)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
+    GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    if ((rc = byte_hist(&hF, counts, nf)) != GPULZ_OK || (rc = byte_hist(&hLn, counts + 256 + bins, nm)) != GPULZ_OK ||
+        (rc = byte_hist(&hOf, counts + 512 + bins, nm)) != GPULZ_OK || (rc = gpulz_fast_hists_init(&HL, S)) != GPULZ_OK)
+        goto done;
+    if (S <= 2) {
+        memcpy(HL.whole[0].count, counts + 256, ((size_t)1 << (8 * S)) * sizeof *counts);
+        HL.whole[0].N = nl;
+    } else {
+        for (unsigned j = 0; j < S; j++) {
+            memcpy(HL.plane[0][j].count, counts + 256 + 256 * j, 256 * sizeof *counts);
+            HL.plane[0][j].N = nl;
+        }
+    }
+    /* §19: SPLIT for the literals, by the CPU's rule */
+    if ((rc = gpulz_ratio_split(&HL, g, &split)) != GPULZ_OK)
+        goto done;
+    L->flags = (flags & ~GPULZ_V2_FLAG_SPLIT) | (split ? GPULZ_V2_FLAG_SPLIT : 0);
+
+    /* the streams in the chunk's order (§12) */
+    const unsigned planes = split ? S : 1;
+    J.S = S;
+    J.C = C;
+    J.g = g;
+    J.split = (unsigned)split;
+    J.count = planes + 3;
+    byte_stream(&J.s[0], scratch + P->flags, NULL, nf);
+    K.h[0] = &hF;
+    for (unsigned j = 0; j < planes; j++) {
+        gpu_v2_stream *s = &J.s[1 + j];
+        s->N = nl;
+        s->u = gpulz_unit_bytes(L->flags, S);
+        s->plane = j;
+        s->x = scratch + P->lits;
+        K.h[1 + j] = split ? &HL.plane[0][j] : &HL.whole[0];
+    }
+    byte_stream(&J.s[planes + 1], scratch + P->lens, NULL, nm);
+    byte_stream(&J.s[planes + 2], scratch + P->offs, NULL, nm);
+    K.h[planes + 1] = &hLn;
+    K.h[planes + 2] = &hOf;
+    K.J = &J;
+    K.P = P;
+    K.scratch = scratch;
+    rc = gpu_v2_code_streams(&K, d_dst, dst_cap, L->table_end, L->tail, st, &end);
+    *dst_len = (size_t)(end + L->tail);
+    if (rc == GPULZ_OK)
+        rc = gpu_v2_finish(L, d_src, d_dst, end, scratch + P->table, st);
+done:
+    gpulz_hist_free(&hF);
+    gpulz_hist_free(&hLn);
+    gpulz_hist_free(&hOf);
+    gpulz_fast_hists_free(&HL);
+    free(counts);
+    return rc;
+}
+
+/* ---- decoding ------------------------------------------------------------- */
+
+/* Where ratio's decoding keeps its token streams and block places on the
+ * device (the context's d_tokens): byte offsets. */
+typedef struct lz_dec_plan {
+    size_t flags, lits, lens, offs, fpos, tpos, mpos, temp, temp_bytes, total;
+} lz_dec_plan;
+
+static size_t align256(size_t v)
+{
+    return (v + 255) & ~(size_t)255;
+}
+
+static int lz_dec_plan_make(uint64_t nf, uint64_t m, unsigned S, uint64_t nb, lz_dec_plan *D)
+{
+    D->temp_bytes = gpu_v2_scan_temp(nb + 1);
+    if (!D->temp_bytes)
+        return gpulz_fail(GPULZ_ERR_CUDA, "cannot size the device scan of %llu items", (unsigned long long)(nb + 1));
+    D->flags = 0;
+    D->lits = align256(D->flags + nf + 1);
+    D->lens = align256(D->lits + m * S + 1);
+    D->offs = align256(D->lens + m + 1);
+    D->fpos = align256(D->offs + m + 1);
+    D->tpos = align256(D->fpos + (nb + 1) * sizeof(uint64_t));
+    D->mpos = align256(D->tpos + (nb + 1) * sizeof(uint64_t));
+    D->temp = align256(D->mpos + (nb + 1) * sizeof(uint64_t));
+    D->total = align256(D->temp + D->temp_bytes);
+    return GPULZ_OK;
+}
+
+int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
+                            uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st)
+{
+    const unsigned S = L->symbol_size, C = L->block_symbols, g = L->seg_log2;
+    const uint64_t m = L->symbols, nb = L->blocks;
+    const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
+    const unsigned planes = split ? S : 1, u = gpulz_unit_bytes(L->flags, S);
+    int rc = GPULZ_OK;
+    gpulz_stream_view V;
+    gpu_v2_job J;
+    gpu_v2_dec_plan D;
+    lz_dec_plan Z;
+    uint8_t *mirror = NULL, *table = NULL;
+    uint64_t *seg_off = NULL, *fpos = NULL, *tpos = NULL, head[2] = {0, 0};
+    uint32_t *words = NULL;
+    memset(&V, 0, sizeof V);
+    memset(&J, 0, sizeof J);
+    memset(&Z, 0, sizeof Z);
+    gpu_v2_dec_plan_make(n, &D);
+    (void)scratch_cap; /* checked by gpu_v2_decompress */
+    unsigned *err = (unsigned *)(scratch + D.status);
+    const uint8_t *d_table = d_src + GPULZ_V2_HEADER_SIZE;
+
+    /* the token table, checked as the CPU checks it, and each block's place
+     * in the flags and among the tokens */
+    if (L->table_end > n)
+        FAIL(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes ends in its token table", n);
+    fpos = malloc((nb + 1) * sizeof *fpos);
+    tpos = malloc((nb + 1) * sizeof *tpos);
+    if (!fpos || !tpos)
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token table of %llu blocks", (unsigned long long)nb);
+    if (!h_src) {
+        if (!(table = malloc(nb * GPULZ_TOKEN_ENTRY_SIZE + 1)))
+            FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token table of %llu blocks", (unsigned long long)nb);
+        GPULZ_CK(cudaMemcpyAsync(table, d_table, nb * GPULZ_TOKEN_ENTRY_SIZE, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaStreamSynchronize(st));
+    }
+    const uint8_t *h_table = h_src ? h_src + GPULZ_V2_HEADER_SIZE : table;
+    uint64_t nf = 0, nt = 0;
+    for (uint64_t k = 0; k < nb; k++) {
+        const uint32_t T = gpulz_get_u16(h_table + GPULZ_TOKEN_ENTRY_SIZE * k);
+        const unsigned cs = gpulz_block_raw_size(L, k) / S;
+        if (T == 0 || T > cs)
+            FAIL(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", (unsigned long long)k, T, cs);
+        fpos[k] = nf;
+        tpos[k] = nt;
+        nf += gpulz_flag_bytes(T);
+        nt += T;
+    }
+    fpos[nb] = nf;
+    tpos[nb] = nt;
+    if ((rc = lz_dec_plan_make(nf, m, S, nb, &Z)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&c->d_tokens, &c->tokens_cap, Z.total)) != GPULZ_OK)
+        goto done;
+    uint8_t *tok = c->d_tokens;
+    uint64_t *d_fpos = (uint64_t *)(tok + Z.fpos), *d_tpos = (uint64_t *)(tok + Z.tpos),
+             *d_mpos = (uint64_t *)(tok + Z.mpos);
+    GPULZ_CK(cudaMemcpyAsync(d_fpos, fpos, (nb + 1) * sizeof *fpos, cudaMemcpyHostToDevice, st));
+    GPULZ_CK(cudaMemcpyAsync(d_tpos, tpos, (nb + 1) * sizeof *tpos, cudaMemcpyHostToDevice, st));
+    GPULZ_CK(cudaMemsetAsync(err, 0, 16, st));
+
+    const size_t mirror_cap = gpu_v2_open_bytes(m + nb, g);
+    if (!h_src && !(mirror = malloc(mirror_cap)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a stream's header and table");
+    if (!(seg_off = malloc(D.seg_cap * sizeof *seg_off)) || !(words = malloc(D.seg_cap * sizeof *words)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
+    J.S = S;
+    J.C = C;
+    J.g = g;
+    J.split = (unsigned)split;
+    J.words = (uint32_t *)(scratch + D.words);
+    J.seg_off = (uint64_t *)(scratch + D.seg_off);
+    J.err = err;
+
+    /* the flags first: they say how many literals and matches follow */
+    uint64_t pos = L->table_end, segs = 0, max_segs = 0;
+    J.count = 1;
+    byte_stream(&J.s[0], NULL, tok + Z.flags, nf);
+    if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, nf, 1, g, "flags", mirror, mirror_cap, st, &V)) != GPULZ_OK ||
+        (rc = gpu_v2_stream_take(&V, pos, &J.s[0], (gpulz_dec_table *)scratch, seg_off, words, &segs, &max_segs,
+                                 st)) != GPULZ_OK)
+        goto done;
+    pos += V.used;
+    gpulz_stream_close(&V);
+    if (segs) {
+        GPULZ_CK(cudaMemcpyAsync(J.seg_off, seg_off, segs * sizeof *seg_off, cudaMemcpyHostToDevice, st));
+        GPULZ_CK(cudaMemcpyAsync(J.words, words, segs * sizeof *words, cudaMemcpyHostToDevice, st));
+    }
+    if ((rc = gpu_v2_decode(&J, d_src, max_segs, nf, st)) != GPULZ_OK ||
+        (rc = gpu_v2_flag_counts(d_table, tok + Z.flags, d_fpos, nb, d_mpos, tok + Z.temp, Z.temp_bytes, err, st)) !=
+            GPULZ_OK)
+        goto done;
+    GPULZ_CK(cudaMemcpyAsync(&head[0], err, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&head[1], d_mpos + nb, sizeof head[1], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    if (head[0])
+        FAIL(GPULZ_ERR_CORRUPT, "the flags stream is damaged, or a block's flag bits run past its tokens");
+    const uint64_t nm = head[1], nl = nt - nm;
+    if (nl + nm > m)
+        FAIL(GPULZ_ERR_CORRUPT, "%llu tokens for %llu symbols", (unsigned long long)(nl + nm), (unsigned long long)m);
+
+    /* then the literals, lengths and offsets, each with the count the flags say */
+    segs = max_segs = 0;
+    J.count = planes + 2;
+    for (unsigned j = 0; j < planes; j++) {
+        gpu_v2_stream *s = &J.s[j];
+        memset(s, 0, sizeof *s);
+        s->u = u;
+        s->plane = j;
+        s->out = tok + Z.lits;
+        if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, nl, u, g, literal_names[j], mirror, mirror_cap, st, &V)) !=
+                GPULZ_OK ||
+            (rc = gpu_v2_stream_take(&V, pos, s, (gpulz_dec_table *)scratch + 1 + j, seg_off, words, &segs,
+                                     &max_segs, st)) != GPULZ_OK)
+            goto done;
+        pos += V.used;
+        gpulz_stream_close(&V);
+    }
+    static const char *const names[] = {"lengths", "offsets"};
+    for (unsigned j = 0; j < 2; j++) {
+        gpu_v2_stream *s = &J.s[planes + j];
+        memset(s, 0, sizeof *s);
+        byte_stream(s, NULL, tok + (j ? Z.offs : Z.lens), nm);
+        if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, nm, 1, g, names[j], mirror, mirror_cap, st, &V)) !=
+                GPULZ_OK ||
+            (rc = gpu_v2_stream_take(&V, pos, s, (gpulz_dec_table *)scratch + 1 + planes + j, seg_off, words, &segs,
+                                     &max_segs, st)) != GPULZ_OK)
+            goto done;
+        pos += V.used;
+        gpulz_stream_close(&V);
+    }
+    if ((rc = gpulz_v2_tail_check(n, (size_t)pos, L)) != GPULZ_OK)
+        goto done;
+    if (segs) {
+        GPULZ_CK(cudaMemcpyAsync(J.seg_off, seg_off, segs * sizeof *seg_off, cudaMemcpyHostToDevice, st));
+        GPULZ_CK(cudaMemcpyAsync(J.words, words, segs * sizeof *words, cudaMemcpyHostToDevice, st));
+    }
+    if (L->tail)
+        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
+    if ((rc = gpu_v2_decode(&J, d_src, max_segs, nl > nm ? nl : nm, st)) != GPULZ_OK ||
+        (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
+                               d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
+        ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, C, st)) != GPULZ_OK))
+        goto done;
+    rc = gpu_v2_dec_result(L, d_dst, err, st);
+done:
+    gpulz_stream_close(&V);
+    free(mirror);
+    free(table);
+    free(seg_off);
+    free(words);
+    free(fpos);
+    free(tpos);
+    return rc;
+}
