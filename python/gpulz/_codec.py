@@ -261,7 +261,78 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     return result
 
 
-# CUDA arrays (CuPy).  Not tested on a GPU yet: see docs/python.md.
+def _batch_symbol_size(chunks, symbol_size):
+    """One symbol size for the whole batch: a batched call takes one
+    gpulz_params, so chunks of different element sizes need symbol_size."""
+    if symbol_size is not None:
+        return symbol_size
+    sizes = {symbol_size_of(c) for c in chunks}
+    if len(sizes) > 1:
+        raise ValueError("the chunks have element sizes %s: give symbol_size"
+                         % ", ".join(str(s) for s in sorted(sizes)))
+    return sizes.pop() if sizes else 1
+
+
+def _batch_where(chunks):
+    """True for a batch of CUDA arrays, False for host buffers; a batch of
+    both is refused, as a batched C call takes either kind, not a mix."""
+    device = {_is_device(c) for c in chunks}
+    if len(device) > 1:
+        raise ValueError("a batch holds host buffers or CUDA arrays, not both")
+    return device.pop() if device else False
+
+
+def compress_batch(chunks, *, symbol_size=None, window=None, level=None, block=None,
+                   adaptive=False, mode="lz", checksum=True, threads=0, backend="auto"):
+    """Compress each of a sequence of chunks into its own gpulz chunk.
+
+    chunks: numpy arrays and bytes-like objects, or CUDA arrays (all on the
+    GPU or none).  The options are those of compress() and hold for every
+    chunk; symbol_size None takes the chunks' element size, which must then
+    be the same for all.  Returns a list in the order of chunks, each element
+    the bytes compress() returns for that chunk with the same options (bytes,
+    or a CuPy uint8 array for CUDA arrays).
+
+    Today this is a loop over the single-chunk call (gpulz_compress or
+    gpulz_compress_device), so it is as fast as that loop; it is the entry
+    point that a batched C call can take over without a change for callers.
+    """
+    chunks = list(chunks)
+    _batch_where(chunks)
+    symbol_size = _batch_symbol_size(chunks, symbol_size)
+    opts = dict(symbol_size=symbol_size, window=window, level=level, block=block,
+                adaptive=adaptive, mode=mode, checksum=checksum, threads=threads,
+                backend=backend)
+    encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
+    return [compress(c, **opts) for c in chunks]
+
+
+def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
+    """Decompress each of a sequence of gpulz chunks.
+
+    chunks: bytes-like objects or numpy uint8 arrays, or CUDA arrays (all on
+    the GPU or none).  outs: None, or a sequence as long as chunks whose
+    elements are None or what decompress() takes as out for that chunk.
+    Returns a list in the order of chunks: what decompress(chunk, out)
+    returns.  A damaged chunk raises GpulzError for the batch.
+
+    Today this is a loop over the single-chunk call (gpulz_decompress or
+    gpulz_decompress_device); a batched C call can take it over without a
+    change for callers.
+    """
+    chunks = list(chunks)
+    _batch_where(chunks)
+    if outs is None:
+        outs = [None] * len(chunks)
+    else:
+        outs = list(outs)
+        if len(outs) != len(chunks):
+            raise ValueError("%d outs for %d chunks" % (len(outs), len(chunks)))
+    make_params(encoder_options(), 1, threads, backend)  # refuse bad arguments before any work
+    return [decompress(c, o, threads=threads, backend=backend) for c, o in zip(chunks, outs)]
+
+
+# CUDA arrays (CuPy).
 
 def _device_input(data):
     """A contiguous CuPy array of data, after the producer's stream (CUDA Array
