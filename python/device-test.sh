@@ -72,12 +72,12 @@ fi
 
 # no HDF5_PLUGIN_PATH: import gpulz registers the wheel's plugin with h5py
 status=$(mktemp "${TMPDIR:-/tmp}/gpulz-device-test-status.XXXXXX") || exit 2
-{ env -u HDF5_PLUGIN_PATH PYTHONPATH="$target" "$py" -m gpulz.test --strict 2>&1
+{ env -u HDF5_PLUGIN_PATH PYTHONPATH="$target${PYTHONPATH:+:$PYTHONPATH}" "$py" -m gpulz.test --strict 2>&1
   echo $? >"$status"; } | tee -a "$log"
 rc=$(cat "$status"); rm -f "$status"
 [ "$rc" = 0 ] || fail "PYTHONPATH=$target $py -m gpulz.test --strict (exit status $rc)"
 # the run must have been the wheel's, from TARGET
-env -u HDF5_PLUGIN_PATH PYTHONPATH="$target" "$py" -c '
+env -u HDF5_PLUGIN_PATH PYTHONPATH="$target${PYTHONPATH:+:$PYTHONPATH}" "$py" -c '
 import os, sys, gpulz
 cfg = gpulz.get_config()
 here = os.path.realpath(gpulz.__file__)

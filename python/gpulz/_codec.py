@@ -18,6 +18,7 @@ LIBRARY_FILE = os.path.join(_HERE, "_libs", "libgpulz.so.1")
 
 MODES = {name[len("GPULZ_MODE_"):].lower(): value for name, value in C.items()
          if name.startswith("GPULZ_MODE_") and name != "GPULZ_MODE_COUNT"}
+_MODE_NAMES = {value: name for name, value in MODES.items()}
 BACKENDS = {name[len("GPULZ_BACKEND_"):].lower(): value for name, value in C.items()
             if name.startswith("GPULZ_BACKEND_")}
 
@@ -244,7 +245,7 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     """
     p = make_params(encoder_options(), 1, threads, backend)
     if _is_device(buf):
-        return _decompress_device(buf, out)
+        return _decompress_device(buf, out, p)
     src = _host_bytes(buf)
     size = decompressed_size(src)
     if out is None:
@@ -332,7 +333,13 @@ def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
     return [decompress(c, o, threads=threads, backend=backend) for c, o in zip(chunks, outs)]
 
 
-# CUDA arrays (CuPy).
+# CUDA arrays (CuPy).  What the GPU does not run in this version (encoding
+# in modes ratio and auto, decoding format 2's LZSS stage: gpulz_params.mode
+# in gpulz.h) runs on the host with a copy each way, so that every chunk
+# works from device memory and the bytes stay those of the host API.
+
+DEVICE_ENCODE_MODES = ("lz", "fast")
+
 
 def _device_input(data):
     """A contiguous CuPy array of data, after the producer's stream (CUDA Array
@@ -351,6 +358,13 @@ def _compress_device(data, p):
     cupy, src, stream = _device_input(data)
     n = src.size
     bound = lib.gpulz_compress_bound(n, ctypes.byref(p))
+    if p.mode not in [MODES[m] for m in DEVICE_ENCODE_MODES]:
+        host = compress(cupy.asnumpy(src), symbol_size=p.symbol_size, window=p.window,
+                        block=p.block_symbols, adaptive=bool(p.flags & C["GPULZ_FLAG_ADAPTIVE"]),
+                        mode=_MODE_NAMES[p.mode],
+                        checksum=not p.flags & C["GPULZ_FLAG_NO_CHECKSUM"], threads=p.threads,
+                        backend="cpu")
+        return cupy.asarray(numpy.frombuffer(host, dtype=numpy.uint8))
     dst = cupy.empty(bound, dtype=cupy.uint8)
     length = ctypes.c_size_t()
     _check(lib.gpulz_compress_device(src.data.ptr, n, dst.data.ptr, bound, ctypes.byref(length),
@@ -359,7 +373,7 @@ def _compress_device(data, p):
     return dst[:length.value]
 
 
-def _decompress_device(buf, out):
+def _decompress_device(buf, out, p):
     cupy, src, stream = _device_input(buf)
     if src.size < 20:
         raise GpulzError(C["GPULZ_ERR_TRUNCATED"], "gpulz_decompress_device: %d bytes is no chunk"
@@ -374,7 +388,19 @@ def _decompress_device(buf, out):
     if not out.flags.c_contiguous or dst.size < size:
         raise ValueError("out must be C-contiguous and hold %d bytes" % size)
     length = ctypes.c_size_t()
-    _check(lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
-                                       ctypes.byref(length), stream.ptr or None, None, 0),
-           "gpulz_decompress_device")
+    status = lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
+                                         ctypes.byref(length), stream.ptr or None, None, 0)
+    if status == C["GPULZ_ERR_VERSION"]:
+        # a stage the GPU decoder lacks, or a version no decoder knows: the
+        # host decoder reads the first and refuses the second
+        chunk = cupy.asnumpy(src)
+        host = numpy.empty(size, dtype=numpy.uint8)
+        on_cpu = _Params.from_buffer_copy(p)
+        on_cpu.backend = BACKENDS["cpu"]
+        _check(lib.gpulz_decompress(chunk.ctypes.data, chunk.size, host.ctypes.data, size,
+                                    ctypes.byref(length), ctypes.byref(on_cpu)),
+               "gpulz_decompress")
+        dst[:size].set(host)
+        return out
+    _check(status, "gpulz_decompress_device")
     return out

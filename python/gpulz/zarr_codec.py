@@ -6,10 +6,11 @@ and arrays whose metadata names {"name": "gpulz"} open without an import.
 Each chunk is decoded where zarr wants the result: into a device buffer on
 the GPU when the chunk's buffer prototype is a device one (zarr's GPU mode,
 zarr.config.enable_gpu(), gives zarr.core.buffer.gpu.Buffer), else on the
-host.  Chunks are encoded where zarr hands them over (on the GPU for device
-buffers in the modes the GPU encodes, lz and fast).  Where no GPU is usable
+host.  Chunks are encoded where zarr hands them over.  Where no GPU is usable
 (the CPU wheel) the work runs on the host and the result is copied into the
-buffer type zarr asked for.  The bytes are the same either way.
+buffer type zarr asked for, and what the GPU does not run in this version
+goes through the host as gpulz.compress() says.  The bytes are the same
+either way.
 
 zarr's batched encode() and decode() go to gpulz.compress_batch() and
 decompress_batch() in one worker thread per batch, so that a batch reaches
@@ -110,7 +111,7 @@ class GpulzZarrCodec(BytesBytesCodec):
         return outs
 
     def _encode_batch(self, items):
-        device_ok = _gpu_usable() and self.mode in _DEVICE_ENCODE_MODES
+        device_ok = _gpu_usable()
         inputs, outs = [], []
         for chunk, spec in items:
             if chunk is not None:
@@ -140,8 +141,6 @@ class GpulzZarrCodec(BytesBytesCodec):
         raise NotImplementedError("gpulz chunks have no fixed size")
 
 
-# the modes gpulz_compress_device() runs; the others are encoded on the host
-_DEVICE_ENCODE_MODES = ("lz", "fast")
 _prototype_kind = {}
 
 
