@@ -14,7 +14,9 @@
 # PyPI the first time), `python -m build --wheel` of a copy of python/ (setup.py
 # runs configure and make, or takes --build-dir's files), then `auditwheel
 # repair`, which checks that the wheel needs nothing beyond the manylinux
-# libraries and gives it its manylinux tag.  Prints the wheel's path last.
+# libraries and gives it its manylinux tag (py3-none-manylinux_<glibc>_x86_64);
+# a wheel into which repair had to copy a library (libcuda, libcudart) is an
+# error.  Prints the wheel's path last.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cuda=no
@@ -62,4 +64,11 @@ PATH="$venv/bin:$PATH" "$venv/bin/auditwheel" repair --wheel-dir "$out" "$1" >&2
 name=$(basename "$1" | sed 's/-linux_\([^-]*\)\.whl$//')
 set -- "$out/$name"-*manylinux*.whl
 [ -f "$1" ] || { echo "build-wheel.sh: auditwheel made no manylinux wheel of $name" >&2; exit 1; }
+# repair copies into the wheel what a file needs beyond the manylinux set; the
+# wheel must carry none: the CUDA driver (libcuda.so.1) belongs to the machine
+# and is dlopen()ed by the static CUDA runtime, never linked
+grafted=$("$venv/bin/python" -c 'import sys, zipfile
+print(" ".join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if ".libs/" in n))' \
+    "$(ls -t "$@" | head -n 1)")
+[ -z "$grafted" ] || { echo "build-wheel.sh: auditwheel added libraries: $grafted" >&2; exit 1; }
 ls -t "$@" | head -n 1

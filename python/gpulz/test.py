@@ -201,6 +201,18 @@ def test_h5py():
                 check(fid == gpulz.FILTER_ID and len(values) == 7, "%s: filter %d %r"
                       % (name, fid, values))
             check(f["auto"].id.get_create_plist().get_filter(0)[2][6] == 3, "auto: mode slot")
+    # a value of the wrong type is not rounded or taken as true
+    for bad, error in ((dict(symbol_size=3), ValueError), (dict(window=0), ValueError),
+                       (dict(block=1000), ValueError), (dict(window=2.5), TypeError),
+                       (dict(window="64"), TypeError), (dict(symbol_size=4.0), TypeError),
+                       (dict(block=True), TypeError), (dict(adaptive=1), TypeError)):
+        try:
+            gpulz.Gpulz(**bad)
+        except error:
+            continue
+        raise Failed("Gpulz(%r) was not a %s" % (bad, error.__name__))
+    check(gpulz.Gpulz(window=np.int64(64), adaptive=np.bool_(True)).filter_options
+          == (0, 0, 64, 2048, 1), "Gpulz: numpy integers and booleans")
     return "h5py %s (HDF5 %s): datasets written and read through filter %d (%s)" % (
         h5py.version.version, h5py.version.hdf5_version, gpulz.FILTER_ID,
         "registered by gpulz" if gpulz.FILTER_ID in gpulz._registered else "found by HDF5")
