@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
         --build-dir) build_dir=$(cd "$2" && pwd); shift ;;
         --work) mkdir -p "$2"; work=$(cd "$2" && pwd); shift ;;
         -o) mkdir -p "$2"; out=$(cd "$2" && pwd); shift ;;
-        -h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "build-wheel.sh: unknown option $1 (--help)" >&2; exit 2 ;;
     esac
     shift
