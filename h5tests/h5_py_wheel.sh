@@ -14,28 +14,7 @@ case $lib in
     *) echo "FAIL: the h5py of $H5PY_WHEEL_PYTHON does not use a libhdf5 of its own ($lib)"; exit 1 ;;
 esac
 echo "h5py's HDF5: $lib"
-PYTHONPATH=$top_builddir/samples${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONPATH
 "$H5PY_WHEEL_PYTHON" "$top_srcdir/h5tests/h5_py.py" || exit 1
 # hdf5plugin's way (init_filter, then h5py.h5z.register_filter), and HDF5's
 # own load after ctypes asked first
 "$H5PY_WHEEL_PYTHON" "$top_srcdir/h5tests/h5_py_register.py" "$top_builddir/.libs/libH5Zgpulz.so" || exit 1
-
-# without HDF5_PLUGIN_PATH the wheel's HDF5 does not find the plugin;
-# importing the helper module adds its folder (here the build's)
-env -u HDF5_PLUGIN_PATH GPULZ_PLUGIN_DIR="$top_builddir/test-plugins" "$H5PY_WHEEL_PYTHON" -c '
-import sys, h5py, numpy as np
-fid = int(sys.argv[1])
-if h5py.h5z.filter_avail(fid):
-    print("the wheel finds the plugin on its own: the helper check is moot")
-    sys.exit(0)
-import gpulz_h5py
-if not h5py.h5z.filter_avail(fid):
-    sys.exit("FAIL: importing gpulz_h5py did not make the filter available")
-x = (512 + np.random.default_rng(2).normal(0, 2, 1 << 20).round()).astype(np.uint16)
-with h5py.File("h5_py_wheel.h5", "w", driver="core", backing_store=False) as f:
-    d = f.create_dataset("x", data=x, chunks=(1 << 18,), **gpulz_h5py.Gpulz())
-    if not (np.array_equal(d[...], x) and d.id.get_chunk_info(0).filter_mask == 0):
-        sys.exit("FAIL: round trip through the plugin the helper found")
-print("gpulz_h5py found the plugin in", gpulz_h5py.PLUGIN_DIR)
-' "${GPULZ_FILTER_ID:-34791}" || exit 1

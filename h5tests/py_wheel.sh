@@ -8,8 +8,11 @@
 # plugin links no libhdf5; that importing gpulz registers the filter with
 # h5py's own HDF5, which writes and reads a compressed dataset that this
 # build's h5dump reads through gpulz.PLUGIN_PATH; the bytes of this build's
-# `gpulz compress`; the console script; `python -m gpulz.test --strict`
-# (codec, the 0.1 fixture, numcodecs, Zarr v3).  Then the same wheel with
+# `gpulz compress`; the console script; `python -m gpulz.test --require
+# h5py,numcodecs,zarr` (codec, batches, the 0.1 fixture, numcodecs, Zarr v3;
+# the GPU parts skip without a GPU: python/device-test.sh runs them on one);
+# samples/h5py_example.py.  No CUDA library is NEEDED by the wheel's files
+# (the CUDA wheel, where the build has CUDA).  Then the same wheel with
 # Debian's h5py (PYTHON_H5PY, configure's) where there is one.
 # Skips (77) where no venv can be made or PyPI cannot be reached.
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -46,6 +49,12 @@ case $site in "$venv"/*) ;; *) echo "FAIL: gpulz imported from $site, not the ve
 if readelf -d "$site/plugins/libH5Zgpulz.so" | grep 'NEEDED' | grep -q 'libhdf5'; then
     echo "FAIL: the wheel's plugin links libhdf5"; exit 1
 fi
+# the CUDA wheel: the runtime static, the driver dlopen()ed when a GPU is asked for
+for f in "$site"/_libs/* "$site"/plugins/*.so "$site"/_bin/gpulz; do
+    if readelf -d "$f" | grep 'NEEDED' | grep -Eq 'libcuda|libcudart|libnvidia'; then
+        echo "FAIL: $f needs a CUDA library at load time"; exit 1
+    fi
+done
 
 # h5py's HDF5 (a wheel's own): the filter only after import gpulz
 run "$venv/bin/python" - "$work/test/py_wheel.h5" <<'EOF' || exit 1
@@ -96,7 +105,10 @@ if bytes(gpulz.decompress(open("raw.gplz", "rb").read())) != data:
 ' || exit 1
 run "$venv/bin/gpulz" version | grep -q "^gpulz " || { echo "FAIL: the gpulz console script"; exit 1; }
 
-run "$venv/bin/python" -m gpulz.test --strict || { echo "FAIL: python -m gpulz.test --strict"; exit 1; }
+run "$venv/bin/python" -m gpulz.test --require h5py,numcodecs,zarr ||
+    { echo "FAIL: python -m gpulz.test --require h5py,numcodecs,zarr"; exit 1; }
+run "$venv/bin/python" "$top_srcdir/samples/h5py_example.py" py_example.h5 ||
+    { echo "FAIL: samples/h5py_example.py"; exit 1; }
 
 # Debian's h5py (the system HDF5, 1.10 on Debian 12): the wheel over it, the
 # filter registered by gpulz where HDF5_PLUGIN_PATH names an empty folder

@@ -14,7 +14,9 @@
 # PyPI the first time), `python -m build --wheel` of a copy of python/ (setup.py
 # runs configure and make, or takes --build-dir's files), then `auditwheel
 # repair`, which checks that the wheel needs nothing beyond the manylinux
-# libraries and gives it its manylinux tag.  Prints the wheel's path last.
+# libraries and gives it its manylinux tag (py3-none-manylinux_<glibc>_x86_64);
+# a wheel into which repair had to copy a library (libcuda, libcudart) is an
+# error.  Prints the wheel's path last.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cuda=no
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
         --build-dir) build_dir=$(cd "$2" && pwd); shift ;;
         --work) mkdir -p "$2"; work=$(cd "$2" && pwd); shift ;;
         -o) mkdir -p "$2"; out=$(cd "$2" && pwd); shift ;;
-        -h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "build-wheel.sh: unknown option $1 (--help)" >&2; exit 2 ;;
     esac
     shift
@@ -62,4 +64,11 @@ PATH="$venv/bin:$PATH" "$venv/bin/auditwheel" repair --wheel-dir "$out" "$1" >&2
 name=$(basename "$1" | sed 's/-linux_\([^-]*\)\.whl$//')
 set -- "$out/$name"-*manylinux*.whl
 [ -f "$1" ] || { echo "build-wheel.sh: auditwheel made no manylinux wheel of $name" >&2; exit 1; }
+# repair copies into the wheel what a file needs beyond the manylinux set; the
+# wheel must carry none: the CUDA driver (libcuda.so.1) belongs to the machine
+# and is dlopen()ed by the static CUDA runtime, never linked
+grafted=$("$venv/bin/python" -c 'import sys, zipfile
+print(" ".join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if ".libs/" in n))' \
+    "$(ls -t "$@" | head -n 1)")
+[ -z "$grafted" ] || { echo "build-wheel.sh: auditwheel added libraries: $grafted" >&2; exit 1; }
 ls -t "$@" | head -n 1

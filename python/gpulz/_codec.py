@@ -18,6 +18,7 @@ LIBRARY_FILE = os.path.join(_HERE, "_libs", "libgpulz.so.1")
 
 MODES = {name[len("GPULZ_MODE_"):].lower(): value for name, value in C.items()
          if name.startswith("GPULZ_MODE_") and name != "GPULZ_MODE_COUNT"}
+_MODE_NAMES = {value: name for name, value in MODES.items()}
 BACKENDS = {name[len("GPULZ_BACKEND_"):].lower(): value for name, value in C.items()
             if name.startswith("GPULZ_BACKEND_")}
 
@@ -244,7 +245,7 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     """
     p = make_params(encoder_options(), 1, threads, backend)
     if _is_device(buf):
-        return _decompress_device(buf, out)
+        return _decompress_device(buf, out, p)
     src = _host_bytes(buf)
     size = decompressed_size(src)
     if out is None:
@@ -261,7 +262,84 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     return result
 
 
-# CUDA arrays (CuPy).  Not tested on a GPU yet: see docs/python.md.
+def _batch_symbol_size(chunks, symbol_size):
+    """One symbol size for the whole batch: a batched call takes one
+    gpulz_params, so chunks of different element sizes need symbol_size."""
+    if symbol_size is not None:
+        return symbol_size
+    sizes = {symbol_size_of(c) for c in chunks}
+    if len(sizes) > 1:
+        raise ValueError("the chunks have element sizes %s: give symbol_size"
+                         % ", ".join(str(s) for s in sorted(sizes)))
+    return sizes.pop() if sizes else 1
+
+
+def _batch_where(chunks):
+    """True for a batch of CUDA arrays, False for host buffers; a batch of
+    both is refused, as a batched C call takes either kind, not a mix."""
+    device = {_is_device(c) for c in chunks}
+    if len(device) > 1:
+        raise ValueError("a batch holds host buffers or CUDA arrays, not both")
+    return device.pop() if device else False
+
+
+def compress_batch(chunks, *, symbol_size=None, window=None, level=None, block=None,
+                   adaptive=False, mode="lz", checksum=True, threads=0, backend="auto"):
+    """Compress each of a sequence of chunks into its own gpulz chunk.
+
+    chunks: numpy arrays and bytes-like objects, or CUDA arrays (all on the
+    GPU or none).  The options are those of compress() and hold for every
+    chunk; symbol_size None takes the chunks' element size, which must then
+    be the same for all.  Returns a list in the order of chunks, each element
+    the bytes compress() returns for that chunk with the same options (bytes,
+    or a CuPy uint8 array for CUDA arrays).
+
+    Today this is a loop over the single-chunk call (gpulz_compress or
+    gpulz_compress_device), so it is as fast as that loop; it is the entry
+    point that a batched C call can take over without a change for callers.
+    """
+    chunks = list(chunks)
+    _batch_where(chunks)
+    symbol_size = _batch_symbol_size(chunks, symbol_size)
+    opts = dict(symbol_size=symbol_size, window=window, level=level, block=block,
+                adaptive=adaptive, mode=mode, checksum=checksum, threads=threads,
+                backend=backend)
+    encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
+    return [compress(c, **opts) for c in chunks]
+
+
+def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
+    """Decompress each of a sequence of gpulz chunks.
+
+    chunks: bytes-like objects or numpy uint8 arrays, or CUDA arrays (all on
+    the GPU or none).  outs: None, or a sequence as long as chunks whose
+    elements are None or what decompress() takes as out for that chunk.
+    Returns a list in the order of chunks: what decompress(chunk, out)
+    returns.  A damaged chunk raises GpulzError for the batch.
+
+    Today this is a loop over the single-chunk call (gpulz_decompress or
+    gpulz_decompress_device); a batched C call can take it over without a
+    change for callers.
+    """
+    chunks = list(chunks)
+    _batch_where(chunks)
+    if outs is None:
+        outs = [None] * len(chunks)
+    else:
+        outs = list(outs)
+        if len(outs) != len(chunks):
+            raise ValueError("%d outs for %d chunks" % (len(outs), len(chunks)))
+    make_params(encoder_options(), 1, threads, backend)  # refuse bad arguments before any work
+    return [decompress(c, o, threads=threads, backend=backend) for c, o in zip(chunks, outs)]
+
+
+# CUDA arrays (CuPy).  What the GPU does not run in this version (encoding
+# in modes ratio and auto, decoding format 2's LZSS stage: gpulz_params.mode
+# in gpulz.h) runs on the host with a copy each way, so that every chunk
+# works from device memory and the bytes stay those of the host API.
+
+DEVICE_ENCODE_MODES = ("lz", "fast")
+
 
 def _device_input(data):
     """A contiguous CuPy array of data, after the producer's stream (CUDA Array
@@ -280,6 +358,13 @@ def _compress_device(data, p):
     cupy, src, stream = _device_input(data)
     n = src.size
     bound = lib.gpulz_compress_bound(n, ctypes.byref(p))
+    if p.mode not in [MODES[m] for m in DEVICE_ENCODE_MODES]:
+        host = compress(cupy.asnumpy(src), symbol_size=p.symbol_size, window=p.window,
+                        block=p.block_symbols, adaptive=bool(p.flags & C["GPULZ_FLAG_ADAPTIVE"]),
+                        mode=_MODE_NAMES[p.mode],
+                        checksum=not p.flags & C["GPULZ_FLAG_NO_CHECKSUM"], threads=p.threads,
+                        backend="cpu")
+        return cupy.asarray(numpy.frombuffer(host, dtype=numpy.uint8))
     dst = cupy.empty(bound, dtype=cupy.uint8)
     length = ctypes.c_size_t()
     _check(lib.gpulz_compress_device(src.data.ptr, n, dst.data.ptr, bound, ctypes.byref(length),
@@ -288,7 +373,7 @@ def _compress_device(data, p):
     return dst[:length.value]
 
 
-def _decompress_device(buf, out):
+def _decompress_device(buf, out, p):
     cupy, src, stream = _device_input(buf)
     if src.size < 20:
         raise GpulzError(C["GPULZ_ERR_TRUNCATED"], "gpulz_decompress_device: %d bytes is no chunk"
@@ -303,7 +388,19 @@ def _decompress_device(buf, out):
     if not out.flags.c_contiguous or dst.size < size:
         raise ValueError("out must be C-contiguous and hold %d bytes" % size)
     length = ctypes.c_size_t()
-    _check(lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
-                                       ctypes.byref(length), stream.ptr or None, None, 0),
-           "gpulz_decompress_device")
+    status = lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
+                                         ctypes.byref(length), stream.ptr or None, None, 0)
+    if status == C["GPULZ_ERR_VERSION"]:
+        # a stage the GPU decoder lacks, or a version no decoder knows: the
+        # host decoder reads the first and refuses the second
+        chunk = cupy.asnumpy(src)
+        host = numpy.empty(size, dtype=numpy.uint8)
+        on_cpu = _Params.from_buffer_copy(p)
+        on_cpu.backend = BACKENDS["cpu"]
+        _check(lib.gpulz_decompress(chunk.ctypes.data, chunk.size, host.ctypes.data, size,
+                                    ctypes.byref(length), ctypes.byref(on_cpu)),
+               "gpulz_decompress")
+        dst[:size].set(host)
+        return out
+    _check(status, "gpulz_decompress_device")
     return out

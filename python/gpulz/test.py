@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""python -m gpulz.test [--strict] - check a gpulz install.
+"""python -m gpulz.test [--strict] [--require MODULES] - check a gpulz install.
 
-The codec (round trips in every mode, the bytes of the bundled `gpulz`
-command, damaged input refused), then, where they are installed, h5py (a
-compressed dataset written and read through the filter registered on import,
-and the file gpulz 0.1 wrote, data-checked against its formulas), numcodecs
-and Zarr v3, and where a GPU is usable (the CUDA wheel) the GPU backend and
-CuPy arrays, bytes equal to the CPU's.  Prints one line per check; exit status 0 when all passed, 1 when
-one failed.  --strict: a missing h5py, numcodecs or zarr is a failure too
-(skipped otherwise).
+The codec (round trips in every mode, the batch functions, the bytes of the
+bundled `gpulz` command, damaged input refused), then, where they are
+installed, h5py (a compressed dataset written and read through the filter
+registered on import, and the file gpulz 0.1 wrote, data-checked against its
+formulas), numcodecs and Zarr v3; where a GPU is usable (the CUDA wheel) the
+GPU backend, CuPy arrays compressed and decompressed on the GPU with no host
+copy, numcodecs with CuPy buffers and Zarr's GPU mode, bytes equal to the
+CPU's.  Prints one line per check; exit status 0 when all passed, 1 when one
+failed.  A part whose Python package is missing says "skipped: not
+installed".
+
+  --strict           the GPU parts must run: no CUDA build, no usable GPU or
+                     no CuPy is a failure, not a skip
+  --require MODULES  comma-separated packages (h5py,numcodecs,zarr,cupy) whose
+                     absence is a failure, not a skip
 """
 import os
 import subprocess
@@ -27,6 +34,30 @@ FIXTURE_FILTER_ID = 34791  # the ID gpulz 0.1 wrote (provisional)
 
 class Failed(Exception):
     pass
+
+
+class Skipped(Exception):
+    """A part that cannot run here; gpu: for want of the GPU or CuPy (a
+    failure under --strict)."""
+
+    def __init__(self, why, gpu=False):
+        super().__init__(why)
+        self.gpu = gpu
+
+
+def need_gpu():
+    """CuPy, after checking that the GPU is usable: the GPU parts skip (fail
+    under --strict) without either."""
+    cfg = gpulz.get_config()
+    if not cfg["cuda_built"]:
+        raise Skipped("no GPU: %s is a build without CUDA" % cfg["distribution"], gpu=True)
+    if not cfg["gpu_usable"]:
+        raise Skipped("no usable GPU (%s)" % cfg["gpu_reason"], gpu=True)
+    try:
+        import cupy
+    except ImportError:
+        raise Skipped("CuPy is not installed", gpu=True) from None
+    return cupy
 
 
 def check(cond, what):
@@ -74,6 +105,32 @@ def test_codec():
     except gpulz.GpulzError as e:
         check(e.status < 0, "status of the error")
     return "round trips in modes lz, fast, ratio, auto; typed arguments; damaged input refused"
+
+
+def test_batch():
+    chunks = [sample(1 << 16, np.int32, seed=k) for k in range(3)] + [sample(777, np.int32)]
+    chunks.append(np.empty(0, np.int32))
+    for opts in ({}, {"mode": "auto", "level": 4}, {"mode": "fast", "block": 512}):
+        batch = gpulz.compress_batch(chunks, **opts)
+        one = [gpulz.compress(c, **opts) for c in chunks]
+        check(batch == one, "compress_batch(%r) and one compress() per chunk differ" % opts)
+        back = gpulz.decompress_batch(batch)
+        check(all(bytes(b) == c.tobytes() for b, c in zip(back, chunks)),
+              "decompress_batch(%r): data differ" % opts)
+        outs = [np.empty_like(c) for c in chunks]
+        got = gpulz.decompress_batch(batch, outs)
+        check(all(g is o and np.array_equal(o, c) for g, o, c in zip(got, outs, chunks)),
+              "decompress_batch(%r, outs)" % opts)
+    check(gpulz.compress_batch([]) == [] and gpulz.decompress_batch([]) == [], "empty batch")
+    for call in (lambda: gpulz.compress_batch([chunks[0], chunks[0].view(np.int16)]),
+                 lambda: gpulz.decompress_batch(batch, outs[:1]),
+                 lambda: gpulz.compress_batch(chunks, window=300)):
+        try:
+            call()
+        except ValueError:
+            continue
+        raise Failed("a batch of mixed element sizes, too few outs or window 300 was accepted")
+    return "compress_batch and decompress_batch: the bytes of one call per chunk (3 option sets)"
 
 
 def test_command():
@@ -144,6 +201,18 @@ def test_h5py():
                 check(fid == gpulz.FILTER_ID and len(values) == 7, "%s: filter %d %r"
                       % (name, fid, values))
             check(f["auto"].id.get_create_plist().get_filter(0)[2][6] == 3, "auto: mode slot")
+    # a value of the wrong type is not rounded or taken as true
+    for bad, error in ((dict(symbol_size=3), ValueError), (dict(window=0), ValueError),
+                       (dict(block=1000), ValueError), (dict(window=2.5), TypeError),
+                       (dict(window="64"), TypeError), (dict(symbol_size=4.0), TypeError),
+                       (dict(block=True), TypeError), (dict(adaptive=1), TypeError)):
+        try:
+            gpulz.Gpulz(**bad)
+        except error:
+            continue
+        raise Failed("Gpulz(%r) was not a %s" % (bad, error.__name__))
+    check(gpulz.Gpulz(window=np.int64(64), adaptive=np.bool_(True)).filter_options
+          == (0, 0, 64, 2048, 1), "Gpulz: numpy integers and booleans")
     return "h5py %s (HDF5 %s): datasets written and read through filter %d (%s)" % (
         h5py.version.version, h5py.version.hdf5_version, gpulz.FILTER_ID,
         "registered by gpulz" if gpulz.FILTER_ID in gpulz._registered else "found by HDF5")
@@ -201,67 +270,232 @@ def test_zarr():
                           compressors=[GpulzZarrCodec(mode="auto")], zarr_format=3)
     a[...] = x
     b = zarr.open_array(store, mode="r")  # the codec from the metadata, by entry point
-    check(np.array_equal(b[...], x), "zarr: data differ")
+    got = b[...]
+    check(isinstance(got, np.ndarray) and np.array_equal(got, x), "zarr: data differ")
     conf = [c.to_dict() for c in b.compressors]
     check(conf and conf[0]["name"] == "gpulz" and conf[0]["configuration"]["symbol_size"] == 2,
           "zarr: compressors %r" % conf)
-    stored = sum(len(v.to_bytes()) for k, v in store._store_dict.items() if "/c/" in k
-                 or k.startswith("c/"))
-    check(0 < stored < x.nbytes // 2, "zarr: %d bytes stored of %d" % (stored, x.nbytes))
-    return "zarr %s: a v3 array through the gpulz codec (%d of %d bytes stored)" % (
-        zarr.__version__, stored, x.nbytes)
+    chunks = chunk_items(store)
+    check(len(chunks) == 8, "zarr: %d chunks stored, not 8" % len(chunks))
+    # zarr hands the codec its chunks in batches: each stored chunk must be
+    # what gpulz.compress writes for that chunk alone
+    for (i, j), stored in chunks.items():
+        want = gpulz.compress(x[i * 128:(i + 1) * 128, j * 256:(j + 1) * 256], mode="auto")
+        check(stored == want, "zarr: chunk %d/%d differs from gpulz.compress's" % (i, j))
+    size = sum(len(v) for v in chunks.values())
+    check(0 < size < x.nbytes // 2, "zarr: %d bytes stored of %d" % (size, x.nbytes))
+    try:
+        b.compressors[0].compute_encoded_size(1000, None)
+        raise Failed("zarr: compute_encoded_size gave a size")
+    except NotImplementedError:
+        pass
+    return "zarr %s: a v3 array through the gpulz codec on the host (%d of %d bytes stored)" % (
+        zarr.__version__, size, x.nbytes)
+
+
+def chunk_items(store):
+    """{(i, j): bytes} of the chunks of a 2-D array at the root of a MemoryStore."""
+    out = {}
+    for key, value in store._store_dict.items():
+        parts = key.split("/")
+        if len(parts) == 3 and parts[0] == "c":
+            data = value.as_array_like()
+            if hasattr(data, "__cuda_array_interface__"):
+                data = value.as_numpy_array()
+            out[(int(parts[1]), int(parts[2]))] = bytes(np.asarray(data))
+    return out
 
 
 def test_gpu():
-    """The GPU, where one is usable: the host API on it, and CuPy arrays
-    without a host copy; the bytes equal the CPU's."""
-    usable, reason = gpulz.gpu_available()
-    if not usable:
-        return None
+    """The GPU: the host API on it, CuPy arrays without a host copy, and
+    batches of CuPy arrays; the bytes equal the CPU's."""
+    cupy = need_gpu()
+    import resource
     x = sample(1 << 22, np.uint16, seed=5)
     host = gpulz.compress(x, backend="cpu")
     check(gpulz.compress(x, backend="gpu") == host, "GPU backend: bytes differ from the CPU's")
     check(np.array_equal(gpulz.decompress(host, np.empty_like(x), backend="gpu"), x),
           "GPU backend: decompress")
-    try:
-        import cupy
-    except ImportError:
-        return "the host API on the GPU, same bytes as the CPU (no CuPy)"
     d = cupy.asarray(x)
-    dc = gpulz.compress(d)
-    check(isinstance(dc, cupy.ndarray) and cupy.asnumpy(dc).tobytes() == host,
-          "CuPy: bytes differ from the CPU's")
-    check(bool((gpulz.decompress(dc).view(cupy.uint16) == d).all()), "CuPy: decompress")
+    # lz and fast run on the GPU; ratio and auto are encoded on the host, and
+    # ratio's LZSS stage decoded there, through copies (docs/python.md)
+    for mode in ("lz", "fast", "ratio", "auto"):
+        want = gpulz.compress(x, mode=mode, backend="cpu")
+        dc = gpulz.compress(d, mode=mode)
+        check(isinstance(dc, cupy.ndarray) and cupy.asnumpy(dc).tobytes() == want,
+              "CuPy, mode %s: bytes differ from the CPU's" % mode)
+        back = gpulz.decompress(dc)
+        check(isinstance(back, cupy.ndarray) and bool((back.view(cupy.uint16) == d).all()),
+              "CuPy, mode %s: decompress" % mode)
+        out = cupy.empty_like(d)
+        check(gpulz.decompress(cupy.asarray(np.frombuffer(want, np.uint8)), out) is out
+              and bool((out == d).all()), "CuPy, mode %s: decompress into out" % mode)
+    # no host copy: data made on the GPU, 512 MiB of it, moves the process's
+    # peak resident size by far less than a host round trip would
+    n = 1 << 28
+    big = (cupy.arange(n, dtype=cupy.uint32) // 37 % 1000).astype(cupy.uint16)
+    grew = {}
+    for mode in ("lz", "fast"):
+        gpulz.decompress(gpulz.compress(big[:1 << 20], mode=mode))  # the GPU's buffers, once
+        cupy.cuda.get_current_stream().synchronize()
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        now = resident()
+        bc = gpulz.compress(big, mode=mode)
+        bd = gpulz.decompress(bc)
+        cupy.cuda.get_current_stream().synchronize()
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        # a new peak above the resident size before: what the calls took on
+        # the host (an earlier, higher peak leaves nothing to see)
+        grew[mode] = after - now if after > peak else 0
+        check(grew[mode] < big.nbytes // 8, "CuPy, mode %s: the resident size peaked %d bytes "
+              "higher for %d on the GPU (a host copy?)" % (mode, grew[mode], big.nbytes))
+        check(bool((bd.view(cupy.uint16) == big).all()), "CuPy, mode %s: 512 MiB" % mode)
+        del bd
+    check(cupy.asnumpy(bc).tobytes() == gpulz.compress(cupy.asnumpy(big), mode="fast",
+                                                       backend="cpu"),
+          "CuPy: 512 MiB, bytes differ from the CPU's")
+    del big, bc
+    # batches of CuPy arrays
+    parts = [d[k << 18:(k + 1) << 18] for k in range(4)]
+    batch = gpulz.compress_batch(parts, mode="fast")
+    check(all(isinstance(b, cupy.ndarray) for b in batch)
+          and [cupy.asnumpy(b).tobytes() for b in batch]
+          == gpulz.compress_batch([cupy.asnumpy(p) for p in parts], mode="fast", backend="cpu"),
+          "CuPy batch: bytes differ from the CPU's")
+    outs = [cupy.empty_like(p) for p in parts]
+    got = gpulz.decompress_batch(batch, outs)
+    check(all(g is o and bool((o == p).all()) for g, o, p in zip(got, outs, parts)),
+          "CuPy batch: decompress_batch into outs")
+    return ("the host API and CuPy %s arrays on the GPU, the CPU's bytes in every mode; 512 MiB "
+            "in modes lz and fast with %s MiB of host growth; batches" % (
+                cupy.__version__, " and ".join(str(g >> 20) for g in grew.values())))
+
+
+def resident():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_numcodecs_gpu():
+    cupy = need_gpu()
+    import numcodecs
+    codec = numcodecs.get_codec({"id": "gpulz", "mode": "fast"})
+    x = sample(1 << 20, np.float32, seed=7)
+    d = cupy.asarray(x)
+    enc = codec.encode(d)
+    check(isinstance(enc, cupy.ndarray) and cupy.asnumpy(enc).tobytes() == codec.encode(x),
+          "numcodecs: CuPy bytes differ from the host's")
     out = cupy.empty_like(d)
-    gpulz.decompress(cupy.asarray(np.frombuffer(host, np.uint8)), out)
-    check(bool((out == d).all()), "CuPy: decompress into out")
-    return "the host API and CuPy %s arrays on the GPU, same bytes as the CPU" % cupy.__version__
+    check(codec.decode(enc, out=out) is out and bool((out == d).all()),
+          "numcodecs: decode into a CuPy out")
+    back = codec.decode(enc)
+    check(isinstance(back, cupy.ndarray) and bool((back.view(cupy.float32) == d).all()),
+          "numcodecs: decode of a CuPy buffer")
+    return "numcodecs with CuPy buffers: encoded and decoded on the GPU, the host's bytes"
+
+
+def test_zarr_gpu():
+    """Zarr's GPU mode: the chunks reach the codec as device buffers and are
+    decoded into device buffers; the stored bytes equal the host's."""
+    cupy = need_gpu()
+    import zarr
+    from gpulz import zarr_codec
+    from gpulz.zarr_codec import GpulzZarrCodec
+    x = sample(1 << 18, np.uint16, seed=9).reshape(512, 512)
+    seen = []
+    real = zarr_codec.decompress_batch
+
+    def spy(chunks, outs=None, **kw):
+        res = real(chunks, outs, **kw)
+        seen.append((all(isinstance(c, cupy.ndarray) for c in chunks),
+                     all(isinstance(r, cupy.ndarray) for r in res), len(res)))
+        return res
+    zarr_codec.decompress_batch = spy
+    try:
+        results = []
+        for mode in ("lz", "auto"):
+            with zarr.config.enable_gpu():
+                store = zarr.storage.MemoryStore()
+                a = zarr.create_array(store, shape=x.shape, chunks=(128, 256), dtype=x.dtype,
+                                      compressors=[GpulzZarrCodec(mode=mode)], zarr_format=3)
+                a[...] = cupy.asarray(x)
+                got = zarr.open_array(store, mode="r")[...]
+            check(isinstance(got, cupy.ndarray), "zarr GPU mode, %s: read gave %s"
+                  % (mode, type(got).__name__))
+            check(bool((got == cupy.asarray(x)).all()), "zarr GPU mode, %s: data differ" % mode)
+            for (i, j), stored in chunk_items(store).items():
+                want = gpulz.compress(x[i * 128:(i + 1) * 128, j * 256:(j + 1) * 256], mode=mode,
+                                      backend="cpu")
+                check(stored == want, "zarr GPU mode, %s: chunk %d/%d differs from the CPU's"
+                      % (mode, i, j))
+            results.append(mode)
+    finally:
+        zarr_codec.decompress_batch = real
+    check(seen and all(s[0] and s[1] for s in seen),
+          "zarr GPU mode: chunks decoded off the GPU %r" % seen)
+    # the same stored array read on the host
+    host = zarr.open_array(store, mode="r")[...]
+    check(isinstance(host, np.ndarray) and np.array_equal(host, x), "zarr: GPU-written, host-read")
+    return ("zarr %s GPU mode (modes %s): %d chunks decoded from and into device buffers, "
+            "the CPU's bytes" % (zarr.__version__, ", ".join(results), sum(s[2] for s in seen)))
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    strict = "--strict" in argv
-    tests = [("codec", test_codec, None), ("command", test_command, None),
-             ("h5py", test_h5py, "h5py"), ("fixture", test_fixture, "h5py"),
-             ("numcodecs", test_numcodecs, "numcodecs"), ("zarr", test_zarr, "zarr"),
-             ("gpu", test_gpu, None)]
+    argv = sys.argv[1:] if argv is None else list(argv)
+    strict = False
+    required = set()
+    while argv:
+        arg = argv.pop(0)
+        if arg == "--strict":
+            strict = True
+        elif arg == "--require" and argv:
+            required |= {m for m in argv.pop(0).split(",") if m}
+        elif arg.startswith("--require="):
+            required |= {m for m in arg[len("--require="):].split(",") if m}
+        elif arg in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        else:
+            print("python -m gpulz.test: unknown argument %r (--help)" % arg, file=sys.stderr)
+            return 2
+    tests = [("codec", test_codec, ()), ("batch", test_batch, ()), ("command", test_command, ()),
+             ("h5py", test_h5py, ("h5py",)), ("fixture", test_fixture, ("h5py",)),
+             ("numcodecs", test_numcodecs, ("numcodecs",)), ("zarr", test_zarr, ("zarr",)),
+             ("gpu", test_gpu, ()), ("numcodecs-gpu", test_numcodecs_gpu, ("numcodecs",)),
+             ("zarr-gpu", test_zarr_gpu, ("zarr",))]
     cfg = gpulz.get_config()
     print("gpulz %s (library %s, %s): plugin %s, CUDA %s, GPU %s" % (
         cfg["version"], cfg["library_version"], cfg["distribution"], cfg["plugin"],
         "built" if cfg["cuda_built"] else "not built",
         "usable" if cfg["gpu_usable"] else "not usable (%s)" % cfg["gpu_reason"]))
     failed = passed = skipped = 0
+    for module in sorted(required):
+        try:
+            __import__(module)
+        except ImportError:
+            print("FAIL: %s is not installed (--require)" % module)
+            failed += 1
     for name, fn, needs in tests:
-        if needs:
+        missing = []
+        for module in needs:
             try:
-                __import__(needs)
+                __import__(module)
             except ImportError:
-                print("%s: %s: %s is not installed" % ("FAIL" if strict else "SKIP", name, needs))
-                failed += strict
-                skipped += not strict
-                continue
+                missing.append(module)
+        if missing:
+            print("SKIP: %s: skipped: not installed (%s)" % (name, ", ".join(missing)))
+            skipped += 1
+            continue
         try:
             what = fn()
+        except Skipped as e:
+            if strict and e.gpu:
+                print("FAIL: %s: %s (--strict)" % (name, e))
+                failed += 1
+            else:
+                print("SKIP: %s: %s" % (name, e))
+                skipped += 1
+            continue
         except Exception as e:  # a check or anything the check ran into
             print("FAIL: %s: %s: %s" % (name, type(e).__name__, e))
             failed += 1
