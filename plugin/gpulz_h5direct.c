@@ -244,6 +244,7 @@ typedef struct mem {
 
 static herr_t mem_alloc(const mem *M, uint8_t **out, size_t n)
 {
+    (void)M; /* host memory only without CUDA */
     herr_t ret_value = 0;
     *out = NULL;
     n = n ? n : 1;
@@ -261,6 +262,7 @@ done:
 
 static void mem_free(const mem *M, uint8_t *buf)
 {
+    (void)M; /* host memory only without CUDA */
 #if GPULZ_HAVE_CUDA
     if (M->device) {
         cudaFree(buf);
@@ -274,6 +276,7 @@ static void mem_free(const mem *M, uint8_t *buf)
 static herr_t mem_copy2d(const mem *M, uint8_t *dst, size_t dpitch, const uint8_t *src, size_t spitch,
                          size_t width, size_t height)
 {
+    (void)M; /* host memory only without CUDA */
     herr_t ret_value = 0;
 #if GPULZ_HAVE_CUDA
     if (M->device) {
@@ -293,6 +296,7 @@ done:
  * the work queued before them, so host buffers may be reused at once */
 static herr_t mem_put(const mem *M, uint8_t *dst, const uint8_t *host, size_t n)
 {
+    (void)M; /* host memory only without CUDA */
     herr_t ret_value = 0;
 #if GPULZ_HAVE_CUDA
     if (M->device) {
@@ -309,6 +313,7 @@ done:
 
 static herr_t mem_get(const mem *M, uint8_t *host, const uint8_t *src, size_t n)
 {
+    (void)M; /* host memory only without CUDA */
     herr_t ret_value = 0;
 #if GPULZ_HAVE_CUDA
     if (M->device) {
