@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* gpu_none.c - the GPU backend of a build without CUDA: never usable. */
+#include "gpulz_batch.h"
 #include "gpulz_gpu.h"
 
 
@@ -73,5 +74,11 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
 {
     (void)d_src, (void)n, (void)d_dst, (void)dst_cap, (void)dst_len, (void)cuda_stream, (void)d_scratch,
         (void)scratch_size;
+    return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
+}
+
+int gpulz_batch_gpu_host(gpulz_batch *B)
+{
+    (void)B;
     return gpulz_fail(GPULZ_ERR_NO_GPU, "this gpulz was built without CUDA");
 }

@@ -217,6 +217,75 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
                             size_t scratch_size);
 
 /*
+ * The batched API: many chunks in one call, each chunk exactly the bytes
+ * one gpulz_compress() (or gpulz_decompress()) of it would give.  The
+ * arrays (src, src_len, dst, dst_cap, dst_len, statuses) are host memory of
+ * count entries each, owned by the caller and only read (dst_len, statuses:
+ * written) during the call; the buffers they point to are host memory or
+ * device memory of one device, as memory says.  Chunks are independent:
+ * their buffers must not overlap one another's dst.  src[i] may be NULL
+ * where src_len[i] is 0.
+ *
+ * statuses[i] receives chunk i's gpulz_status and dst_len[i] its length
+ * (undefined where statuses[i] is not GPULZ_OK); statuses may be NULL.  A
+ * chunk that fails does not stop the others.  The call returns GPULZ_OK
+ * when every chunk succeeded, else the status of the lowest-numbered chunk
+ * that failed, with "chunk i of count: detail" in gpulz_last_error().  An
+ * argument error that concerns the whole call (NULL arrays, invalid p,
+ * device buffers without a usable GPU) is returned and written to every
+ * statuses[i].
+ *
+ * GPULZ_MEMORY_HOST: p->backend says where the work runs.  On the CPU the
+ * chunks are spread over up to p->threads threads (0: every core) of the
+ * library's pool, a chunk to a thread, and a few chunks among many threads
+ * split their blocks instead.  On the GPU (backend gpu, or auto where a GPU
+ * is usable, the mode runs there and chunks average at least the GPU
+ * threshold) chunks go through two pinned staging slots: the upload of
+ * chunk i+1 and the download of chunk i-1 run on a copy stream while chunk
+ * i is (de)compressed on cuda_stream (NULL: a stream of the call's own), so
+ * the copy engines and the SMs work at once.  Auto falls back to the CPU
+ * where the GPU cannot be set up.  d_scratch must be NULL.
+ *
+ * GPULZ_MEMORY_DEVICE: every buffer is device memory of one device (as for
+ * gpulz_compress_device()); the chunks run one after another on
+ * cuda_stream (NULL: CUDA's default stream) through the device API, sharing
+ * d_scratch (gpulz_*_batch_scratch_size() bytes, or NULL for the library's
+ * cached buffer), and the call returns when every result is ready.  Each
+ * chunk waits for its own few status words, so chunks do not overlap on
+ * the device; no chunk data crosses PCIe.  Modes ratio and auto do not run
+ * on the GPU (GPULZ_ERR_PARAM for every chunk); p->backend is not used.
+ */
+typedef enum gpulz_memory {
+    GPULZ_MEMORY_HOST = 0,  /* pageable or pinned host memory */
+    GPULZ_MEMORY_DEVICE = 1 /* device memory of one device */
+} gpulz_memory;
+
+/* The largest compressed size of each chunk: dst_cap[i] =
+ * gpulz_compress_bound(src_len[i], p).  Returns the sum (what one buffer cut
+ * into the chunks' dst needs), 0 when p is invalid or a bound overflows. */
+size_t gpulz_compress_batch_bound(size_t count, const size_t src_len[], const gpulz_params *p,
+                                  size_t dst_cap[]);
+
+/* The device scratch the batch calls take with GPULZ_MEMORY_DEVICE: the
+ * largest of the per-chunk scratch sizes, as the chunks share it.  0 in a
+ * build without CUDA or for invalid p. */
+size_t gpulz_compress_batch_scratch_size(size_t count, const size_t src_len[], const gpulz_params *p);
+size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[]);
+
+int gpulz_compress_batch(size_t count, const void *const src[], const size_t src_len[],
+                         void *const dst[], const size_t dst_cap[], size_t dst_len[], int statuses[],
+                         const gpulz_params *p, gpulz_memory memory, void *cuda_stream,
+                         void *d_scratch, size_t scratch_size);
+
+/* Decompress each chunk src[i] into dst[i] (capacity dst_cap[i]; the
+ * uncompressed sizes come from the caller, or gpulz_decompressed_size() of
+ * host chunks).  p may be NULL; only threads and backend are used. */
+int gpulz_decompress_batch(size_t count, const void *const src[], const size_t src_len[],
+                           void *const dst[], const size_t dst_cap[], size_t dst_len[], int statuses[],
+                           const gpulz_params *p, gpulz_memory memory, void *cuda_stream,
+                           void *d_scratch, size_t scratch_size);
+
+/*
  * The backend the calling thread's last gpulz_compress() or
  * gpulz_decompress() ran on (GPULZ_BACKEND_CPU or GPULZ_BACKEND_GPU), and in
  * *why (may be NULL) a short reason: on the GPU "requested, device N" or

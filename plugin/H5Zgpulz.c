@@ -144,6 +144,23 @@ done:
     return ret_value;
 }
 
+herr_t H5Z_gpulz_encoder_params(size_t cd_nelmts, const unsigned cd_values[], gpulz_params *p)
+{
+    herr_t ret_value = 0;
+    unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED];
+    if (cd_values_read(cd_nelmts, cd_values, cd) < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: invalid filter parameters");
+    /* 0s remain only where set_local never ran (h5py's optional filter on
+     * variable-length data): the defaults, symbol size 1 */
+    p->symbol_size = cd[H5Z_GPULZ_CD_SYMBOL] ? cd[H5Z_GPULZ_CD_SYMBOL] : 1;
+    p->window = cd[H5Z_GPULZ_CD_WINDOW] ? cd[H5Z_GPULZ_CD_WINDOW] : GPULZ_WINDOW_DEFAULT;
+    p->block_symbols = cd[H5Z_GPULZ_CD_BLOCK] ? cd[H5Z_GPULZ_CD_BLOCK] : GPULZ_BLOCK_DEFAULT;
+    p->flags = cd[H5Z_GPULZ_CD_FLAGS];
+    p->mode = (gpulz_mode)cd[H5Z_GPULZ_CD_MODE];
+done:
+    return ret_value;
+}
+
 /* The user's cd_values for filter id in dcpl, and its pipeline flags. */
 static herr_t cd_values_from_dcpl(H5Z_filter_t id, hid_t dcpl, unsigned *pipeline_flags,
                                   unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED])
@@ -283,6 +300,15 @@ static herr_t environment_read(filter_env *e)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
 done:
     return ret_value;
+}
+
+herr_t H5Z_gpulz_environment_params(gpulz_params *p)
+{
+    filter_env env;
+    if (environment_read(&env) < 0)
+        return -1;
+    *p = env.params;
+    return 0;
 }
 
 /* ---- HDF5 callbacks --------------------------------------------------- */
@@ -430,21 +456,13 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
         if (env.verbose)
             verbose_line("decompressed", nbytes, out_len, NULL);
     } else {
-        unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED];
-        if (cd_values_read(cd_nelmts, cd_values, cd) < 0)
+        if (H5Z_gpulz_encoder_params(cd_nelmts, cd_values, p) < 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0, "gpulz: invalid filter parameters");
         /* what could not be read back */
         if (expected && nbytes != expected)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: asked to compress %zu bytes where this dataset's chunks hold %zu",
                           nbytes, expected);
-        /* 0s remain only where set_local never ran (h5py's optional filter on
-         * variable-length data): the defaults, symbol size 1 */
-        p->symbol_size = cd[H5Z_GPULZ_CD_SYMBOL] ? cd[H5Z_GPULZ_CD_SYMBOL] : 1;
-        p->window = cd[H5Z_GPULZ_CD_WINDOW] ? cd[H5Z_GPULZ_CD_WINDOW] : GPULZ_WINDOW_DEFAULT;
-        p->block_symbols = cd[H5Z_GPULZ_CD_BLOCK] ? cd[H5Z_GPULZ_CD_BLOCK] : GPULZ_BLOCK_DEFAULT;
-        p->flags = cd[H5Z_GPULZ_CD_FLAGS];
-        p->mode = (gpulz_mode)cd[H5Z_GPULZ_CD_MODE];
         out_cap = gpulz_compress_bound(nbytes, p);
         if (out_cap == 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,

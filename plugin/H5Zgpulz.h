@@ -8,6 +8,7 @@
 
 #include <hdf5.h>
 
+#include "gpulz.h"
 #include "gpulz_h5filter.h"
 
 /*
@@ -37,6 +38,22 @@ extern const H5Z_class2_t H5Z_GPULZ[1];
  * beside H5Z_GPULZ. */
 extern const H5Z_class2_t H5Z_GPULZ_PROVISIONAL[1];
 #endif
+
+/*
+ * The encoder's settings of a dataset from its stored cd_values, as the
+ * filter resolves them for every chunk it compresses: symbol size, window,
+ * block size, flags and mode into *p (backend and threads untouched).
+ * Direct chunk I/O (gpulz_h5direct.c) calls it so that chunks it compresses
+ * are the filter's bytes.  Returns 0, or -1 with the reason pushed.
+ */
+herr_t H5Z_gpulz_encoder_params(size_t cd_nelmts, const unsigned cd_values[], gpulz_params *p);
+
+/*
+ * gpulz_params_init() with what the filter takes from the environment
+ * (GPULZ_BACKEND, GPULZ_THREADS), checked as the filter checks them.
+ * Returns 0, or -1 with the reason pushed.
+ */
+herr_t H5Z_gpulz_environment_params(gpulz_params *p);
 
 /*
  * Check user-level parameters (0 = default, as in cd_values; mode 0 = lz) and push the

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpulz_h5filter.h - the gpulz HDF5 filter for programs that link libh5gpulz:
- * helpers that add the filter to a dataset creation property list, and a
+ * helpers that add the filter to a dataset creation property list, a
  * register function for programs that link the filter instead of loading the
- * plugin.  The filter's contract (its ID, its name, the meaning of its
- * cd_values, the flags of gpulz_h5_set_dcpl()) is gpulz_cd.h, which needs no
- * HDF5 and is included here.
+ * plugin, and direct chunk I/O with the batched codec.  The filter's
+ * contract (its ID, its name, the meaning of its cd_values, the flags of
+ * gpulz_h5_set_dcpl()) is gpulz_cd.h, which needs no HDF5 and is included
+ * here.
  */
 #ifndef GPULZ_H5FILTER_H
 #define GPULZ_H5FILTER_H
@@ -50,6 +51,68 @@ herr_t gpulz_h5_set_dcpl_mode(hid_t dcpl, unsigned symbol_size, unsigned window,
  * is harmless.  Returns a negative value on failure.
  */
 herr_t gpulz_h5_register(void);
+
+/*
+ * Direct chunk I/O: a dataset whose filter pipeline is gpulz alone, written
+ * and read a batch of whole chunks at a time (the codec's batched API of
+ * gpulz.h, then H5Dwrite_chunk or H5Dread_chunk), not a chunk at a time
+ * through HDF5's pipeline.  The files are ordinary: the stored chunks are
+ * the bytes the filter would have stored (settings from the dataset's
+ * stored cd_values, resolved by the filter's own code; edge chunks
+ * compressed at full chunk size, padded with the fill value as HDF5 pads
+ * them; filter mask 0, or bit 0 set for an optional filter's chunk that did
+ * not shrink, as HDF5 stores those), so any reader with the filter, on the
+ * CPU too, reads them through H5Dread, and these calls read any file the
+ * filter wrote.
+ *
+ * buf holds the selected elements of file_space in row-major order of the
+ * selection, packed (as H5Dwrite/H5Dread with a memory dataspace of as many
+ * elements); file_space may be H5S_ALL (the whole dataset, buf then in its
+ * shape).  dxpl goes to every HDF5 call (H5P_DEFAULT for none).  The call
+ * returns when buf may be reused (written) or holds the data (read); the
+ * caller keeps ownership of every buffer and identifier.
+ *
+ * The chunk path is taken when the selection is one box (H5S_ALL, or one
+ * hyperslab block) whose every side starts on a chunk border and ends on
+ * one or at the dataset's extent, mem_type equals the dataset's datatype
+ * (H5Tequal: no conversion; not variable-length), the layout is chunked,
+ * the pipeline holds the gpulz filter alone and the dataset does not set
+ * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS.  Otherwise the same call is made
+ * through H5Dwrite/H5Dread, correctly and at HDF5's speed.  *direct (may be
+ * NULL) receives 1 when the chunk path was taken, else 0.
+ *
+ * Writing replaces each chunk of the box whole: elements of an edge chunk
+ * beyond the dataset's extent become the fill value.  The codec runs where
+ * the filter would (GPULZ_BACKEND, GPULZ_THREADS), on the whole batch at
+ * once: over every core on the CPU, or through the GPU's copy engines and
+ * SMs at once (gpulz.h, gpulz_compress_batch).  Reading gives unallocated
+ * chunks the fill value (zeros without one) and copies unfiltered chunks
+ * (filter mask bit 0) as stored; a chunk that cannot be decoded, or
+ * declares another size than the dataset's chunks, fails the call.
+ * Failures return a negative value with the reason on the HDF5 error
+ * stack; chunks written before a failure stay written.
+ */
+herr_t gpulz_h5_write_direct(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, const void *buf,
+                             int *direct);
+herr_t gpulz_h5_read_direct(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, void *buf,
+                            int *direct);
+
+/*
+ * The same with d_buf in device memory (cudaMalloc), the GPU's work queued
+ * on cuda_stream (a cudaStream_t of d_buf's device; NULL: CUDA's default
+ * stream, after the caller's work there).  Chunks are gathered from and
+ * placed into d_buf on the device with strided copies, compressed and
+ * decompressed there in batches (gpulz_compress_batch with
+ * GPULZ_MEMORY_DEVICE); only the compressed chunks cross PCIe.  Where the
+ * chunk path is not taken, or cannot run on the GPU (no usable GPU, modes
+ * ratio and auto when writing), the selection is moved through host memory
+ * and the host call above does the rest.  The call returns with the stream's
+ * work for it done.  A libh5gpulz built without CUDA fails these calls.
+ */
+herr_t gpulz_h5_write_direct_device(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl,
+                                    const void *d_buf, void *cuda_stream, int *direct);
+herr_t gpulz_h5_read_direct_device(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, void *d_buf,
+                                   void *cuda_stream, int *direct);
 
 #ifdef __cplusplus
 }

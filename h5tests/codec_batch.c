@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * codec_batch.c - the batched API on host buffers (CPU backend): each chunk
+ * of a batch is byte for byte what one gpulz_compress() of it writes, over
+ * many chunks of mixed sizes and contents (empty, tiny, zeros, random,
+ * compressible, a few blocks), in every mode; one chunk given too little
+ * room, and one damaged chunk when decoding, get their own status while the
+ * others succeed; the call's status and detail name the first failure; the
+ * bound and the thread counts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec_testutil.h"
+#include "gpulz.h"
+
+#define CHUNKS 40
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Chunk i's size and content: a spread of the cases that differ in the codec. */
+static size_t make_chunk(size_t i, uint8_t **out)
+{
+    static const size_t sizes[] = {0, 1, 3, 7, 64, 255, 4096, 5000, 65536, 100003, 262144};
+    size_t n = sizes[i % (sizeof sizes / sizeof sizes[0])];
+    uint8_t *b = tu_xmalloc(n ? n : 1);
+    switch ((i / 3) % 4) {
+    case 0:
+        memset(b, 0, n);
+        break;
+    case 1:
+        for (size_t k = 0; k < n; k++)
+            b[k] = (uint8_t)rnd();
+        break;
+    case 2:
+        for (size_t k = 0; k < n; k++)
+            b[k] = (uint8_t)((k / 4) % 16 * 3 + (k % 4));
+        break;
+    default:
+        for (size_t k = 0; k < n; k++)
+            b[k] = k % 97 < 50 ? (uint8_t)(k / 97) : (uint8_t)rnd() % 4;
+    }
+    *out = b;
+    return n;
+}
+
+static void batch_against_single(gpulz_mode mode, unsigned S, unsigned flags, unsigned threads)
+{
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.mode = mode;
+    p.symbol_size = S;
+    p.flags = flags;
+    p.threads = threads;
+    p.backend = GPULZ_BACKEND_CPU;
+    const void *src[CHUNKS];
+    uint8_t *in[CHUNKS], *out[CHUNKS], *back[CHUNKS];
+    void *dst[CHUNKS], *dec[CHUNKS];
+    size_t len[CHUNKS], cap[CHUNKS], got[CHUNKS], dec_cap[CHUNKS], dec_len[CHUNKS];
+    int st[CHUNKS];
+    for (size_t i = 0; i < CHUNKS; i++) {
+        len[i] = make_chunk(i, &in[i]);
+        src[i] = in[i];
+    }
+    size_t total = gpulz_compress_batch_bound(CHUNKS, len, &p, cap);
+    TU_CHECK(total > 0, "bound of the batch");
+    /* chunk 5 (255 random bytes) cannot fit in 8 bytes */
+    const size_t tight = 5;
+    cap[tight] = 8;
+    for (size_t i = 0; i < CHUNKS; i++) {
+        out[i] = tu_xmalloc(cap[i]);
+        dst[i] = out[i];
+    }
+    int rc = gpulz_compress_batch(CHUNKS, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0);
+    TU_CHECK(rc == GPULZ_ERR_DST_SIZE, "mode %d S %u: call status %d, want the tight chunk's", mode, S, rc);
+    TU_CHECK(strstr(gpulz_last_error(), "chunk 5 of 40") != NULL, "detail names the chunk: %s",
+             gpulz_last_error());
+    for (size_t i = 0; i < CHUNKS; i++) {
+        if (i == tight) {
+            TU_CHECK(st[i] == GPULZ_ERR_DST_SIZE, "tight chunk status %d", st[i]);
+            continue;
+        }
+        size_t bound = gpulz_compress_bound(len[i], &p), one_len = 0;
+        uint8_t *one = tu_xmalloc(bound);
+        gpulz_params q = p;
+        q.threads = 1;
+        TU_CHECK(gpulz_compress(in[i], len[i], one, bound, &one_len, &q) == GPULZ_OK, "single chunk %zu", i);
+        TU_CHECK(st[i] == GPULZ_OK, "mode %d chunk %zu (%zu bytes): status %d", mode, i, len[i], st[i]);
+        TU_CHECK(st[i] != GPULZ_OK || (got[i] == one_len && memcmp(out[i], one, one_len) == 0),
+                 "mode %d S %u chunk %zu (%zu bytes): batch bytes differ from one call", mode, S, i, len[i]);
+        free(one);
+    }
+
+    /* decoding: the compressed chunks back, chunk 7 damaged, the tight one empty */
+    const size_t damaged = 7;
+    size_t clen[CHUNKS];
+    const void *csrc[CHUNKS];
+    for (size_t i = 0; i < CHUNKS; i++) {
+        clen[i] = i == tight ? 0 : got[i];
+        csrc[i] = out[i];
+        dec_cap[i] = len[i];
+        back[i] = tu_xmalloc(len[i] ? len[i] : 1);
+        dec[i] = back[i];
+    }
+    /* a header that claims another format version */
+    out[damaged][0] ^= 0x7f;
+    gpulz_params d;
+    gpulz_params_init(&d);
+    d.threads = threads;
+    d.backend = GPULZ_BACKEND_CPU;
+    rc = gpulz_decompress_batch(CHUNKS, csrc, clen, dec, dec_cap, dec_len, st, &d, GPULZ_MEMORY_HOST, NULL,
+                                NULL, 0);
+    TU_CHECK(rc != GPULZ_OK && st[tight] != GPULZ_OK, "empty input fails: %d", st[tight]);
+    TU_CHECK(st[damaged] != GPULZ_OK, "damaged chunk decodes: %d", st[damaged]);
+    for (size_t i = 0; i < CHUNKS; i++) {
+        if (i == tight || i == damaged)
+            continue;
+        TU_CHECK(st[i] == GPULZ_OK && dec_len[i] == len[i] && memcmp(back[i], in[i], len[i]) == 0,
+                 "mode %d chunk %zu: decoded %d, %zu of %zu bytes", mode, i, st[i], dec_len[i], len[i]);
+    }
+    for (size_t i = 0; i < CHUNKS; i++) {
+        free(in[i]);
+        free(out[i]);
+        free(back[i]);
+    }
+}
+
+/* What concerns the whole call: every status says it. */
+static void whole_call_errors(void)
+{
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.backend = GPULZ_BACKEND_CPU;
+    uint8_t a[16] = {0}, b[160];
+    const void *src[2] = {a, a};
+    void *dst[2] = {b, b + 80};
+    size_t len[2] = {16, 16}, cap[2] = {80, 80}, got[2];
+    int st[2] = {1, 1};
+    p.window = 0;
+    TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                     GPULZ_ERR_PARAM &&
+                 st[0] == GPULZ_ERR_PARAM && st[1] == GPULZ_ERR_PARAM,
+             "bad parameters refused for every chunk");
+    p.window = 128;
+    TU_CHECK(gpulz_compress_batch(2, NULL, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                 GPULZ_ERR_PARAM,
+             "null array refused");
+    TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, b, 1) ==
+                 GPULZ_ERR_PARAM,
+             "device scratch with host buffers refused");
+    TU_CHECK(gpulz_compress_batch(0, NULL, NULL, NULL, NULL, NULL, NULL, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                 GPULZ_OK,
+             "an empty batch is fine");
+    /* statuses may be NULL */
+    TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, NULL, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                 GPULZ_OK,
+             "no statuses array");
+    if (!gpulz_gpu_available())
+        TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_DEVICE, NULL, NULL, 0) !=
+                         GPULZ_OK &&
+                     st[0] != GPULZ_OK && st[1] != GPULZ_OK,
+                 "device buffers without a GPU fail every chunk");
+}
+
+int main(void)
+{
+    static const gpulz_mode modes[] = {GPULZ_MODE_LZ, GPULZ_MODE_FAST, GPULZ_MODE_RATIO, GPULZ_MODE_AUTO};
+    for (int m = 0; m < 4; m++)
+        batch_against_single(modes[m], 1 + 3 * (m % 2), 0, 0);
+    batch_against_single(GPULZ_MODE_LZ, 4, GPULZ_FLAG_ADAPTIVE, 3);
+    batch_against_single(GPULZ_MODE_FAST, 2, GPULZ_FLAG_ADAPTIVE | GPULZ_FLAG_NO_CHECKSUM, 1);
+    batch_against_single(GPULZ_MODE_LZ, 8, 0, 64);
+    whole_call_errors();
+    return tu_finish("codec_batch");
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpu_batch_test.c - the batched API and direct chunk I/O on the GPU: host
+ * chunks through the pinned pipeline and device chunks through the device
+ * API give the CPU's bytes one call per chunk, with per-chunk failures;
+ * gpulz_h5_write_direct_device() stores the chunks H5Dwrite stores and
+ * gpulz_h5_read_direct_device() reads them back into device memory, for
+ * 1-D to 3-D shapes with edge chunks.  Exits 77 where no GPU is usable.
+ */
+#include <cuda_runtime_api.h>
+
+#include "gpulz.h"
+#include "h5_util.h"
+
+#define CHUNKS 24
+
+static size_t chunk_size(size_t i)
+{
+    static const size_t sizes[] = {0, 1, 100, 4096, 65536, 1 << 20, 3000001, 262147};
+    return sizes[i % (sizeof sizes / sizeof sizes[0])];
+}
+
+static void chunk_fill(uint8_t *b, size_t n, size_t i)
+{
+    if (i % 3 == 0)
+        memset(b, 0, n);
+    else if (i % 3 == 1)
+        h5u_random(b, n, i);
+    else
+        for (size_t k = 0; k < n; k++)
+            b[k] = (uint8_t)((k / 8) % 13 + (k % 2));
+}
+
+/* Batch on host or device memory against one CPU call per chunk. */
+static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S)
+{
+    gpulz_params p, cpu;
+    gpulz_params_init(&p);
+    p.mode = mode;
+    p.symbol_size = S;
+    p.backend = GPULZ_BACKEND_GPU;
+    cpu = p;
+    cpu.backend = GPULZ_BACKEND_CPU;
+    uint8_t *in[CHUNKS], *want[CHUNKS], *host_out[CHUNKS];
+    void *src[CHUNKS], *dst[CHUNKS], *dec[CHUNKS];
+    size_t len[CHUNKS], cap[CHUNKS], got[CHUNKS], want_len[CHUNKS], dec_len[CHUNKS];
+    int st[CHUNKS];
+    for (size_t i = 0; i < CHUNKS; i++) {
+        len[i] = chunk_size(i);
+        in[i] = malloc(len[i] ? len[i] : 1);
+        CHECK(in[i]);
+        chunk_fill(in[i], len[i], i);
+    }
+    CHECK(gpulz_compress_batch_bound(CHUNKS, len, &p, cap) > 0);
+    cap[5] = 16; /* chunk 5 cannot fit */
+    for (size_t i = 0; i < CHUNKS; i++) {
+        size_t b = gpulz_compress_bound(len[i], &cpu);
+        want[i] = malloc(b);
+        host_out[i] = malloc(cap[i]);
+        CHECK(want[i] && host_out[i]);
+        CHECK(gpulz_compress(in[i], len[i], want[i], b, &want_len[i], &cpu) == GPULZ_OK);
+        if (memory == GPULZ_MEMORY_DEVICE) {
+            CHECK(cudaMalloc(&src[i], len[i] ? len[i] : 1) == cudaSuccess);
+            CHECK(cudaMalloc(&dst[i], cap[i]) == cudaSuccess);
+            CHECK(cudaMalloc(&dec[i], len[i] ? len[i] : 1) == cudaSuccess);
+            CHECK(cudaMemcpy(src[i], in[i], len[i], cudaMemcpyHostToDevice) == cudaSuccess);
+        } else {
+            src[i] = in[i];
+            dst[i] = host_out[i];
+            dec[i] = malloc(len[i] ? len[i] : 1);
+            CHECK(dec[i]);
+        }
+    }
+    cudaStream_t st_caller;
+    CHECK(cudaStreamCreate(&st_caller) == cudaSuccess);
+    size_t scratch_size = memory == GPULZ_MEMORY_DEVICE ? gpulz_compress_batch_scratch_size(CHUNKS, len, &p) : 0;
+    void *scratch = NULL;
+    if (scratch_size)
+        CHECK(cudaMalloc(&scratch, scratch_size) == cudaSuccess);
+    int rc = gpulz_compress_batch(CHUNKS, (const void *const *)src, len, dst, cap, got, st, &p, memory, st_caller,
+                                  scratch, scratch_size);
+    CHECKF(rc == GPULZ_ERR_DST_SIZE, "memory %d mode %d: call status %d (%s)", memory, mode, rc,
+           gpulz_last_error());
+    for (size_t i = 0; i < CHUNKS; i++) {
+        if (i == 5) {
+            CHECKF(st[i] == GPULZ_ERR_DST_SIZE, "tight chunk status %d", st[i]);
+            continue;
+        }
+        CHECKF(st[i] == GPULZ_OK, "chunk %zu (%zu bytes): %d", i, len[i], st[i]);
+        if (memory == GPULZ_MEMORY_DEVICE)
+            CHECK(cudaMemcpy(host_out[i], dst[i], got[i], cudaMemcpyDeviceToHost) == cudaSuccess);
+        CHECKF(got[i] == want_len[i] && memcmp(host_out[i], want[i], got[i]) == 0,
+               "memory %d mode %d S %u chunk %zu (%zu bytes): GPU batch bytes differ from the CPU's", memory,
+               mode, S, i, len[i]);
+    }
+    /* and back, chunk 5 replaced by the CPU's and chunk 3 damaged */
+    size_t clen[CHUNKS];
+    for (size_t i = 0; i < CHUNKS; i++) {
+        clen[i] = want_len[i];
+        if (memory == GPULZ_MEMORY_DEVICE) {
+            cudaFree(dst[i]);
+            CHECK(cudaMalloc(&dst[i], clen[i]) == cudaSuccess);
+            CHECK(cudaMemcpy(dst[i], want[i], clen[i], cudaMemcpyHostToDevice) == cudaSuccess);
+        } else {
+            dst[i] = want[i];
+        }
+    }
+    uint8_t bad[1] = {want[3][0]};
+    bad[0] ^= 0x7f;
+    if (memory == GPULZ_MEMORY_DEVICE)
+        CHECK(cudaMemcpy(dst[3], bad, 1, cudaMemcpyHostToDevice) == cudaSuccess);
+    else
+        want[3][0] ^= 0x7f;
+    size_t dscratch = memory == GPULZ_MEMORY_DEVICE ? gpulz_decompress_batch_scratch_size(CHUNKS, clen) : 0;
+    void *dscr = NULL;
+    if (dscratch)
+        CHECK(cudaMalloc(&dscr, dscratch) == cudaSuccess);
+    rc = gpulz_decompress_batch(CHUNKS, (const void *const *)dst, clen, dec, len, dec_len, st, &p, memory,
+                                st_caller, dscr, dscratch);
+    CHECKF(rc != GPULZ_OK && st[3] != GPULZ_OK, "damaged chunk 3 decodes: %d", st[3]);
+    for (size_t i = 0; i < CHUNKS; i++) {
+        if (i == 3)
+            continue;
+        CHECKF(st[i] == GPULZ_OK && dec_len[i] == len[i], "decode chunk %zu: %d, %zu bytes", i, st[i], dec_len[i]);
+        uint8_t *back = malloc(len[i] ? len[i] : 1);
+        CHECK(back);
+        if (memory == GPULZ_MEMORY_DEVICE)
+            CHECK(cudaMemcpy(back, dec[i], len[i], cudaMemcpyDeviceToHost) == cudaSuccess);
+        else
+            memcpy(back, dec[i], len[i]);
+        CHECKF(memcmp(back, in[i], len[i]) == 0, "decode chunk %zu differs", i);
+        free(back);
+    }
+    for (size_t i = 0; i < CHUNKS; i++) {
+        if (memory == GPULZ_MEMORY_DEVICE) {
+            cudaFree(src[i]);
+            cudaFree(dst[i]);
+            cudaFree(dec[i]);
+        } else {
+            free(dec[i]);
+        }
+        free(in[i]);
+        free(want[i]);
+        free(host_out[i]);
+    }
+    cudaFree(scratch);
+    cudaFree(dscr);
+    cudaStreamDestroy(st_caller);
+    printf("batch on %s memory, mode %d, S %u: the CPU's bytes, failures per chunk\n",
+           memory == GPULZ_MEMORY_DEVICE ? "device" : "host", mode, S);
+}
+
+/* Direct chunk I/O from and into device memory against H5Dwrite. */
+static void direct_device(hid_t file, const char *tag, int rank, const hsize_t *dims, const hsize_t *chunk)
+{
+    size_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= (size_t)dims[i];
+    int32_t *v = malloc(n * 4), *back = malloc(n * 4);
+    CHECK(v && back);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (int32_t)((i / 5) % 300);
+    void *d_v, *d_back;
+    CHECK(cudaMalloc(&d_v, n * 4) == cudaSuccess && cudaMalloc(&d_back, n * 4) == cudaSuccess);
+    CHECK(cudaMemcpy(d_v, v, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    hid_t dcpl = h5u_dcpl(rank, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    char na[64], nb[64];
+    snprintf(na, sizeof na, "%s_pipeline", tag);
+    snprintf(nb, sizeof nb, "%s_device", tag);
+    hid_t a = H5Dcreate2(file, na, H5T_NATIVE_INT32, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t b = H5Dcreate2(file, nb, H5T_NATIVE_INT32, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(a >= 0 && b >= 0);
+    CHECK(H5Dwrite(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    int direct = -1;
+    CHECK(gpulz_h5_write_direct_device(b, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, d_v, NULL, &direct) >= 0);
+    CHECKF(direct == 1, "%s: the chunk path was not taken", tag);
+    CHECK(H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0);
+    hid_t sa = H5Dget_space(a);
+    hsize_t nchunks = 0;
+    CHECK(H5Dget_num_chunks(a, sa, &nchunks) >= 0);
+    for (hsize_t i = 0; i < nchunks; i++) {
+        hsize_t off[3], size_a, size_b;
+        unsigned mask_a, mask_b;
+        haddr_t addr;
+        uint32_t f;
+        CHECK(H5Dget_chunk_info(a, sa, i, off, &mask_a, &addr, &size_a) >= 0);
+        CHECK(H5Dget_chunk_info_by_coord(b, off, &mask_b, &addr, &size_b) >= 0);
+        CHECKF(size_a == size_b && mask_a == mask_b, "%s chunk %llu: sizes %llu and %llu", tag,
+               (unsigned long long)i, (unsigned long long)size_a, (unsigned long long)size_b);
+        uint8_t *ca = malloc(size_a), *cb = malloc(size_b);
+        CHECK(ca && cb && H5Dread_chunk(a, H5P_DEFAULT, off, &f, ca) >= 0 &&
+              H5Dread_chunk(b, H5P_DEFAULT, off, &f, cb) >= 0);
+        CHECKF(memcmp(ca, cb, size_a) == 0, "%s chunk %llu: bytes differ", tag, (unsigned long long)i);
+        free(ca);
+        free(cb);
+    }
+    CHECK(cudaMemset(d_back, 0xA5, n * 4) == cudaSuccess);
+    direct = -1;
+    CHECK(gpulz_h5_read_direct_device(a, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, d_back, NULL, &direct) >= 0 &&
+          direct == 1);
+    CHECK(cudaMemcpy(back, d_back, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECKF(memcmp(back, v, n * 4) == 0, "%s: device read differs", tag);
+    printf("direct %-8s device buffers: chunks identical to H5Dwrite's, read back exact\n", tag);
+    H5Sclose(sa);
+    H5Sclose(space);
+    H5Dclose(a);
+    H5Dclose(b);
+    H5Pclose(dcpl);
+    cudaFree(d_v);
+    cudaFree(d_back);
+    free(v);
+    free(back);
+}
+
+int main(void)
+{
+    if (!gpulz_gpu_available()) {
+        printf("no usable GPU: %s\n", gpulz_last_error());
+        return 77;
+    }
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 1);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_FAST, 4);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_FAST, 1);
+    hid_t file = H5Fcreate("h5_gpu_batch.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file >= 0);
+    hsize_t d1[1] = {1000003}, c1[1] = {65536};
+    direct_device(file, "1d", 1, d1, c1);
+    hsize_t d2[2] = {1000, 777}, c2[2] = {256, 128};
+    direct_device(file, "2d", 2, d2, c2);
+    hsize_t d3[3] = {40, 21, 37}, c3[3] = {16, 16, 16};
+    direct_device(file, "3d", 3, d3, c3);
+    CHECK(H5Fclose(file) >= 0);
+    remove("h5_gpu_batch.h5");
+    return 0;
+}

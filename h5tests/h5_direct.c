@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * h5_direct.c - direct chunk I/O of libh5gpulz against HDF5's pipeline with
+ * the plugin (loaded through HDF5_PLUGIN_PATH, not registered from the
+ * library): for element sizes 1, 2, 4, 8 and 1-D, 2-D, 3-D shapes with edge
+ * chunks, a dataset written directly stores every chunk byte for byte as
+ * one written by H5Dwrite (same sizes, same filter masks), H5Dread reads it
+ * and the direct read reads the H5Dwrite one.  Also: chunk-aligned
+ * selections (direct) and unaligned ones, a datatype conversion and a
+ * pipeline with shuffle (HDF5's path, same data); a user fill value padding
+ * edge chunks and filling unallocated ones; an optional filter over random
+ * data (chunks stored unfiltered, mask bit set); mode fast.
+ *
+ * With an argument, writes that file with one dataset /direct written
+ * directly, for h5_direct_dump.sh.
+ */
+#include "h5_util.h"
+
+static hid_t file;
+
+/* Compressible values of esize bytes that change along every dimension. */
+static void fill(uint8_t *b, size_t n, size_t esize, unsigned salt)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < esize; k++)
+            b[i * esize + k] = (uint8_t)(k == 0 ? (i / 3) % 29 + salt : k == esize - 1 ? i % 7 : 0);
+}
+
+static hid_t type_of(size_t esize)
+{
+    return esize == 1 ? H5T_NATIVE_UINT8 : esize == 2 ? H5T_NATIVE_INT16 : esize == 4 ? H5T_NATIVE_INT32
+                                                                                      : H5T_NATIVE_DOUBLE;
+}
+
+/* Every chunk of a and b stored alike: same offsets, masks and bytes. */
+static void same_chunks(hid_t a, hid_t b, const char *what)
+{
+    hid_t sa = H5Dget_space(a), sb = H5Dget_space(b);
+    hsize_t na = 0, nb = 0;
+    CHECK(H5Dget_num_chunks(a, sa, &na) >= 0 && H5Dget_num_chunks(b, sb, &nb) >= 0);
+    CHECKF(na == nb, "%s: %llu chunks against %llu", what, (unsigned long long)na, (unsigned long long)nb);
+    for (hsize_t i = 0; i < na; i++) {
+        hsize_t off[H5S_MAX_RANK], size_a, size_b;
+        unsigned mask_a, mask_b;
+        haddr_t addr;
+        CHECK(H5Dget_chunk_info(a, sa, i, off, &mask_a, &addr, &size_a) >= 0);
+        CHECKF(H5Dget_chunk_info_by_coord(b, off, &mask_b, &addr, &size_b) >= 0 && addr != HADDR_UNDEF,
+               "%s: chunk %llu missing", what, (unsigned long long)i);
+        CHECKF(size_a == size_b && mask_a == mask_b, "%s: chunk %llu: %llu bytes mask %u against %llu mask %u",
+               what, (unsigned long long)i, (unsigned long long)size_a, mask_a, (unsigned long long)size_b,
+               mask_b);
+        uint8_t *ca = malloc(size_a), *cb = malloc(size_b);
+        uint32_t fa, fb;
+        CHECK(ca && cb);
+        CHECK(H5Dread_chunk(a, H5P_DEFAULT, off, &fa, ca) >= 0 && H5Dread_chunk(b, H5P_DEFAULT, off, &fb, cb) >= 0);
+        CHECKF(memcmp(ca, cb, size_a) == 0, "%s: chunk %llu bytes differ", what, (unsigned long long)i);
+        free(ca);
+        free(cb);
+    }
+    H5Sclose(sa);
+    H5Sclose(sb);
+}
+
+static hid_t make(const char *name, hid_t type, int rank, const hsize_t *dims, hid_t dcpl)
+{
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t d = H5Dcreate2(file, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECKF(d >= 0, "create %s", name);
+    H5Sclose(space);
+    return d;
+}
+
+/* The whole dataset: direct against the pipeline, both ways. */
+static void whole(const char *tag, size_t esize, int rank, const hsize_t *dims, const hsize_t *chunk, hid_t dcpl,
+                  unsigned salt)
+{
+    char na[64], nb[64];
+    size_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= (size_t)dims[i];
+    uint8_t *buf = malloc(n * esize), *back = malloc(n * esize);
+    CHECK(buf && back);
+    fill(buf, n, esize, salt);
+    hid_t type = type_of(esize);
+    snprintf(na, sizeof na, "%s_pipeline", tag);
+    snprintf(nb, sizeof nb, "%s_direct", tag);
+    hid_t a = make(na, type, rank, dims, dcpl), b = make(nb, type, rank, dims, dcpl);
+    int direct = -1;
+    CHECK(H5Dwrite(a, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+    CHECK(gpulz_h5_write_direct(b, type, H5S_ALL, H5P_DEFAULT, buf, &direct) >= 0);
+    CHECKF(direct == 1, "%s: the chunk path was not taken", tag);
+    CHECK(H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0);
+    same_chunks(a, b, tag);
+    memset(back, 0xA5, n * esize);
+    CHECK(H5Dread(b, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+    CHECKF(memcmp(buf, back, n * esize) == 0, "%s: H5Dread of the direct chunks differs", tag);
+    memset(back, 0x5A, n * esize);
+    direct = -1;
+    CHECK(gpulz_h5_read_direct(a, type, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 1);
+    CHECKF(memcmp(buf, back, n * esize) == 0, "%s: direct read of the pipeline's chunks differs", tag);
+    printf("%-22s %zu-byte elements, rank %d: chunks identical, both reads exact\n", tag, esize, rank);
+    H5Dclose(a);
+    H5Dclose(b);
+    free(buf);
+    free(back);
+}
+
+/* A 2-D selection written and read back, directly where it is chunk-aligned,
+ * through HDF5 where not; the chunks end up as H5Dwrite's. */
+static void selection(const char *tag, const hsize_t *start, const hsize_t *count, int aligned)
+{
+    hsize_t dims[2] = {300, 137}, chunk[2] = {64, 64};
+    hid_t dcpl = h5u_dcpl(2, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    char na[64], nb[64];
+    snprintf(na, sizeof na, "sel_%s_pipeline", tag);
+    snprintf(nb, sizeof nb, "sel_%s_direct", tag);
+    hid_t a = make(na, H5T_NATIVE_INT32, 2, dims, dcpl), b = make(nb, H5T_NATIVE_INT32, 2, dims, dcpl);
+    static int32_t all[300 * 137], part[300 * 137], back[300 * 137];
+    for (int i = 0; i < 300 * 137; i++)
+        all[i] = i % 1000;
+    size_t n = (size_t)(count[0] * count[1]);
+    for (size_t i = 0; i < n; i++)
+        part[i] = -(int32_t)(i % 777);
+    /* both start from the same whole write, then the selection over it */
+    CHECK(H5Dwrite(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, all) >= 0);
+    CHECK(H5Dwrite(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, all) >= 0);
+    hid_t fs = H5Dget_space(a), ms = H5Screate_simple(2, count, NULL);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+    CHECK(H5Dwrite(a, H5T_NATIVE_INT32, ms, fs, H5P_DEFAULT, part) >= 0);
+    int direct = -1;
+    CHECK(gpulz_h5_write_direct(b, H5T_NATIVE_INT32, fs, H5P_DEFAULT, part, &direct) >= 0);
+    CHECKF(direct == aligned, "%s: chunk path %d, want %d", tag, direct, aligned);
+    CHECK(H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0);
+    same_chunks(a, b, tag);
+    memset(back, 0, sizeof back);
+    direct = -1;
+    CHECK(gpulz_h5_read_direct(b, H5T_NATIVE_INT32, fs, H5P_DEFAULT, back, &direct) >= 0);
+    CHECKF(direct == aligned && memcmp(back, part, n * 4) == 0, "%s: selection read back", tag);
+    CHECK(H5Dread(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+    for (hsize_t i = 0; i < count[0]; i++)
+        for (hsize_t j = 0; j < count[1]; j++)
+            all[(start[0] + i) * 137 + start[1] + j] = part[i * count[1] + j];
+    CHECKF(memcmp(back, all, sizeof all) == 0, "%s: whole dataset after the selection", tag);
+    printf("selection %-12s %s\n", tag, aligned ? "direct, chunks identical" : "through HDF5, same data");
+    H5Sclose(fs);
+    H5Sclose(ms);
+    H5Dclose(a);
+    H5Dclose(b);
+    H5Pclose(dcpl);
+}
+
+/* HDF5's path where the chunks could not be the filter's alone. */
+static void fallbacks(void)
+{
+    hsize_t dims[1] = {10000}, chunk[1] = {1000};
+    static int32_t v[10000];
+    static int64_t wide[10000], back[10000];
+    for (int i = 0; i < 10000; i++)
+        wide[i] = v[i] = i / 10;
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t d = make("convert", H5T_STD_I32LE, 1, dims, dcpl);
+    int direct = -1;
+    CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_INT64, H5S_ALL, H5P_DEFAULT, wide, &direct) >= 0 && direct == 0);
+    CHECK(gpulz_h5_read_direct(d, H5T_NATIVE_INT64, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 0);
+    CHECK(memcmp(back, wide, sizeof wide) == 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    /* shuffle before gpulz */
+    dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
+          H5Pset_filter(dcpl, H5Z_FILTER_GPULZ, H5Z_FLAG_MANDATORY, 0, NULL) >= 0);
+    d = make("shuffle", H5T_NATIVE_INT32, 1, dims, dcpl);
+    CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, v, &direct) >= 0 && direct == 0);
+    memset(back, 0, sizeof back);
+    CHECK(gpulz_h5_read_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 0);
+    CHECK(memcmp(back, v, sizeof v) == 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    printf("fallbacks              conversion, shuffle + gpulz: through HDF5, same data\n");
+}
+
+/* A user fill value: edge chunks padded with it, unallocated chunks read as it. */
+static void fill_value(void)
+{
+    hsize_t dims[2] = {100, 70}, chunk[2] = {32, 32};
+    int32_t fv = 0x55667788;
+    hid_t dcpl = h5u_dcpl(2, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    CHECK(H5Pset_fill_value(dcpl, H5T_NATIVE_INT32, &fv) >= 0);
+    whole("fill_edges", 4, 2, dims, chunk, dcpl, 9);
+    /* one chunk-aligned box written directly, the rest never allocated */
+    hid_t d = make("fill_sparse", H5T_NATIVE_INT32, 2, dims, dcpl);
+    hsize_t start[2] = {32, 64}, count[2] = {68, 6};
+    static int32_t part[68 * 6], back[100 * 70], want[100 * 70];
+    for (int i = 0; i < 68 * 6; i++)
+        part[i] = i;
+    hid_t fs = H5Dget_space(d);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+    int direct = -1;
+    CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_INT32, fs, H5P_DEFAULT, part, &direct) >= 0 && direct == 1);
+    CHECK(H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, want) >= 0);
+    CHECK(gpulz_h5_read_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 1);
+    CHECK(memcmp(back, want, sizeof want) == 0);
+    CHECK(want[0] == fv && want[33 * 70 + 65] == part[1 * 6 + 1]);
+    printf("fill value             edge padding identical, unallocated chunks read as the fill value\n");
+    H5Sclose(fs);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+}
+
+static void write_dump_file(const char *path)
+{
+    file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file >= 0);
+    hsize_t dims[2] = {10, 13}, chunk[2] = {4, 4};
+    int32_t v[130];
+    for (int i = 0; i < 130; i++)
+        v[i] = i * 3;
+    hid_t dcpl = h5u_dcpl(2, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t d = make("direct", H5T_STD_I32LE, 2, dims, dcpl);
+    int direct = -1;
+    CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, v, &direct) >= 0 && direct == 1);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    CHECK(H5Fclose(file) >= 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        write_dump_file(argv[1]);
+        return 0;
+    }
+    file = H5Fcreate("h5_direct.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file >= 0);
+    static const size_t esizes[] = {1, 2, 4, 8};
+    hsize_t d1[1] = {100003}, c1[1] = {8192};
+    hsize_t d2[2] = {300, 137}, c2[2] = {64, 64};
+    hsize_t d3[3] = {40, 21, 37}, c3[3] = {16, 16, 16};
+    for (int e = 0; e < 4; e++) {
+        char tag[32];
+        hid_t dcpl;
+        snprintf(tag, sizeof tag, "1d_e%zu", esizes[e]);
+        dcpl = h5u_dcpl(1, c1, H5Z_FLAG_MANDATORY, 0, NULL);
+        whole(tag, esizes[e], 1, d1, c1, dcpl, (unsigned)e);
+        H5Pclose(dcpl);
+        snprintf(tag, sizeof tag, "2d_e%zu", esizes[e]);
+        dcpl = h5u_dcpl(2, c2, H5Z_FLAG_MANDATORY, 0, NULL);
+        whole(tag, esizes[e], 2, d2, c2, dcpl, (unsigned)e);
+        H5Pclose(dcpl);
+        snprintf(tag, sizeof tag, "3d_e%zu", esizes[e]);
+        dcpl = h5u_dcpl(3, c3, H5Z_FLAG_MANDATORY, 0, NULL);
+        whole(tag, esizes[e], 3, d3, c3, dcpl, (unsigned)e);
+        H5Pclose(dcpl);
+    }
+    /* tiny chunks, far below one block */
+    {
+        hsize_t d[2] = {37, 29}, c[2] = {4, 4};
+        hid_t dcpl = h5u_dcpl(2, c, H5Z_FLAG_MANDATORY, 0, NULL);
+        whole("tiny_chunks", 4, 2, d, c, dcpl, 5);
+        H5Pclose(dcpl);
+    }
+    /* mode fast, and an optional filter over data that does not shrink */
+    {
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        CHECK(H5Pset_chunk(dcpl, 2, c2) >= 0);
+        CHECK(gpulz_h5_set_dcpl_mode(dcpl, 0, 0, 0, GPULZ_H5_ADAPTIVE, H5Z_GPULZ_CD_MODE_FAST) >= 0);
+        whole("mode_fast", 8, 2, d2, c2, dcpl, 3);
+        H5Pclose(dcpl);
+        hsize_t d[1] = {20000}, c[1] = {4096};
+        dcpl = h5u_dcpl(1, c, H5Z_FLAG_OPTIONAL, 0, NULL);
+        size_t n = 20000;
+        uint8_t *rnd = malloc(n), *back = malloc(n);
+        CHECK(rnd && back);
+        h5u_random(rnd, n, 42);
+        hid_t a = make("optional_pipeline", H5T_NATIVE_UINT8, 1, d, dcpl);
+        hid_t b = make("optional_direct", H5T_NATIVE_UINT8, 1, d, dcpl);
+        int direct = -1;
+        CHECK(H5Dwrite(a, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, rnd) >= 0);
+        CHECK(gpulz_h5_write_direct(b, H5T_NATIVE_UINT8, H5S_ALL, H5P_DEFAULT, rnd, &direct) >= 0 && direct == 1);
+        CHECK(H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0);
+        same_chunks(a, b, "optional");
+        unsigned mask;
+        haddr_t addr;
+        hsize_t size, off[1] = {0};
+        CHECK(H5Dget_chunk_info_by_coord(b, off, &mask, &addr, &size) >= 0 && mask == 1 && size == 4096);
+        CHECK(gpulz_h5_read_direct(a, H5T_NATIVE_UINT8, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 1);
+        CHECK(memcmp(back, rnd, n) == 0);
+        CHECK(H5Dread(b, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0 && memcmp(back, rnd, n) == 0);
+        printf("optional               chunks that do not shrink stored unfiltered, mask 1, alike\n");
+        H5Dclose(a);
+        H5Dclose(b);
+        H5Pclose(dcpl);
+        free(rnd);
+        free(back);
+    }
+    hsize_t s1[2] = {64, 64}, n1[2] = {128, 73};  /* to the dataset's edge in dim 1 */
+    selection("aligned", s1, n1, 1);
+    hsize_t s2[2] = {0, 0}, n2[2] = {64, 128};
+    selection("aligned_inner", s2, n2, 1);
+    hsize_t s3[2] = {10, 64}, n3[2] = {54, 64};   /* starts off a chunk border */
+    selection("unaligned", s3, n3, 0);
+    hsize_t s4[2] = {64, 0}, n4[2] = {100, 64};   /* ends off a chunk border, inside */
+    selection("short", s4, n4, 0);
+    fallbacks();
+    fill_value();
+    CHECK(H5Fclose(file) >= 0);
+    remove("h5_direct.h5");
+    return 0;
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * batch.c - the batched API of gpulz.h: many chunks in one call, each the
+ * bytes of one call of the per-chunk API.  Only the public per-chunk
+ * functions do the work, so a batch cannot drift from them: host chunks on
+ * the CPU spread over the thread pool (parallel.c), host chunks on the GPU
+ * through the pinned pipeline of gpu_batch.c, device chunks through the
+ * device API one after another on the caller's stream.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulz_batch.h"
+#include "gpulz_format.h"
+#include "gpulz_gpu.h"
+#include "gpulz_parallel.h"
+
+void gpulz_batch_done(gpulz_batch *B, size_t i, int rc)
+{
+    B->statuses[i] = rc;
+    if (rc == GPULZ_OK)
+        return;
+    pthread_mutex_lock(&B->lock);
+    if (i < B->first_failed) {
+        B->first_failed = i;
+        strncpy(B->detail, gpulz_last_error(), sizeof B->detail - 1);
+        B->detail[sizeof B->detail - 1] = 0;
+    }
+    pthread_mutex_unlock(&B->lock);
+}
+
+/* ---- host chunks on the CPU ----------------------------------------------- */
+
+typedef struct cpu_share {
+    gpulz_batch *B;
+    gpulz_params q; /* the batch's, on the CPU with each chunk's share of the threads */
+} cpu_share;
+
+/* One chunk; its failure is its status, never the pool's, so that the pool
+ * goes on handing out the other chunks. */
+static int cpu_chunk(void *ctx, unsigned worker, uint64_t item)
+{
+    cpu_share *S = ctx;
+    gpulz_batch *B = S->B;
+    size_t i = (size_t)item;
+    (void)worker;
+    int rc = B->compress
+                 ? gpulz_compress(B->src[i], B->src_len[i], B->dst[i], B->dst_cap[i], &B->dst_len[i], &S->q)
+                 : gpulz_decompress(B->src[i], B->src_len[i], B->dst[i], B->dst_cap[i], &B->dst_len[i],
+                                    &S->q);
+    gpulz_batch_done(B, i, rc);
+    return 0;
+}
+
+/*
+ * A chunk to a worker; where there are fewer chunks than threads, each
+ * chunk splits its blocks among its share of them (the codec's threads
+ * change no byte).
+ */
+static int cpu_batch(gpulz_batch *B)
+{
+    unsigned threads = B->p.threads ? B->p.threads : gpulz_online_cores();
+    unsigned workers = B->count < threads ? (unsigned)B->count : threads;
+    cpu_share S = {B, B->p};
+    S.q.backend = GPULZ_BACKEND_CPU;
+    S.q.threads = threads / workers;
+    return gpulz_parallel_for(B->count, workers, 1, NULL, cpu_chunk, &S);
+}
+
+/* ---- device chunks -------------------------------------------------------- */
+
+/* The device API per chunk on the caller's stream, one scratch for all:
+ * each call returns with its chunk done, so the next may reuse it. */
+static void device_batch(gpulz_batch *B, void *d_scratch, size_t scratch_size)
+{
+    for (size_t i = 0; i < B->count; i++) {
+        int rc = B->compress ? gpulz_compress_device(B->src[i], B->src_len[i], B->dst[i], B->dst_cap[i],
+                                                     &B->dst_len[i], &B->p, B->cuda_stream, d_scratch,
+                                                     scratch_size)
+                             : gpulz_decompress_device(B->src[i], B->src_len[i], B->dst[i], B->dst_cap[i],
+                                                       &B->dst_len[i], B->cuda_stream, d_scratch,
+                                                       scratch_size);
+        gpulz_batch_done(B, i, rc);
+    }
+}
+
+/* ---- the calls ------------------------------------------------------------ */
+
+/* Whether host chunks go to the GPU: asked for, or auto where a GPU is
+ * usable, the work runs there and the chunks are worth it on average. */
+static int host_on_gpu(const gpulz_batch *B)
+{
+    if (B->p.backend == GPULZ_BACKEND_GPU)
+        return 1;
+    if (B->p.backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable() || B->count == 0)
+        return 0;
+    if (B->compress && B->p.mode != GPULZ_MODE_LZ && B->p.mode != GPULZ_MODE_FAST)
+        return 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < B->count; i++)
+        total += B->src_len[i];
+    /* decompressed sizes stand in for the chunks' sizes when decoding */
+    if (!B->compress) {
+        total = 0;
+        for (size_t i = 0; i < B->count; i++)
+            total += B->dst_cap[i];
+    }
+    return total / B->count >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
+}
+
+static int batch_run(gpulz_batch *B, gpulz_memory memory, void *d_scratch, size_t scratch_size)
+{
+    int rc = GPULZ_OK;
+    size_t i;
+    int *own = NULL;
+    if (B->count && (!B->src || !B->src_len || !B->dst || !B->dst_cap || !B->dst_len))
+        return gpulz_fail(GPULZ_ERR_PARAM, "null array");
+    if (!B->statuses && B->count && !(B->statuses = own = calloc(B->count, sizeof *own)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the statuses of %zu chunks", B->count);
+    if (memory != GPULZ_MEMORY_HOST && memory != GPULZ_MEMORY_DEVICE)
+        rc = gpulz_fail(GPULZ_ERR_PARAM, "memory %d is not host or device", (int)memory);
+    else if (memory == GPULZ_MEMORY_HOST && d_scratch)
+        rc = gpulz_fail(GPULZ_ERR_PARAM, "device scratch given for host buffers");
+    if (rc != GPULZ_OK || B->count == 0)
+        goto done;
+    if (memory == GPULZ_MEMORY_DEVICE) {
+        device_batch(B, d_scratch, scratch_size);
+    } else if (host_on_gpu(B)) {
+        rc = gpulz_batch_gpu_host(B);
+        /* auto never fails for want of a GPU: the CPU does it all again */
+        if (rc != GPULZ_OK && B->p.backend == GPULZ_BACKEND_AUTO) {
+            B->first_failed = B->count;
+            rc = cpu_batch(B);
+        }
+    } else {
+        rc = cpu_batch(B);
+    }
+done:
+    if (rc != GPULZ_OK) {
+        /* the whole call failed: no chunk's output counts */
+        for (i = 0; i < B->count; i++)
+            B->statuses[i] = rc;
+    } else if (B->first_failed < B->count) {
+        rc = gpulz_fail(B->statuses[B->first_failed], "chunk %zu of %zu: %s", B->first_failed, B->count,
+                        B->detail);
+    }
+    free(own);
+    return rc;
+}
+
+int gpulz_compress_batch(size_t count, const void *const src[], const size_t src_len[], void *const dst[],
+                         const size_t dst_cap[], size_t dst_len[], int statuses[], const gpulz_params *p,
+                         gpulz_memory memory, void *cuda_stream, void *d_scratch, size_t scratch_size)
+{
+    int rc = gpulz_params_check(p);
+    if (rc != GPULZ_OK) {
+        for (size_t i = 0; statuses && i < count; i++)
+            statuses[i] = rc;
+        return rc;
+    }
+    gpulz_batch B = {1, count, src, src_len, dst, dst_cap, dst_len, statuses, *p, cuda_stream,
+                     PTHREAD_MUTEX_INITIALIZER, count, {0}};
+    rc = batch_run(&B, memory, d_scratch, scratch_size);
+    pthread_mutex_destroy(&B.lock);
+    return rc;
+}
+
+int gpulz_decompress_batch(size_t count, const void *const src[], const size_t src_len[], void *const dst[],
+                           const size_t dst_cap[], size_t dst_len[], int statuses[], const gpulz_params *p,
+                           gpulz_memory memory, void *cuda_stream, void *d_scratch, size_t scratch_size)
+{
+    gpulz_params q;
+    gpulz_params_init(&q);
+    if (p) {
+        q.threads = p->threads;
+        q.backend = p->backend;
+    }
+    int rc = gpulz_params_check(&q);
+    if (rc != GPULZ_OK) {
+        for (size_t i = 0; statuses && i < count; i++)
+            statuses[i] = rc;
+        return rc;
+    }
+    gpulz_batch B = {0, count, src, src_len, dst, dst_cap, dst_len, statuses, q, cuda_stream,
+                     PTHREAD_MUTEX_INITIALIZER, count, {0}};
+    rc = batch_run(&B, memory, d_scratch, scratch_size);
+    pthread_mutex_destroy(&B.lock);
+    return rc;
+}
+
+size_t gpulz_compress_batch_bound(size_t count, const size_t src_len[], const gpulz_params *p,
+                                  size_t dst_cap[])
+{
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t b = gpulz_compress_bound(src_len[i], p);
+        if (b == 0 || total > SIZE_MAX - b)
+            return 0;
+        if (dst_cap)
+            dst_cap[i] = b;
+        total += b;
+    }
+    return total;
+}
+
+size_t gpulz_compress_batch_scratch_size(size_t count, const size_t src_len[], const gpulz_params *p)
+{
+    size_t most = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t s = gpulz_compress_device_scratch_size(src_len[i], p);
+        most = s > most ? s : most;
+    }
+    return most;
+}
+
+size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[])
+{
+    size_t most = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t s = gpulz_decompress_device_scratch_size(src_len[i]);
+        most = s > most ? s : most;
+    }
+    return most;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpu_batch.c - host chunks of a batch through the GPU (gpulz_batch.h).
+ * Plain C against the CUDA runtime; the work of each chunk is the device
+ * API's, so the bytes are its bytes.
+ *
+ * Three pinned staging slots, each with a device input and output, turn
+ * the chunks round: while chunk i runs on the work stream, the copy stream
+ * uploads chunk i+1 and downloads chunk i-1.  The device API returns with
+ * its chunk done, so between chunks the host copies chunk i+2's input into
+ * pinned memory and chunk i-2's output out of it; with a third slot those
+ * copies never wait for a transfer still in flight.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_context.h"
+#include "gpulz_batch.h"
+#include "gpulz_format.h"
+
+#define SLOTS 3
+
+typedef struct slot {
+    uint8_t *h_in, *h_out, *d_in, *d_out;
+    cudaEvent_t uploaded, downloaded;
+} slot;
+
+typedef struct pipeline {
+    gpulz_batch *B;
+    slot s[SLOTS];
+    size_t in_max, out_max;
+    uint8_t *h_all, *d_all;
+    cudaStream_t copy, work, own_work;
+} pipeline;
+
+/* What chunk i's output may take on the device: compression never needs
+ * more than the bound (a larger dst_cap changes nothing). */
+static size_t out_cap(const gpulz_batch *B, size_t i)
+{
+    if (!B->compress)
+        return B->dst_cap[i];
+    size_t bound = gpulz_compress_bound(B->src_len[i], &B->p);
+    return bound && bound < B->dst_cap[i] ? bound : B->dst_cap[i];
+}
+
+static int pipeline_open(pipeline *P)
+{
+    int rc = GPULZ_OK;
+    gpulz_batch *B = P->B;
+    for (size_t i = 0; i < B->count; i++) {
+        P->in_max = B->src_len[i] > P->in_max ? B->src_len[i] : P->in_max;
+        size_t o = out_cap(B, i);
+        P->out_max = o > P->out_max ? o : P->out_max;
+    }
+    /* 256-byte aligned parts, as the device API's own buffers */
+    P->in_max = (P->in_max + 255) & ~(size_t)255;
+    P->out_max = (P->out_max + 255) & ~(size_t)255;
+    if (!P->in_max)
+        P->in_max = 256;
+    if (!P->out_max)
+        P->out_max = 256;
+    size_t slot_bytes = P->in_max + P->out_max;
+    if (slot_bytes < P->in_max || slot_bytes > SIZE_MAX / SLOTS)
+        return gpulz_fail(GPULZ_ERR_PARAM, "chunks too large to stage");
+    GPULZ_CK(cudaMallocHost((void **)&P->h_all, SLOTS * slot_bytes));
+    GPULZ_CK(cudaMalloc((void **)&P->d_all, SLOTS * slot_bytes));
+    for (int k = 0; k < SLOTS; k++) {
+        slot *s = &P->s[k];
+        s->h_in = P->h_all + k * slot_bytes;
+        s->h_out = s->h_in + P->in_max;
+        s->d_in = P->d_all + k * slot_bytes;
+        s->d_out = s->d_in + P->in_max;
+        GPULZ_CK(cudaEventCreateWithFlags(&s->uploaded, cudaEventDisableTiming));
+        GPULZ_CK(cudaEventCreateWithFlags(&s->downloaded, cudaEventDisableTiming));
+    }
+    GPULZ_CK(cudaStreamCreateWithFlags(&P->copy, cudaStreamNonBlocking));
+    if (B->cuda_stream) {
+        P->work = (cudaStream_t)B->cuda_stream;
+    } else {
+        GPULZ_CK(cudaStreamCreateWithFlags(&P->own_work, cudaStreamNonBlocking));
+        P->work = P->own_work;
+    }
+done:
+    return rc;
+}
+
+static void pipeline_close(pipeline *P)
+{
+    /* nothing may still copy into or out of what is freed */
+    if (P->copy)
+        cudaStreamSynchronize(P->copy);
+    for (int k = 0; k < SLOTS; k++) {
+        if (P->s[k].uploaded)
+            cudaEventDestroy(P->s[k].uploaded);
+        if (P->s[k].downloaded)
+            cudaEventDestroy(P->s[k].downloaded);
+    }
+    if (P->copy)
+        cudaStreamDestroy(P->copy);
+    if (P->own_work)
+        cudaStreamDestroy(P->own_work);
+    cudaFree(P->d_all);
+    cudaFreeHost(P->h_all);
+}
+
+/* Chunk i's input into its slot's pinned memory, and its upload queued. */
+static int stage_in(pipeline *P, size_t i)
+{
+    int rc = GPULZ_OK;
+    slot *s = &P->s[i % SLOTS];
+    size_t n = P->B->src_len[i];
+    if (n)
+        memcpy(s->h_in, P->B->src[i], n);
+    GPULZ_CK(cudaMemcpyAsync(s->d_in, s->h_in, n, cudaMemcpyHostToDevice, P->copy));
+    GPULZ_CK(cudaEventRecord(s->uploaded, P->copy));
+done:
+    return rc;
+}
+
+/* Chunk i on the work stream once uploaded, then its download queued. */
+static int run_chunk(pipeline *P, size_t i)
+{
+    int rc = GPULZ_OK;
+    gpulz_batch *B = P->B;
+    slot *s = &P->s[i % SLOTS];
+    GPULZ_CK(cudaStreamWaitEvent(P->work, s->uploaded, 0));
+    int chunk_rc = B->compress ? gpulz_compress_device(s->d_in, B->src_len[i], s->d_out, out_cap(B, i),
+                                                       &B->dst_len[i], &B->p, P->work, NULL, 0)
+                               : gpulz_decompress_device(s->d_in, B->src_len[i], s->d_out, out_cap(B, i),
+                                                         &B->dst_len[i], P->work, NULL, 0);
+    /* a CUDA failure is the pipeline's, not the chunk's: the device may be
+     * unusable for every later chunk too */
+    if (chunk_rc == GPULZ_ERR_CUDA || chunk_rc == GPULZ_ERR_NO_GPU)
+        return chunk_rc;
+    gpulz_batch_done(B, i, chunk_rc);
+    if (chunk_rc == GPULZ_OK) {
+        /* the device API returned with the chunk done: no wait on the work stream */
+        GPULZ_CK(cudaMemcpyAsync(s->h_out, s->d_out, B->dst_len[i], cudaMemcpyDeviceToHost, P->copy));
+    }
+    GPULZ_CK(cudaEventRecord(s->downloaded, P->copy));
+done:
+    return rc;
+}
+
+/* Chunk i's output out of pinned memory once downloaded. */
+static int stage_out(pipeline *P, size_t i)
+{
+    int rc = GPULZ_OK;
+    gpulz_batch *B = P->B;
+    slot *s = &P->s[i % SLOTS];
+    GPULZ_CK(cudaEventSynchronize(s->downloaded));
+    if (B->statuses[i] == GPULZ_OK && B->dst_len[i])
+        memcpy(B->dst[i], s->h_out, B->dst_len[i]);
+done:
+    return rc;
+}
+
+int gpulz_batch_gpu_host(gpulz_batch *B)
+{
+    pipeline P = {.B = B};
+    int rc = GPULZ_OK, dev = 0, prev = 0;
+    gpu_ctx *c = NULL;
+    /* the device the host API would use (GPULZ_DEVICE, else the current one);
+     * its context is released at once, as every chunk's call takes it */
+    if ((rc = gpu_ctx_acquire(&c, &prev, -1)) != GPULZ_OK)
+        return rc;
+    dev = c->device;
+    gpu_ctx_release(c, prev);
+    GPULZ_CK(cudaGetDevice(&prev));
+    GPULZ_CK(cudaSetDevice(dev));
+    if ((rc = pipeline_open(&P)) != GPULZ_OK)
+        goto close;
+    if ((rc = stage_in(&P, 0)) != GPULZ_OK)
+        goto close;
+    for (size_t i = 0; i < B->count; i++) {
+        /* slot (i+1) % 3 last held chunk i-2 */
+        if (i >= 2 && (rc = stage_out(&P, i - 2)) != GPULZ_OK)
+            goto close;
+        if (i + 1 < B->count && (rc = stage_in(&P, i + 1)) != GPULZ_OK)
+            goto close;
+        if ((rc = run_chunk(&P, i)) != GPULZ_OK)
+            goto close;
+    }
+    for (size_t i = B->count >= 2 ? B->count - 2 : 0; i < B->count; i++)
+        if ((rc = stage_out(&P, i)) != GPULZ_OK)
+            goto close;
+close:
+    pipeline_close(&P);
+    cudaSetDevice(prev);
+done:
+    return rc;
+}

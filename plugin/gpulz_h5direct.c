@@ -1,0 +1,798 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpulz_h5direct.c - direct chunk I/O of libh5gpulz (gpulz_h5filter.h):
+ * whole chunks compressed or decompressed in batches by the codec's batched
+ * API and moved with H5Dwrite_chunk/H5Dread_chunk, around HDF5's filter
+ * pipeline, which hands the filter one chunk at a time.
+ *
+ * The chunks are the filter's bytes: the settings come from the dataset's
+ * stored cd_values through the filter's own code (H5Z_gpulz_encoder_params),
+ * the input is the chunk HDF5 would hand the filter (edge chunks at full size,
+ * padded with the fill value as HDF5 pads them), an optional filter's chunk
+ * that does not shrink (or fails) is stored unfiltered with bit 0 of its
+ * filter mask set, as HDF5 stores it.  So the files are ordinary and any
+ * reader with the filter reads them.
+ *
+ * Whatever the chunk path cannot do exactly goes through H5Dwrite/H5Dread
+ * instead (gpulz_h5filter.h lists the cases).  Host and device buffers share
+ * one path; only the copies differ (mem_* below).
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if GPULZ_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#include "H5Zgpulz.h"
+
+/* Push a message onto HDF5's error stack, set the return value, go to done. */
+#define PUSH_AND_GOTO(MAJ, MIN, RET, ...)                                                    \
+    do {                                                                                     \
+        H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, MAJ, MIN,          \
+                 __VA_ARGS__);                                                               \
+        ret_value = RET;                                                                     \
+        goto done;                                                                           \
+    } while (0)
+
+/* A batch: up to this many chunks and this many bytes of raw chunks (at
+ * least one chunk), enough to keep every core or the GPU busy while the
+ * staging stays a fraction of the memory of any machine that has a GPU. */
+#define BATCH_CHUNKS 1024
+#define BATCH_BYTES ((size_t)256 << 20)
+
+/* ---- what a call works on --------------------------------------------------- */
+
+typedef struct plan {
+    hid_t dset;
+    hid_t dcpl;
+    hid_t type; /* the dataset's */
+    int rank;
+    hsize_t dims[H5S_MAX_RANK];
+    hsize_t chunk[H5S_MAX_RANK];
+    hsize_t start[H5S_MAX_RANK]; /* the selected box: first element */
+    hsize_t block[H5S_MAX_RANK]; /* and its extent */
+    hsize_t grid[H5S_MAX_RANK];  /* chunks of the box per dimension */
+    hsize_t nchunks;
+    hssize_t npoints;
+    size_t esize;
+    size_t chunk_bytes;
+    int optional; /* the filter is H5Z_FLAG_OPTIONAL */
+    gpulz_params p;
+    uint8_t *fill; /* a chunk of the fill value (host memory), NULL for zeros */
+} plan;
+
+/* One chunk of the box. */
+typedef struct chunk_at {
+    hsize_t offset[H5S_MAX_RANK]; /* in the dataset */
+    hsize_t rel[H5S_MAX_RANK];    /* in the box */
+    hsize_t valid[H5S_MAX_RANK];  /* the part inside the box */
+    int edge;                     /* valid is less than the chunk somewhere */
+} chunk_at;
+
+static void chunk_locate(const plan *P, hsize_t k, chunk_at *c)
+{
+    c->edge = 0;
+    for (int d = P->rank - 1; d >= 0; d--) {
+        hsize_t g = k % P->grid[d];
+        k /= P->grid[d];
+        c->rel[d] = g * P->chunk[d];
+        c->offset[d] = P->start[d] + c->rel[d];
+        hsize_t left = P->block[d] - c->rel[d];
+        c->valid[d] = left < P->chunk[d] ? left : P->chunk[d];
+        c->edge |= c->valid[d] != P->chunk[d];
+    }
+}
+
+/*
+ * Where a whole chunk is one run of the caller's buffer (the chunk spans
+ * the box in every dimension after its first longer than 1), its byte
+ * offset there, else -1: such chunks are compressed in place, not gathered.
+ */
+static long long chunk_run(const plan *P, const chunk_at *c)
+{
+    int d = 0;
+    if (c->edge)
+        return -1;
+    while (d < P->rank - 1 && P->chunk[d] == 1)
+        d++;
+    for (int e = d + 1; e < P->rank; e++)
+        if (P->chunk[e] != P->block[e])
+            return -1;
+    unsigned long long at = 0;
+    for (int e = 0; e < P->rank; e++)
+        at = at * P->block[e] + c->rel[e];
+    return (long long)(at * P->esize);
+}
+
+static void plan_close(plan *P)
+{
+    if (P->dcpl >= 0)
+        H5Pclose(P->dcpl);
+    if (P->type >= 0)
+        H5Tclose(P->type);
+    free(P->fill);
+}
+
+/* A chunk of fill value for edge chunks and unallocated ones, as HDF5 makes
+ * it: the fill value where one is defined (and, writing, where HDF5 would
+ * write it), else zeros. */
+static herr_t plan_fill(plan *P, int writing)
+{
+    herr_t ret_value = 0;
+    H5D_fill_value_t status;
+    H5D_fill_time_t when;
+    if (H5Pfill_value_defined(P->dcpl, &status) < 0 || H5Pget_fill_time(P->dcpl, &when) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's fill value");
+    if (status != H5D_FILL_VALUE_USER_DEFINED)
+        goto done;
+    if (writing && when == H5D_FILL_TIME_NEVER)
+        goto done;
+    if (!(P->fill = malloc(P->chunk_bytes)))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a chunk of fill value");
+    if (H5Pget_fill_value(P->dcpl, P->type, P->fill) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's fill value");
+    for (size_t at = P->esize; at < P->chunk_bytes; at += P->esize)
+        memcpy(P->fill + at, P->fill, P->esize);
+done:
+    return ret_value;
+}
+
+/*
+ * Whether the chunk path can do this call exactly: 1 (P filled), 0 for the
+ * path through H5Dwrite/H5Dread (P->npoints still set), -1 on an error.
+ */
+static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int writing)
+{
+    int ret_value = 1;
+    hid_t space = -1;
+    unsigned cd[8], config;
+    size_t ncd = 8;
+    *P = (plan){.dset = dset, .dcpl = -1, .type = -1};
+    gpulz_params_init(&P->p);
+    space = file_space == H5S_ALL ? H5Dget_space(dset) : H5Scopy(file_space);
+    if (space < 0 || (P->npoints = H5Sget_select_npoints(space)) < 0)
+        PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTGET, -1, "gpulz: cannot get the selection");
+    if ((P->dcpl = H5Dget_create_plist(dset)) < 0 || (P->type = H5Dget_type(dset)) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's properties");
+    if (P->npoints == 0 || H5Pget_layout(P->dcpl) != H5D_CHUNKED)
+        ret_value = 0;
+    /* gpulz alone in the pipeline, so that the stored chunk is gpulz's output */
+    else if (H5Pget_nfilters(P->dcpl) != 1)
+        ret_value = 0;
+    else {
+        unsigned flags;
+        H5Z_filter_t id = H5Pget_filter2(P->dcpl, 0, &flags, &ncd, cd, 0, NULL, &config);
+        if (id != GPULZ_ID && id != H5Z_FILTER_GPULZ_PROVISIONAL)
+            ret_value = 0;
+        P->optional = (flags & H5Z_FLAG_OPTIONAL) != 0;
+    }
+    if (ret_value != 1)
+        goto done;
+    /* no conversion, and no variable-length data (whose memory form is not its stored form) */
+    htri_t same = H5Tequal(mem_type, P->type);
+    if (same < 0)
+        PUSH_AND_GOTO(H5E_DATATYPE, H5E_CANTCOMPARE, -1, "gpulz: cannot compare the datatypes");
+    if (!same || H5Tdetect_class(P->type, H5T_VLEN) != 0 || H5Tis_variable_str(P->type) != 0)
+        ret_value = 0;
+    /* HDF5 stores such edge chunks unfiltered without a mask bit saying so */
+    unsigned opts = 0;
+    if (H5Pget_chunk_opts(P->dcpl, &opts) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the chunk options");
+    if (opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS)
+        ret_value = 0;
+    if (ret_value != 1)
+        goto done;
+    P->rank = H5Pget_chunk(P->dcpl, H5S_MAX_RANK, P->chunk);
+    if (P->rank <= 0 || H5Sget_simple_extent_dims(space, P->dims, NULL) != P->rank ||
+        !(P->esize = H5Tget_size(P->type)))
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the chunk or dataset shape");
+    /* the selection must be one box whose sides fall on chunk borders or
+     * the dataset's end */
+    hsize_t end[H5S_MAX_RANK];
+    if (H5Sget_select_bounds(space, P->start, end) < 0)
+        PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTGET, -1, "gpulz: cannot get the selection's bounds");
+    hsize_t box = 1;
+    P->nchunks = 1;
+    P->chunk_bytes = P->esize;
+    for (int d = 0; d < P->rank; d++) {
+        P->block[d] = end[d] - P->start[d] + 1;
+        box *= P->block[d];
+        if (P->start[d] % P->chunk[d] || ((end[d] + 1) % P->chunk[d] && end[d] + 1 != P->dims[d]))
+            ret_value = 0;
+        P->grid[d] = (P->block[d] + P->chunk[d] - 1) / P->chunk[d];
+        P->nchunks *= P->grid[d];
+        P->chunk_bytes *= P->chunk[d];
+    }
+    if (box != (hsize_t)P->npoints || ret_value != 1) {
+        ret_value = 0;
+        goto done;
+    }
+    if (writing &&
+        (H5Z_gpulz_environment_params(&P->p) < 0 || H5Z_gpulz_encoder_params(ncd, cd, &P->p) < 0))
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: cannot take the filter's settings");
+    if (!writing && H5Z_gpulz_environment_params(&P->p) < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: bad environment setting");
+    if (plan_fill(P, writing) < 0)
+        ret_value = -1;
+done:
+    if (space >= 0)
+        H5Sclose(space);
+    return ret_value;
+}
+
+/* ---- host or device memory ------------------------------------------------ */
+
+typedef struct mem {
+    int device;
+    void *stream;
+} mem;
+
+#if GPULZ_HAVE_CUDA
+#define CUDA_OR_GOTO(call)                                                                   \
+    do {                                                                                     \
+        cudaError_t e_ = (call);                                                             \
+        if (e_ != cudaSuccess)                                                               \
+            PUSH_AND_GOTO(H5E_RESOURCE, H5E_CANTCOPY, -1, "gpulz: %s: %s", #call,              \
+                          cudaGetErrorString(e_));                                           \
+    } while (0)
+#define CUDA_STREAM(M) ((cudaStream_t)(M)->stream)
+#endif
+
+static herr_t mem_alloc(const mem *M, uint8_t **out, size_t n)
+{
+    (void)M; /* host memory only without CUDA */
+    herr_t ret_value = 0;
+    *out = NULL;
+    n = n ? n : 1;
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        CUDA_OR_GOTO(cudaMalloc((void **)out, n));
+        goto done;
+    }
+#endif
+    if (!(*out = malloc(n)))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes", n);
+done:
+    return ret_value;
+}
+
+static void mem_free(const mem *M, uint8_t *buf)
+{
+    (void)M; /* host memory only without CUDA */
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        cudaFree(buf);
+        return;
+    }
+#endif
+    free(buf);
+}
+
+/* height rows of width bytes, between buffers of the call's memory */
+static herr_t mem_copy2d(const mem *M, uint8_t *dst, size_t dpitch, const uint8_t *src, size_t spitch,
+                         size_t width, size_t height)
+{
+    (void)M; /* host memory only without CUDA */
+    herr_t ret_value = 0;
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        CUDA_OR_GOTO(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDeviceToDevice,
+                                       CUDA_STREAM(M)));
+        goto done;
+    }
+#endif
+    for (size_t r = 0; r < height; r++)
+        memcpy(dst + r * dpitch, src + r * spitch, width);
+    goto done;
+done:
+    return ret_value;
+}
+
+/* n bytes of host memory into the call's memory, or back; both wait for
+ * the work queued before them, so host buffers may be reused at once */
+static herr_t mem_put(const mem *M, uint8_t *dst, const uint8_t *host, size_t n)
+{
+    (void)M; /* host memory only without CUDA */
+    herr_t ret_value = 0;
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        CUDA_OR_GOTO(cudaMemcpyAsync(dst, host, n, cudaMemcpyHostToDevice, CUDA_STREAM(M)));
+        CUDA_OR_GOTO(cudaStreamSynchronize(CUDA_STREAM(M)));
+        goto done;
+    }
+#endif
+    memcpy(dst, host, n);
+    goto done;
+done:
+    return ret_value;
+}
+
+static herr_t mem_get(const mem *M, uint8_t *host, const uint8_t *src, size_t n)
+{
+    (void)M; /* host memory only without CUDA */
+    herr_t ret_value = 0;
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        CUDA_OR_GOTO(cudaMemcpyAsync(host, src, n, cudaMemcpyDeviceToHost, CUDA_STREAM(M)));
+        CUDA_OR_GOTO(cudaStreamSynchronize(CUDA_STREAM(M)));
+        goto done;
+    }
+#endif
+    memcpy(host, src, n);
+    goto done;
+done:
+    return ret_value;
+}
+
+/* A chunk of fill value (zeros without one) at dst, in the call's memory. */
+static herr_t mem_fill(const mem *M, const plan *P, uint8_t *dst)
+{
+    herr_t ret_value = 0;
+    if (P->fill)
+        return mem_put(M, dst, P->fill, P->chunk_bytes);
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        CUDA_OR_GOTO(cudaMemsetAsync(dst, 0, P->chunk_bytes, CUDA_STREAM(M)));
+        goto done;
+    }
+#endif
+    memset(dst, 0, P->chunk_bytes);
+    goto done;
+done:
+    return ret_value;
+}
+
+/*
+ * The part of chunk c inside the box, between the caller's buffer (the box
+ * in row-major order) and a chunk buffer: the last two dimensions as one
+ * strided copy, the others looped over.
+ */
+static herr_t region_copy(const mem *M, const plan *P, const chunk_at *c, uint8_t *buf, uint8_t *chunk,
+                          int into_chunk)
+{
+    herr_t ret_value = 0;
+    const int r = P->rank;
+    const size_t es = P->esize;
+    size_t bstride[H5S_MAX_RANK], cstride[H5S_MAX_RANK];
+    bstride[r - 1] = cstride[r - 1] = es;
+    for (int d = r - 2; d >= 0; d--) {
+        bstride[d] = bstride[d + 1] * (size_t)P->block[d + 1];
+        cstride[d] = cstride[d + 1] * (size_t)P->chunk[d + 1];
+    }
+    size_t width = (size_t)c->valid[r - 1] * es;
+    size_t height = r >= 2 ? (size_t)c->valid[r - 2] : 1;
+    size_t bpitch = r >= 2 ? bstride[r - 2] : width, cpitch = r >= 2 ? cstride[r - 2] : width;
+    hsize_t idx[H5S_MAX_RANK] = {0};
+    for (;;) {
+        size_t boff = 0, coff = 0;
+        for (int d = 0; d < r; d++) {
+            hsize_t i = d < r - 2 ? idx[d] : 0;
+            boff += (size_t)(c->rel[d] + i) * bstride[d];
+            coff += (size_t)i * cstride[d];
+        }
+        if (into_chunk ? mem_copy2d(M, chunk + coff, cpitch, buf + boff, bpitch, width, height) < 0
+                       : mem_copy2d(M, buf + boff, bpitch, chunk + coff, cpitch, width, height) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_CANTCOPY, -1, "gpulz: cannot move a chunk's elements");
+        /* the next index of the dimensions before the last two */
+        int d = r - 3;
+        while (d >= 0 && ++idx[d] == c->valid[d])
+            idx[d--] = 0;
+        if (d < 0)
+            break;
+    }
+done:
+    return ret_value;
+}
+
+/* Chunks first .. first + *n - 1 of the next batch: *n within both limits. */
+static void batch_next(const plan *P, hsize_t first, size_t *n)
+{
+    size_t most = P->chunk_bytes >= BATCH_BYTES ? 1 : BATCH_BYTES / P->chunk_bytes;
+    if (most > BATCH_CHUNKS)
+        most = BATCH_CHUNKS;
+    hsize_t left = P->nchunks - first;
+    *n = left < most ? (size_t)left : most;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+typedef struct write_batch {
+    const void **src;
+    size_t *src_len, *dst_cap, *dst_len;
+    void **dst;
+    int *statuses;
+    long long *run;
+    chunk_at *at;
+    uint8_t *raw, *out;     /* the call's memory */
+    uint8_t *host_out;      /* device calls: the compressed chunks on the host */
+    uint8_t *host_raw;      /* device calls: one raw chunk on the host */
+    size_t bound;
+} write_batch;
+
+static void write_batch_free(const mem *M, write_batch *W)
+{
+    free(W->src);
+    free(W->src_len);
+    free(W->dst_cap);
+    free(W->dst_len);
+    free(W->dst);
+    free(W->statuses);
+    free(W->run);
+    free(W->at);
+    mem_free(M, W->raw);
+    mem_free(M, W->out);
+    free(W->host_out);
+    free(W->host_raw);
+}
+
+/* Store chunk j of the batch: compressed, or (optional filter, no gain or a
+ * failure) unfiltered with the filter's mask bit, as HDF5 would. */
+static herr_t write_one(const mem *M, const plan *P, hid_t dxpl, write_batch *W, size_t j)
+{
+    herr_t ret_value = 0;
+    const chunk_at *c = &W->at[j];
+    int ok = W->statuses[j] == GPULZ_OK;
+    if (!ok && !P->optional)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1, "gpulz: cannot compress the chunk at %llu: %s: %s",
+                      (unsigned long long)c->offset[0], gpulz_strerror(W->statuses[j]), gpulz_last_error());
+    if (ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
+        const uint8_t *bytes = (const uint8_t *)W->dst[j];
+        if (M->device) {
+            if (mem_get(M, W->host_out, bytes, W->dst_len[j]) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot fetch a compressed chunk");
+            bytes = W->host_out;
+        }
+        if (H5Dwrite_chunk(P->dset, dxpl, 0, c->offset, W->dst_len[j], bytes) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk");
+        goto done;
+    }
+    const uint8_t *raw = (const uint8_t *)W->src[j];
+    if (M->device) {
+        if (mem_get(M, W->host_raw, raw, P->chunk_bytes) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot fetch a raw chunk");
+        raw = W->host_raw;
+    }
+    if (H5Dwrite_chunk(P->dset, dxpl, 1u, c->offset, P->chunk_bytes, raw) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write an unfiltered chunk");
+done:
+    return ret_value;
+}
+
+static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_t *buf)
+{
+    herr_t ret_value = 0;
+    write_batch W = {0};
+    size_t most;
+    batch_next(P, 0, &most);
+    W.bound = gpulz_compress_bound(P->chunk_bytes, &P->p);
+    if (!W.bound)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
+    W.src = calloc(most, sizeof *W.src);
+    W.src_len = calloc(most, sizeof *W.src_len);
+    W.dst_cap = calloc(most, sizeof *W.dst_cap);
+    W.dst_len = calloc(most, sizeof *W.dst_len);
+    W.dst = calloc(most, sizeof *W.dst);
+    W.statuses = calloc(most, sizeof *W.statuses);
+    W.run = calloc(most, sizeof *W.run);
+    W.at = calloc(most, sizeof *W.at);
+    if (!W.src || !W.src_len || !W.dst_cap || !W.dst_len || !W.dst || !W.statuses || !W.run || !W.at)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
+    if (mem_alloc(M, &W.raw, most * P->chunk_bytes) < 0 || mem_alloc(M, &W.out, most * W.bound) < 0)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
+    if (M->device && (!(W.host_out = malloc(W.bound)) || !(W.host_raw = malloc(P->chunk_bytes))))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a chunk's staging");
+    for (hsize_t first = 0; first < P->nchunks; first += most) {
+        size_t n;
+        batch_next(P, first, &n);
+        for (size_t j = 0; j < n; j++) {
+            uint8_t *staged = W.raw + j * P->chunk_bytes;
+            chunk_locate(P, first + j, &W.at[j]);
+            W.run[j] = chunk_run(P, &W.at[j]);
+            if (W.run[j] >= 0) {
+                W.src[j] = buf + W.run[j];
+            } else {
+                /* edge chunks hold the fill value beyond the dataset, as HDF5 pads them */
+                if ((W.at[j].edge && mem_fill(M, P, staged) < 0) ||
+                    region_copy(M, P, &W.at[j], (uint8_t *)buf, staged, 1) < 0)
+                    PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot gather a chunk");
+                W.src[j] = staged;
+            }
+            W.src_len[j] = P->chunk_bytes;
+            W.dst[j] = W.out + j * W.bound;
+            W.dst_cap[j] = W.bound;
+        }
+        /* each chunk's status is looked at below; the call's is the first of them */
+        gpulz_compress_batch(n, W.src, W.src_len, W.dst, W.dst_cap, W.dst_len, W.statuses, &P->p,
+                             M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST, M->stream, NULL, 0);
+        for (size_t j = 0; j < n; j++)
+            if (write_one(M, P, dxpl, &W, j) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
+    }
+done:
+    write_batch_free(M, &W);
+    return ret_value;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+enum { CHUNK_FILL, CHUNK_RAW, CHUNK_CODED };
+
+typedef struct read_batch {
+    const void **src;
+    size_t *src_len, *dst_cap, *dst_len;
+    void **dst;
+    int *statuses, *kind;
+    size_t *pos, *stored; /* a chunk's bytes in host_in, and how many */
+    size_t *slot;         /* a coded chunk's place among the batch's coded ones */
+    chunk_at *at;
+    uint8_t *host_in;   /* the stored chunks as read */
+    size_t host_cap;
+    uint8_t *dev_in;    /* the same on the device (device calls) */
+    size_t dev_cap;
+    uint8_t *raw;       /* decoded chunks, the call's memory */
+} read_batch;
+
+static void read_batch_free(const mem *M, read_batch *R)
+{
+    free(R->src);
+    free(R->src_len);
+    free(R->dst_cap);
+    free(R->dst_len);
+    free(R->dst);
+    free(R->statuses);
+    free(R->kind);
+    free(R->pos);
+    free(R->stored);
+    free(R->slot);
+    free(R->at);
+    free(R->host_in);
+    if (M->device)
+        mem_free(M, R->dev_in);
+    mem_free(M, R->raw);
+}
+
+/* The stored chunks of the batch into R->host_in, each one's kind noted. */
+static herr_t read_stored(const plan *P, hid_t dxpl, read_batch *R, hsize_t first, size_t n, size_t *total)
+{
+    herr_t ret_value = 0;
+    size_t sum = 0;
+    for (size_t j = 0; j < n; j++) {
+        unsigned mask = 0;
+        haddr_t addr = HADDR_UNDEF;
+        chunk_locate(P, first + j, &R->at[j]);
+        hsize_t size = 0;
+        if (H5Dget_chunk_info_by_coord(P->dset, R->at[j].offset, &mask, &addr, &size) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get a chunk's location");
+        R->kind[j] = addr == HADDR_UNDEF ? CHUNK_FILL : (mask & 1u) ? CHUNK_RAW : CHUNK_CODED;
+        if (R->kind[j] == CHUNK_FILL)
+            continue;
+        if (R->kind[j] == CHUNK_RAW && size != P->chunk_bytes)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1,
+                          "gpulz: an unfiltered chunk holds %llu bytes where the dataset's chunks hold %zu",
+                          (unsigned long long)size, P->chunk_bytes);
+        if (size > SIZE_MAX - sum)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: stored chunks too large");
+        R->pos[j] = sum;
+        R->stored[j] = (size_t)size;
+        sum += (size_t)size;
+    }
+    if (sum > R->host_cap) {
+        free(R->host_in);
+        R->host_cap = 0;
+        if (!(R->host_in = malloc(sum)))
+            PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of stored chunks",
+                          sum);
+        R->host_cap = sum;
+    }
+    for (size_t j = 0; j < n; j++) {
+        uint32_t mask = 0;
+        if (R->kind[j] != CHUNK_FILL && H5Dread_chunk(P->dset, dxpl, R->at[j].offset, &mask,
+                                                      R->host_in + R->pos[j]) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot read a chunk");
+    }
+    *total = sum;
+done:
+    return ret_value;
+}
+
+static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
+{
+    herr_t ret_value = 0;
+    read_batch R = {0};
+    size_t most;
+    batch_next(P, 0, &most);
+    R.src = calloc(most, sizeof *R.src);
+    R.src_len = calloc(most, sizeof *R.src_len);
+    R.dst_cap = calloc(most, sizeof *R.dst_cap);
+    R.dst_len = calloc(most, sizeof *R.dst_len);
+    R.dst = calloc(most, sizeof *R.dst);
+    R.statuses = calloc(most, sizeof *R.statuses);
+    R.kind = calloc(most, sizeof *R.kind);
+    R.pos = calloc(most, sizeof *R.pos);
+    R.stored = calloc(most, sizeof *R.stored);
+    R.slot = calloc(most, sizeof *R.slot);
+    R.at = calloc(most, sizeof *R.at);
+    if (!R.src || !R.src_len || !R.dst_cap || !R.dst_len || !R.dst || !R.statuses || !R.kind || !R.pos ||
+        !R.stored || !R.slot || !R.at)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
+    if (mem_alloc(M, &R.raw, most * P->chunk_bytes) < 0)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
+    for (hsize_t first = 0; first < P->nchunks; first += most) {
+        size_t n, total = 0, coded = 0;
+        batch_next(P, first, &n);
+        if (read_stored(P, dxpl, &R, first, n, &total) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
+        uint8_t *in = R.host_in;
+        if (M->device) {
+            if (total > R.dev_cap) {
+                mem_free(M, R.dev_in);
+                R.dev_in = NULL;
+                R.dev_cap = 0;
+                if (mem_alloc(M, &R.dev_in, total) < 0)
+                    PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate stored chunks");
+                R.dev_cap = total;
+            }
+            in = R.dev_in;
+            if (total && mem_put(M, in, R.host_in, total) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot upload stored chunks");
+        }
+        for (size_t j = 0; j < n; j++) {
+            if (R.kind[j] != CHUNK_CODED)
+                continue;
+            R.slot[j] = coded;
+            R.src[coded] = in + R.pos[j];
+            R.src_len[coded] = R.stored[j];
+            R.dst[coded] = R.raw + j * P->chunk_bytes;
+            R.dst_cap[coded] = P->chunk_bytes;
+            coded++;
+        }
+        gpulz_decompress_batch(coded, R.src, R.src_len, R.dst, R.dst_cap, R.dst_len, R.statuses, &P->p,
+                               M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST, M->stream, NULL, 0);
+        for (size_t j = 0; j < n; j++) {
+            const chunk_at *c = &R.at[j];
+            uint8_t *from = R.raw + j * P->chunk_bytes;
+            if (R.kind[j] == CHUNK_CODED &&
+                (R.statuses[R.slot[j]] != GPULZ_OK || R.dst_len[R.slot[j]] != P->chunk_bytes))
+                PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
+                              "gpulz: cannot decompress the chunk at %llu: %s: %s",
+                              (unsigned long long)c->offset[0],
+                              R.statuses[R.slot[j]] != GPULZ_OK ? gpulz_strerror(R.statuses[R.slot[j]])
+                                                                : "wrong size",
+                              R.statuses[R.slot[j]] != GPULZ_OK ? gpulz_last_error()
+                                                                : "it declares another size than the dataset's chunks");
+            if (R.kind[j] == CHUNK_RAW)
+                from = in + R.pos[j];
+            if (R.kind[j] == CHUNK_FILL && mem_fill(M, P, from) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot fill a chunk");
+            if (region_copy(M, P, c, buf, from, 0) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot place a chunk");
+        }
+    }
+#if GPULZ_HAVE_CUDA
+    if (M->device)
+        CUDA_OR_GOTO(cudaStreamSynchronize(CUDA_STREAM(M)));
+#endif
+done:
+    read_batch_free(M, &R);
+    return ret_value;
+}
+
+/* ---- the calls ---------------------------------------------------------------- */
+
+/* HDF5's own path: the selection's points in order from or into buf. */
+static herr_t through_hdf5(int writing, hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl,
+                           hssize_t npoints, void *buf)
+{
+    herr_t ret_value = 0;
+    hid_t mem_space = H5S_ALL;
+    if (npoints == 0)
+        goto done;
+    if (file_space != H5S_ALL) {
+        hsize_t n = (hsize_t)npoints;
+        if ((mem_space = H5Screate_simple(1, &n, NULL)) < 0)
+            PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTCREATE, -1, "gpulz: cannot make the memory dataspace");
+    }
+    if (writing ? H5Dwrite(dset, mem_type, mem_space, file_space, dxpl, buf) < 0
+                : H5Dread(dset, mem_type, mem_space, file_space, dxpl, buf) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
+                      "gpulz: %s through HDF5 failed", writing ? "writing" : "reading");
+done:
+    if (mem_space != H5S_ALL)
+        H5Sclose(mem_space);
+    return ret_value;
+}
+
+static herr_t host_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, void *buf,
+                          int *direct)
+{
+    herr_t ret_value = 0;
+    plan P;
+    mem M = {0, NULL};
+    int how = plan_make(&P, dset, mem_type, file_space, writing);
+    if (direct)
+        *direct = how == 1;
+    if (how < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTINIT, -1, "gpulz: cannot set up direct chunk I/O");
+    if (how == 0)
+        ret_value = through_hdf5(writing, dset, mem_type, file_space, dxpl, P.npoints, buf);
+    else if (writing)
+        ret_value = write_chunks(&M, &P, dxpl, buf);
+    else
+        ret_value = read_chunks(&M, &P, dxpl, buf);
+done:
+    plan_close(&P);
+    return ret_value;
+}
+
+herr_t gpulz_h5_write_direct(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, const void *buf,
+                             int *direct)
+{
+    return host_direct(1, dset, mem_type, file_space, dxpl, (void *)buf, direct);
+}
+
+herr_t gpulz_h5_read_direct(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, void *buf, int *direct)
+{
+    return host_direct(0, dset, mem_type, file_space, dxpl, buf, direct);
+}
+
+/*
+ * Device buffers: the chunk path on the device where the GPU can run it,
+ * else the whole selection through host memory and the host call.
+ */
+static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl,
+                            void *d_buf, void *cuda_stream, int *direct)
+{
+    herr_t ret_value = 0;
+    plan P;
+    uint8_t *host = NULL;
+    int how = plan_make(&P, dset, mem_type, file_space, writing);
+    if (direct)
+        *direct = 0;
+    if (how < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTINIT, -1, "gpulz: cannot set up direct chunk I/O");
+#if GPULZ_HAVE_CUDA
+    mem M = {1, cuda_stream};
+    if (how == 1 && gpulz_gpu_available() &&
+        (!writing || P.p.mode == GPULZ_MODE_LZ || P.p.mode == GPULZ_MODE_FAST)) {
+        if (direct)
+            *direct = 1;
+        ret_value = writing ? write_chunks(&M, &P, dxpl, d_buf) : read_chunks(&M, &P, dxpl, d_buf);
+        goto done;
+    }
+    size_t esize = H5Tget_size(mem_type), bytes = (size_t)P.npoints * esize;
+    if (!esize)
+        PUSH_AND_GOTO(H5E_DATATYPE, H5E_CANTGET, -1, "gpulz: cannot get the memory datatype's size");
+    if (!(host = malloc(bytes ? bytes : 1)))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of staging", bytes);
+    if (writing && bytes && mem_get(&M, host, d_buf, bytes) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot fetch the device buffer");
+    if (host_direct(writing, dset, mem_type, file_space, dxpl, host, direct) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
+                      "gpulz: %s through host memory failed", writing ? "writing" : "reading");
+    if (!writing && bytes && mem_put(&M, d_buf, host, bytes) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot fill the device buffer");
+#else
+    (void)dxpl, (void)d_buf, (void)cuda_stream;
+    PUSH_AND_GOTO(H5E_DATASET, H5E_UNSUPPORTED, -1, "gpulz: this libh5gpulz was built without CUDA");
+#endif
+done:
+    free(host);
+    plan_close(&P);
+    return ret_value;
+}
+
+herr_t gpulz_h5_write_direct_device(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl,
+                                    const void *d_buf, void *cuda_stream, int *direct)
+{
+    return device_direct(1, dset, mem_type, file_space, dxpl, (void *)d_buf, cuda_stream, direct);
+}
+
+herr_t gpulz_h5_read_direct_device(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, void *d_buf,
+                                   void *cuda_stream, int *direct)
+{
+    return device_direct(0, dset, mem_type, file_space, dxpl, d_buf, cuda_stream, direct);
+}
