@@ -756,8 +756,7 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTINIT, -1, "gpulz: cannot set up direct chunk I/O");
 #if GPULZ_HAVE_CUDA
     mem M = {1, cuda_stream};
-    if (how == 1 && gpulz_gpu_available() &&
-        (!writing || P.p.mode == GPULZ_MODE_LZ || P.p.mode == GPULZ_MODE_FAST)) {
+    if (how == 1 && gpulz_gpu_available()) {
         if (direct)
             *direct = 1;
         ret_value = writing ? write_chunks(&M, &P, dxpl, d_buf) : read_chunks(&M, &P, dxpl, d_buf);

@@ -333,12 +333,8 @@ def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
     return [decompress(c, o, threads=threads, backend=backend) for c, o in zip(chunks, outs)]
 
 
-# CUDA arrays (CuPy).  What the GPU does not run in this version (encoding
-# in modes ratio and auto, decoding format 2's LZSS stage: gpulz_params.mode
-# in gpulz.h) runs on the host with a copy each way, so that every chunk
-# works from device memory and the bytes stay those of the host API.
-
-DEVICE_ENCODE_MODES = ("lz", "fast")
+# CUDA arrays (CuPy): every mode is encoded and decoded on the device, with
+# the bytes of the host API.
 
 
 def _device_input(data):
@@ -358,13 +354,6 @@ def _compress_device(data, p):
     cupy, src, stream = _device_input(data)
     n = src.size
     bound = lib.gpulz_compress_bound(n, ctypes.byref(p))
-    if p.mode not in [MODES[m] for m in DEVICE_ENCODE_MODES]:
-        host = compress(cupy.asnumpy(src), symbol_size=p.symbol_size, window=p.window,
-                        block=p.block_symbols, adaptive=bool(p.flags & C["GPULZ_FLAG_ADAPTIVE"]),
-                        mode=_MODE_NAMES[p.mode],
-                        checksum=not p.flags & C["GPULZ_FLAG_NO_CHECKSUM"], threads=p.threads,
-                        backend="cpu")
-        return cupy.asarray(numpy.frombuffer(host, dtype=numpy.uint8))
     dst = cupy.empty(bound, dtype=cupy.uint8)
     length = ctypes.c_size_t()
     _check(lib.gpulz_compress_device(src.data.ptr, n, dst.data.ptr, bound, ctypes.byref(length),
@@ -390,17 +379,5 @@ def _decompress_device(buf, out, p):
     length = ctypes.c_size_t()
     status = lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
                                          ctypes.byref(length), stream.ptr or None, None, 0)
-    if status == C["GPULZ_ERR_VERSION"]:
-        # a stage the GPU decoder lacks, or a version no decoder knows: the
-        # host decoder reads the first and refuses the second
-        chunk = cupy.asnumpy(src)
-        host = numpy.empty(size, dtype=numpy.uint8)
-        on_cpu = _Params.from_buffer_copy(p)
-        on_cpu.backend = BACKENDS["cpu"]
-        _check(lib.gpulz_decompress(chunk.ctypes.data, chunk.size, host.ctypes.data, size,
-                                    ctypes.byref(length), ctypes.byref(on_cpu)),
-               "gpulz_decompress")
-        dst[:size].set(host)
-        return out
     _check(status, "gpulz_decompress_device")
     return out

@@ -8,9 +8,7 @@ the GPU when the chunk's buffer prototype is a device one (zarr's GPU mode,
 zarr.config.enable_gpu(), gives zarr.core.buffer.gpu.Buffer), else on the
 host.  Chunks are encoded where zarr hands them over.  Where no GPU is usable
 (the CPU wheel) the work runs on the host and the result is copied into the
-buffer type zarr asked for, and what the GPU does not run in this version
-goes through the host as gpulz.compress() says.  The bytes are the same
-either way.
+buffer type zarr asked for.  The bytes are the same either way.
 
 zarr's batched encode() and decode() go to gpulz.compress_batch() and
 decompress_batch() in one worker thread per batch, so that a batch reaches
