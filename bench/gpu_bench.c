@@ -21,9 +21,11 @@
  *
  * GB/s are 1e9 uncompressed bytes per second.
  * Mode fast: the same kinds at S = 1, 2, 4, 8 and 4096-byte blocks.
- * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast (mode fast alone)]
- *        gpu_bench --csv [--fast] [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
- * --fast: mode fast instead of the grid (S dividing the element size, 4096-byte blocks).
+ * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast (mode fast alone) |
+ *        v2 (modes fast, ratio and auto alone)]
+ *        gpu_bench --csv [--fast | --v2] [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
+ * --fast: mode fast instead of the grid (S dividing the element size, 4096-byte blocks);
+ * --v2: modes fast, ratio and auto so.
  */
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -104,7 +106,8 @@ static int synthetic_main(int argc, char **argv)
 {
     size_t n = (size_t)(argc > 1 ? atof(argv[1]) : 256) * 1000000;
     int reps = argc > 2 ? atoi(argv[2]) : 5;
-    int quick = argc > 3, fast_only = argc > 3 && strcmp(argv[3], "fast") == 0;
+    int quick = argc > 3, v2_all = argc > 3 && strcmp(argv[3], "v2") == 0;
+    int fast_only = v2_all || (argc > 3 && strcmp(argv[3], "fast") == 0);
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         printf("no usable GPU\n");
@@ -170,12 +173,13 @@ static int synthetic_main(int argc, char **argv)
                 }
     }
 
-    /* mode fast (format 2: transform and rANS, no matching), 4096-byte blocks */
-    {
-        printf("\nmode fast, 4096-byte blocks\n%-6s %2s %7s %10s %10s\n", "kind", "S", "ratio", "comp GB/s",
-               "decomp GB/s");
+    /* the format 2 modes, 4096-byte blocks: fast (transform and rANS, no
+     * matching), and with v2 also ratio (LZSS too) and auto */
+    for (int mode = GPULZ_MODE_FAST; mode <= (v2_all ? GPULZ_MODE_AUTO : GPULZ_MODE_FAST); mode++) {
+        printf("\nmode %s, 4096-byte blocks\n%-6s %2s %7s %10s %10s\n", gpulz_mode_name((gpulz_mode)mode), "kind",
+               "S", "ratio", "comp GB/s", "decomp GB/s");
         gpulz_params_init(&p);
-        p.mode = GPULZ_MODE_FAST;
+        p.mode = (gpulz_mode)mode;
         p.symbol_size = 1;
         p.block_symbols = 4096;
         size_t fbound = gpulz_compress_bound(n, &p), fscr = 0;
@@ -207,10 +211,10 @@ static int synthetic_main(int argc, char **argv)
         }
         CK(cudaFree(f_cmp));
         CK(cudaFree(f_scr));
-        if (fast_only) {
-            printf("\n%s\n", bad ? "SOME ROUND TRIPS FAILED" : "all round trips exact");
-            return bad ? 1 : 0;
-        }
+    }
+    if (fast_only) {
+        printf("\n%s\n", bad ? "SOME ROUND TRIPS FAILED" : "all round trips exact");
+        return bad ? 1 : 0;
     }
 
     /* the encoder's warps per block (symbols per warp, gpu_tune.h) */
@@ -300,20 +304,23 @@ typedef struct corpus_run {
  * and 16384 bytes (block_symbols = bytes / S, within 256..16384).
  */
 #define MAX_SETTINGS 64
-static int corpus_fast; /* --fast: mode fast instead, S dividing the element size, 4096-byte blocks */
+/* --fast: mode fast instead, S dividing the element size, 4096-byte blocks;
+ * --v2: modes fast, ratio and auto so */
+static int corpus_fast, corpus_v2;
 static int corpus_settings(unsigned elsize, gpulz_params *out)
 {
-    if (corpus_fast) {
+    if (corpus_fast || corpus_v2) {
         int k = 0;
-        for (unsigned S = 1; S <= 8; S *= 2)
-            if (elsize % S == 0) {
-                gpulz_params_init(&out[k]);
-                out[k].mode = GPULZ_MODE_FAST;
-                out[k].symbol_size = S;
-                out[k].block_symbols = 4096 / S;
-                out[k].backend = GPULZ_BACKEND_GPU;
-                k++;
-            }
+        for (int mode = GPULZ_MODE_FAST; mode <= (corpus_v2 ? GPULZ_MODE_AUTO : GPULZ_MODE_FAST); mode++)
+            for (unsigned S = 1; S <= 8; S *= 2)
+                if (elsize % S == 0) {
+                    gpulz_params_init(&out[k]);
+                    out[k].mode = (gpulz_mode)mode;
+                    out[k].symbol_size = S;
+                    out[k].block_symbols = 4096 / S;
+                    out[k].backend = GPULZ_BACKEND_GPU;
+                    k++;
+                }
         return k;
     }
     static const unsigned sizes[] = {1, 2, 4, 8}, windows[] = {32, 64, 128, 255},
@@ -443,9 +450,9 @@ static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, 
         char status[256];
         double ratio = 0, cgbs = 0, dgbs = 0;
         int ok = corpus_setting(r, h, back, n, &set[i], &ratio, &cgbs, &dgbs, status, sizeof status);
-        if (set[i].mode == GPULZ_MODE_FAST)
-            printf("%s,%s,%zu,gpulz,fast S%u B%u,", name, dtype, n, set[i].symbol_size,
-                   set[i].block_symbols * set[i].symbol_size);
+        if (set[i].mode != GPULZ_MODE_LZ)
+            printf("%s,%s,%zu,gpulz,%s S%u B%u,", name, dtype, n, gpulz_mode_name(set[i].mode),
+                   set[i].symbol_size, set[i].block_symbols * set[i].symbol_size);
         else
             printf("%s,%s,%zu,gpulz,S%u W%u B%u,", name, dtype, n, set[i].symbol_size, set[i].window,
                    set[i].block_symbols * set[i].symbol_size);
@@ -466,8 +473,8 @@ static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, 
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast]\n"
-               "       gpu_bench --csv [--fast] [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
+    fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast | v2]\n"
+               "       gpu_bench --csv [--fast | --v2] [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
                "The first form benchmarks generated data (a table); the second the corpus arrays of\n"
                "FILE (default $GPULZ_BENCH_MANIFEST, else bench/data/cache/MANIFEST; arrays in DIR,\n"
                "default FILE's folder; --only default $GPULZ_BENCH_ONLY), CSV on stdout.\n"
@@ -484,6 +491,10 @@ static int corpus_main(int argc, char **argv)
             continue;
         if (strcmp(a, "--fast") == 0) {
             corpus_fast = 1;
+            continue;
+        }
+        if (strcmp(a, "--v2") == 0) {
+            corpus_v2 = 1;
             continue;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
