@@ -16,7 +16,11 @@
  * closing line sums it up.  Errors, HDF5's error stack included, go to
  * stderr.
  *
- * Usage: gpulz-demo [--data DIR] [--file PATH] [--quick] [--inject-mismatch]
+ * Build:  cc gpulz_demo.c $(pkg-config --cflags --libs hdf5) -lm -o gpulz-demo
+ *         (gpulz_cd.h, installed with gpulz, gives the filter ID; no gpulz
+ *          library is linked: HDF5 loads the plugin)
+ * Usage:  gpulz-demo [--data DIR] [--file PATH] [--quick] [--inject-mismatch]
+ *         (--help says more; `make demo` runs it in the build tree)
  * Exit status: 0 every dataset verified, 1 a mismatch or an HDF5 error,
  * 2 bad usage or missing data.
  */
