@@ -82,9 +82,8 @@ typedef struct source {
 /* The names are those of the benchmark corpus (bench/data/MANIFEST), where
  * the same arrays are measured against more compressors. */
 static const source sources[] = {
-    {"etopo5.cdf", "ROSE", "etopo5", "ETOPO5 relief (m), 2161 x 4320"},
-    {"levitus_climatology.cdf", "TEMP", "levitus_temp",
-     "Levitus ocean temperature (deg C), 20 depths x 180 x 360"},
+    {"etopo5.cdf", "ROSE", "etopo5", "ETOPO5 relief (m)"},
+    {"levitus_climatology.cdf", "TEMP", "levitus_temp", "Levitus ocean temperature (deg C)"},
 };
 #define SOURCE_COUNT (sizeof sources / sizeof sources[0])
 
@@ -654,14 +653,15 @@ static void usage(FILE *to)
             "shuffle+deflate-6 and no filter, reads each back, checks every byte and prints\n"
             "ratio, write and read speed and backend per dataset and filter.\n"
             "\n"
-            "  --data DIR         the files of Debian's ferret-datasets package: etopo5.cdf and\n"
-            "                     levitus_climatology.cdf (default: $" DATA_DIR_ENV
-            ", else " DEFAULT_DATA_DIR ")\n"
+            "  --data DIR         where etopo5.cdf and levitus_climatology.cdf of Debian's\n"
+            "                     ferret-datasets are (default: $" DATA_DIR_ENV ", else\n"
+            "                     " DEFAULT_DATA_DIR ")\n"
             "  --file PATH        write an HDF5 file on disk at PATH and keep it (default: a file\n"
             "                     in memory, HDF5's core driver, so the speeds are the filters')\n"
             "  --quick            only the leading 4 MiB of each field (for the test suite)\n"
             "  --inject-mismatch  change one byte of every array read back before the check,\n"
             "                     which must then fail (for the test suite)\n"
+            "  --help             this text\n"
             "\n"
             "The gpulz filter is loaded as a plugin (HDF5_PLUGIN_PATH or HDF5's plugin\n"
             "directory).  Exit status: 0 every dataset verified, 1 a mismatch or an HDF5\n"
@@ -763,19 +763,15 @@ int main(int argc, char **argv)
     printf("gpulz-demo: HDF5 %u.%u.%u, gpulz filter %d (plugin), %ld CPU cores%s\n", major, minor,
            release, H5Z_FILTER_GPULZ, sysconf(_SC_NPROCESSORS_ONLN),
            quick ? ", --quick (leading 4 MiB of each field)" : "");
-    printf("data: %s (Debian's ferret-datasets): %s; %s;\n"
-           "      and their quantization codes (uint16, relative error bound 1e-3, 3-D/2-D "
-           "Lorenzo, as cuSZ hands them to its lossless stage)\n",
+    printf("data: %s (Debian's ferret-datasets):\n"
+           "      %s, %s, and their quantization codes (uint16, error bound 1e-3, as cuSZ's)\n",
            data_dir, sources[0].what, sources[1].what);
     if (disk_path)
-        printf("file: on disk, %s (speeds include writing it and reading it, maybe from the "
-               "page cache)\n",
-               disk_path);
+        printf("file: on disk, %s: speeds include the disk (or the page cache)\n", disk_path);
     else
-        printf("file: in memory (HDF5's core driver): the speeds are the filters' and HDF5's, "
-               "not a disk's\n");
-    printf("speeds: MB of raw data per second of wall time; write = H5Dcreate to H5Dclose and "
-           "H5Fflush, read = H5Dopen and H5Dread; chunks of about %zu MiB\n\n",
+        printf("file: in memory (HDF5's core driver): speeds of the filters and HDF5, no disk\n");
+    printf("speeds: raw MB per second of wall time; write: H5Dcreate to H5Dclose + H5Fflush; "
+           "read: H5Dopen + H5Dread;\n        chunks of about %zu MiB\n\n",
            CHUNK_TARGET_BYTES >> 20);
     printf(ROW_FORMAT, "dataset", "type", "shape", "raw MB", "filter", "ratio", "write MB/s",
            "read MB/s", "check", "backend (write / read)");
