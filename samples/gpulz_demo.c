@@ -68,7 +68,8 @@
         }                                                                                          \
     } while (0)
 
-enum { EXIT_MISMATCH = 1, EXIT_DATA = 2 };
+/* exit statuses: a byte read back differs or HDF5 failed; bad usage or missing data */
+enum { EXIT_FAILED = 1, EXIT_USAGE_OR_DATA = 2 };
 
 /* ---- the data ------------------------------------------------------------ */
 
@@ -221,15 +222,16 @@ static int read_netcdf_float(const char *path, const char *variable, field *out)
     errno = 0;
     uint8_t *contents = read_whole_file(path, &size);
     memset(out, 0, sizeof *out);
-    FAIL_IF(!contents, EXIT_DATA, "cannot read %s: %s", path, errno ? strerror(errno) : "empty");
+    FAIL_IF(!contents, EXIT_USAGE_OR_DATA, "cannot read %s: %s", path,
+            errno ? strerror(errno) : "empty");
     FAIL_IF(size < 8 || memcmp(contents, "CDF", 3) != 0 || (contents[3] != 1 && contents[3] != 2),
-            EXIT_DATA, "%s is not a netCDF classic file", path);
+            EXIT_USAGE_OR_DATA, "%s is not a netCDF classic file", path);
     cursor c = {contents + 8, contents + size, contents[3] == 2 ? 8 : 4, 0};
 
     uint64_t dim_lengths[NC_MAX_DIMS];
     uint64_t tag = take_be(&c, 4), dim_count = take_be(&c, 4);
     FAIL_IF((tag != NC_DIMENSION && !(tag == 0 && dim_count == 0)) || dim_count > NC_MAX_DIMS,
-            EXIT_DATA, "%s: a netCDF header this reader does not take", path);
+            EXIT_USAGE_OR_DATA, "%s: a netCDF header this reader does not take", path);
     for (uint64_t i = 0; i < dim_count; i++) {
         take_name(&c, "");
         dim_lengths[i] = take_be(&c, 4); /* 0: the record dimension */
@@ -237,13 +239,13 @@ static int read_netcdf_float(const char *path, const char *variable, field *out)
     take_attributes(&c, NULL); /* the global ones */
     tag = take_be(&c, 4);
     uint64_t var_count = take_be(&c, 4);
-    FAIL_IF(c.bad || (tag != NC_VARIABLE && !(tag == 0 && var_count == 0)), EXIT_DATA,
+    FAIL_IF(c.bad || (tag != NC_VARIABLE && !(tag == 0 && var_count == 0)), EXIT_USAGE_OR_DATA,
             "%s: a damaged netCDF header", path);
     for (uint64_t v = 0; v < var_count && !c.bad; v++) {
         int wanted = take_name(&c, variable);
         uint64_t rank = take_be(&c, 4);
         size_t dims[NC_MAX_DIMS], count = 1;
-        FAIL_IF(rank > NC_MAX_DIMS, EXIT_DATA, "%s: a damaged netCDF header", path);
+        FAIL_IF(rank > NC_MAX_DIMS, EXIT_USAGE_OR_DATA, "%s: a damaged netCDF header", path);
         for (uint64_t d = 0; d < rank; d++) {
             uint64_t id = take_be(&c, 4);
             dims[d] = id < dim_count ? (size_t)dim_lengths[id] : 0;
@@ -255,11 +257,11 @@ static int read_netcdf_float(const char *path, const char *variable, field *out)
         uint64_t begin = take_be(&c, c.offset_bytes);
         if (!wanted || c.bad)
             continue;
-        FAIL_IF(type != NC_FLOAT || rank < 2 || rank > 3 || count == 0, EXIT_DATA,
+        FAIL_IF(type != NC_FLOAT || rank < 2 || rank > 3 || count == 0, EXIT_USAGE_OR_DATA,
                 "%s: %s is not a 2-D or 3-D float variable of fixed size", path, variable);
-        FAIL_IF(begin > size || count > (size - begin) / 4, EXIT_DATA,
+        FAIL_IF(begin > size || count > (size - begin) / 4, EXIT_USAGE_OR_DATA,
                 "%s: %s reaches past the end of the file (truncated?)", path, variable);
-        FAIL_IF(!(out->values = malloc(count * sizeof(float))), EXIT_DATA,
+        FAIL_IF(!(out->values = malloc(count * sizeof(float))), EXIT_FAILED,
                 "out of memory for %s", variable);
         for (size_t i = 0; i < count; i++)
             out->values[i] = float_from_be(contents + begin + 4 * i);
@@ -268,7 +270,7 @@ static int read_netcdf_float(const char *path, const char *variable, field *out)
         out->count = count;
         goto cleanup;
     }
-    FAIL_IF(1, EXIT_DATA, "%s: %s", path,
+    FAIL_IF(1, EXIT_USAGE_OR_DATA, "%s: %s", path,
             c.bad ? "a damaged netCDF header" : "no such variable (another package version?)");
 cleanup:
     if (status) {
@@ -304,13 +306,13 @@ static int quantization_codes(const field *f, double relative_bound, uint16_t *c
     int status = 0;
     int64_t *q = malloc(f->count * sizeof *q);
     float lo = INFINITY, hi = -INFINITY;
-    FAIL_IF(!q, EXIT_DATA, "out of memory for the quantization codes");
+    FAIL_IF(!q, EXIT_FAILED, "out of memory for the quantization codes");
     for (size_t i = 0; i < f->count; i++)
         if (is_valid(f, f->values[i])) {
             lo = f->values[i] < lo ? f->values[i] : lo;
             hi = f->values[i] > hi ? f->values[i] : hi;
         }
-    FAIL_IF(lo > hi, EXIT_DATA, "a field without a valid value");
+    FAIL_IF(lo > hi, EXIT_USAGE_OR_DATA, "a field without a valid value");
     /* the range in float32, the bound in double, the step in float32: numpy's order */
     const float range = hi - lo;
     const float step = (float)(2.0 * (relative_bound * (double)range));
@@ -321,7 +323,8 @@ static int quantization_codes(const field *f, double relative_bound, uint16_t *c
     /* a 2-D field is a 3-D one of depth 1: the terms reaching depth -1 are 0 */
     const size_t nz = f->rank == 3 ? f->dims[0] : 1, ny = f->dims[f->rank - 2],
                  nx = f->dims[f->rank - 1];
-#define Q(z, y, x) ((z) < 0 || (y) < 0 || (x) < 0 ? 0 : q[((size_t)(z) * ny + (size_t)(y)) * nx + (size_t)(x)])
+#define Q(z, y, x)                                                                                 \
+    ((z) < 0 || (y) < 0 || (x) < 0 ? 0 : q[((size_t)(z) * ny + (size_t)(y)) * nx + (size_t)(x)])
     for (ptrdiff_t z = 0; z < (ptrdiff_t)nz; z++)
         for (ptrdiff_t y = 0; y < (ptrdiff_t)ny; y++)
             for (ptrdiff_t x = 0; x < (ptrdiff_t)nx; x++) {
@@ -372,7 +375,7 @@ static int load_source(const char *data_dir, const source *s, int quick, array o
     out[1].type_name = "uint16";
     out[1].bytes = f.count * sizeof(uint16_t);
     out[1].values = malloc(out[1].bytes);
-    FAIL_IF(!out[1].values, EXIT_DATA, "out of memory for the codes of %s", s->name);
+    FAIL_IF(!out[1].values, EXIT_FAILED, "out of memory for the codes of %s", s->name);
     status = quantization_codes(&f, CODES_ERROR_BOUND, out[1].values);
 cleanup:
     return status;
@@ -529,7 +532,7 @@ static int add_filter(hid_t dcpl, filter_kind kind)
  * back (a.bytes) and compares.  The write is timed from H5Dcreate to
  * H5Dclose and a flush of the file, the read from H5Dopen to the end of
  * H5Dread.  inject_mismatch changes one byte read back before the check.
- * Returns 0 verified, EXIT_MISMATCH for a difference or an HDF5 failure.
+ * Returns 0 verified, EXIT_FAILED for a difference or an HDF5 failure.
  */
 static int write_and_read(hid_t file, const array *a, filter_kind kind, void *back,
                           int inject_mismatch, result *r)
@@ -548,7 +551,7 @@ static int write_and_read(hid_t file, const array *a, filter_kind kind, void *ba
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     FAIL_IF(space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, a->rank, chunk) < 0 ||
                 add_filter(dcpl, kind) < 0,
-            EXIT_MISMATCH, "cannot set up %s", path);
+            EXIT_FAILED, "cannot set up %s", path);
 
     if (kind == FILTER_GPULZ)
         capture_begin();
@@ -566,7 +569,7 @@ static int write_and_read(hid_t file, const array *a, filter_kind kind, void *ba
     r->write_seconds = now() - t0;
     if (kind == FILTER_GPULZ)
         capture_end(&r->write);
-    FAIL_IF(!written, EXIT_MISMATCH, "cannot write %s", path);
+    FAIL_IF(!written, EXIT_FAILED, "cannot write %s", path);
 
     /* what a failed read leaves unwritten differs from every byte of a */
     for (size_t i = 0; i < a->bytes; i++)
@@ -580,14 +583,14 @@ static int write_and_read(hid_t file, const array *a, filter_kind kind, void *ba
     r->read_seconds = now() - t0;
     if (kind == FILTER_GPULZ)
         capture_end(&r->read);
-    FAIL_IF(!read_back, EXIT_MISMATCH, "cannot read %s back", path);
+    FAIL_IF(!read_back, EXIT_FAILED, "cannot read %s back", path);
     r->raw_bytes = (double)a->bytes;
     r->stored_bytes = (double)H5Dget_storage_size(dataset);
 
     if (inject_mismatch)
         ((uint8_t *)back)[a->bytes / 2] ^= 0x01;
     size_t first;
-    FAIL_IF(bytes_differ(a->values, back, a->bytes, &first), EXIT_MISMATCH,
+    FAIL_IF(bytes_differ(a->values, back, a->bytes, &first), EXIT_FAILED,
             "%s read back differs from what was written, first at byte %zu of %zu%s", path,
             first, a->bytes, inject_mismatch ? " (--inject-mismatch)" : "");
     r->verified = 1;
@@ -693,7 +696,7 @@ int main(int argc, char **argv)
             return 0;
         } else {
             usage(stderr);
-            return EXIT_DATA;
+            return EXIT_USAGE_OR_DATA;
         }
     }
 
@@ -702,31 +705,32 @@ int main(int argc, char **argv)
     setenv("GPULZ_VERBOSE", "1", 1);
     H5open();
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    FAIL_IF(H5Zfilter_avail(H5Z_FILTER_GPULZ) <= 0, EXIT_MISMATCH,
+    FAIL_IF(H5Zfilter_avail(H5Z_FILTER_GPULZ) <= 0, EXIT_FAILED,
             "HDF5 cannot find the gpulz filter (ID %d).\n"
             "Set HDF5_PLUGIN_PATH to the directory holding libH5Zgpulz.so "
             "(see docs/troubleshooting.md).",
             H5Z_FILTER_GPULZ);
     FAIL_IF(H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 || H5Zfilter_avail(H5Z_FILTER_SHUFFLE) <= 0,
-            EXIT_MISMATCH, "this HDF5 has no deflate or no shuffle filter");
+            EXIT_FAILED, "this HDF5 has no deflate or no shuffle filter");
 
     for (size_t s = 0; s < SOURCE_COUNT; s++) {
         int loaded = load_source(data_dir, &sources[s], quick, &arrays[array_count]);
         array_count += 2;
-        FAIL_IF(loaded != 0, EXIT_DATA,
+        FAIL_IF(loaded == EXIT_USAGE_OR_DATA, EXIT_USAGE_OR_DATA,
                 "the demo's data is missing or unreadable in %s.\n"
                 "It comes from Debian's ferret-datasets package (./setup.sh installs it: "
                 "apt-get install ferret-datasets);\n"
                 "elsewhere copy etopo5.cdf and levitus_climatology.cdf from it into a folder "
                 "and pass --data DIR or set " DATA_DIR_ENV ".",
                 data_dir);
+        FAIL_IF(loaded != 0, EXIT_FAILED, "cannot prepare the arrays of %s", sources[s].file);
     }
     size_t largest = 0, total = 0;
     for (size_t i = 0; i < array_count; i++) {
         largest = arrays[i].bytes > largest ? arrays[i].bytes : largest;
         total += arrays[i].bytes;
     }
-    FAIL_IF(!(back = malloc(largest)), EXIT_DATA, "out of memory");
+    FAIL_IF(!(back = malloc(largest)), EXIT_FAILED, "out of memory");
 
     fapl = H5Pcreate(H5P_FILE_ACCESS);
     /* in memory, never written out; one increment holds every dataset of
@@ -735,15 +739,15 @@ int main(int argc, char **argv)
      * the pages are taken from the system only as they are written */
     size_t core_increment = FILTER_COUNT * total + ((size_t)64 << 20);
     FAIL_IF(fapl < 0 || (!disk_path && H5Pset_fapl_core(fapl, core_increment, 0) < 0),
-            EXIT_MISMATCH, "cannot set up the file access");
+            EXIT_FAILED, "cannot set up the file access");
     file = H5Fcreate(disk_path ? disk_path : "gpulz-demo-in-memory.h5", H5F_ACC_TRUNC,
                      H5P_DEFAULT, fapl);
-    FAIL_IF(file < 0, EXIT_MISMATCH, "cannot create %s",
+    FAIL_IF(file < 0, EXIT_FAILED, "cannot create %s",
             disk_path ? disk_path : "the file in memory");
     for (int k = 0; k < FILTER_COUNT; k++)
         FAIL_IF(H5Gclose(H5Gcreate2(file, filter_names[k], H5P_DEFAULT, H5P_DEFAULT,
                                     H5P_DEFAULT)) < 0,
-                EXIT_MISMATCH, "cannot create group %s", filter_names[k]);
+                EXIT_FAILED, "cannot create group %s", filter_names[k]);
 
     /* loading the plugin and, where there is one, starting the GPU take a
      * while once per process: a first write and read outside the table */
@@ -754,7 +758,7 @@ int main(int argc, char **argv)
         warm.rank = 1;
         warm.bytes = warm.bytes < WARM_UP_BYTES ? warm.bytes : WARM_UP_BYTES;
         warm.dims[0] = warm.bytes / sizeof(uint16_t);
-        FAIL_IF(write_and_read(file, &warm, FILTER_GPULZ, back, 0, &ignored) != 0, EXIT_MISMATCH,
+        FAIL_IF(write_and_read(file, &warm, FILTER_GPULZ, back, 0, &ignored) != 0, EXIT_FAILED,
                 "the warm-up write and read failed");
     }
 
@@ -777,37 +781,38 @@ int main(int argc, char **argv)
            "read MB/s", "check", "backend (write / read)");
 
     result totals[FILTER_COUNT];
+    backend_count gpulz_chunks = {0, 0, ""}; /* written and read, over all the datasets */
     int failed = 0;
     memset(totals, 0, sizeof totals);
     for (size_t i = 0; i < array_count; i++)
         for (int k = 0; k < FILTER_COUNT; k++) {
             result r;
             int rc = write_and_read(file, &arrays[i], (filter_kind)k, back, inject_mismatch, &r);
-            if (rc != 0 && !r.raw_bytes)
-                FAIL_IF(1, EXIT_MISMATCH, "stopped: HDF5 failed on %s", arrays[i].name);
+            /* an HDF5 failure (said above) ends the demo; a mismatch only fails it */
+            FAIL_IF(rc != 0 && !r.raw_bytes, EXIT_FAILED, "stopped at %s", arrays[i].name);
             failed += rc != 0;
             print_row(&arrays[i], (filter_kind)k, &r);
             totals[k].raw_bytes += r.raw_bytes;
             totals[k].stored_bytes += r.stored_bytes;
             totals[k].write_seconds += r.write_seconds;
             totals[k].read_seconds += r.read_seconds;
-            totals[k].write.gpu += r.write.gpu + r.read.gpu;
-            totals[k].write.cpu += r.write.cpu + r.read.cpu;
+            gpulz_chunks.gpu += r.write.gpu + r.read.gpu;
+            gpulz_chunks.cpu += r.write.cpu + r.read.cpu;
             if (k == FILTER_GPULZ && !totals[k].mode[0])
                 snprintf(totals[k].mode, sizeof totals[k].mode, "%s", r.mode);
         }
     fflush(stdout);
-    FAIL_IF(failed, EXIT_MISMATCH, "%d of %zu datasets did NOT read back as written", failed,
+    FAIL_IF(failed, EXIT_FAILED, "%d of %zu datasets did NOT read back as written", failed,
             array_count * FILTER_COUNT);
 
     /* the line to quote: each filter over all the datasets */
-    const result *g = &totals[FILTER_GPULZ];
+
     printf("\nevery dataset verified (%zu arrays, %.1f MB, x %d filters); all datasets together:\n",
            array_count, (double)total / 1e6, FILTER_COUNT);
-    printf("gpulz (%s, %s)", g->mode,
-           g->write.gpu && !g->write.cpu   ? "GPU"
-           : g->write.gpu && g->write.cpu  ? "GPU and CPU"
-                                           : "CPU");
+    printf("gpulz (%s, %s)", totals[FILTER_GPULZ].mode,
+           gpulz_chunks.gpu && !gpulz_chunks.cpu  ? "GPU"
+           : gpulz_chunks.gpu && gpulz_chunks.cpu ? "GPU and CPU"
+                                                  : "CPU");
     for (int k = 0; k < FILTER_NONE; k++) {
         char write_speed[16], read_speed[16];
         format_speed(totals[k].raw_bytes, totals[k].write_seconds, write_speed, sizeof write_speed);
