@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # setup.sh - on a fresh Debian 12 machine: install the build dependencies,
 # build gpulz in ./build, install the library, the command and the HDF5
-# plugin, and run the demo on the bundled sample data through HDF5.
+# plugin, and run the demo: real scientific arrays (Debian's ferret-datasets)
+# through HDF5 with gpulz, deflate-6, shuffle+deflate-6 and no filter.
 #
 #   ./setup.sh                 everything above (uses sudo when not root)
 #   ./setup.sh --deps-only     only the Debian packages
@@ -17,10 +18,13 @@ cd "$(dirname "$0")"
 # bash-completion (the completion with its library loaded) and the CPU
 # filters that gpulz bench on HDF5 files and the benchmarks compare with:
 # the LZ4, Blosc and Bitshuffle plugins (Debian 12 has no Zstd plugin).
+# The demo and its test: ferret-datasets (relief and ocean fields, 28 MB
+# download, read at run time from /usr/share/ferret-vis/data).
 packages=(build-essential autoconf automake libtool pkg-config
           libhdf5-dev hdf5-tools help2man python3-h5py python3-numpy python3-venv
           netcdf-bin libnetcdf-dev valgrind clang cmake man-db bash-completion
-          hdf5-filter-plugin hdf5-filter-plugin-blosc-serial bitshuffle)
+          hdf5-filter-plugin hdf5-filter-plugin-blosc-serial bitshuffle
+          ferret-datasets)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
