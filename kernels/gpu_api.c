@@ -167,14 +167,14 @@ static const gpulz_chunk_ops device_ops = {device_buffer, device_encode, device_
 
 /* One format 2 candidate (FORMAT.md §19) of symbol size S into out. */
 static int device_candidate(device_job *J, size_t n, const gpulz_params *p, unsigned S, gpulz_mode mode,
-                            size_t scratch_size, uint8_t *out, size_t cap, size_t *len)
+                            size_t scratch_size, gpu_v2_memo *memo, uint8_t *out, size_t cap, size_t *len)
 {
     gpulz_params q = *p;
     q.symbol_size = S;
     q.mode = mode;
     q.flags &= ~GPULZ_FLAG_ADAPTIVE;
     if (mode != GPULZ_MODE_LZ)
-        return gpu_v2_compress(J->c, J->src, n, &q, out, cap, J->scratch, scratch_size, J->st, len);
+        return gpu_v2_compress(J->c, J->src, n, &q, out, cap, J->scratch, scratch_size, J->st, memo, len);
     device_job K = *J;
     K.dst = out;
     K.dst_cap = cap;
@@ -191,7 +191,9 @@ static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, si
     gpu_ctx *c = J->c;
     size_t best_len = 0, len = 0;
     int best = -1, rc = GPULZ_OK;
-    for (int r = 0; r < 2; r++) {
+    gpu_v2_memo memo; /* one input, one symbol size a round: the candidates share its statistics */
+    gpu_v2_memo_init(&memo);
+    for (int r = 0; r < 2 && rc == GPULZ_OK; r++) {
         const unsigned S = r ? 1 : p->symbol_size;
         if (r && !gpulz_adaptive_retry(p, n, best_len))
             break;
@@ -200,18 +202,21 @@ static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, si
         const size_t cap = gpulz_compress_bound(n, &q);
         if ((rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK ||
             (rc = gpu_grow_device(&c->d_alt, &c->alt_cap, cap)) != GPULZ_OK)
-            return rc;
+            break;
         uint8_t *buf[2] = {c->d_out, c->d_alt};
-        for (unsigned i = 0; i < count; i++) {
+        for (unsigned i = 0; i < count && rc == GPULZ_OK; i++) {
             const int slot = best == 0;
-            if ((rc = device_candidate(J, n, p, S, list[i], scratch_size, buf[slot], cap, &len)) != GPULZ_OK)
-                return rc;
+            if ((rc = device_candidate(J, n, p, S, list[i], scratch_size, &memo, buf[slot], cap, &len)) != GPULZ_OK)
+                break;
             if (best < 0 || len < best_len) {
                 best = slot;
                 best_len = len;
             }
         }
     }
+    gpu_v2_memo_free(&memo);
+    if (rc != GPULZ_OK)
+        return rc;
     if (best_len > J->dst_cap)
         return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu", best_len,
                           J->dst_cap);

@@ -66,6 +66,8 @@ int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params 
     size_t need = 0, len = 0, best_len = 0;
     uint8_t *buf[2] = {NULL, NULL};
     int best = -1;
+    gpu_v2_memo memo;
+    gpu_v2_memo_init(&memo);
     /* the context first: without a usable GPU that is what the caller hears */
     int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
     if (rc != GPULZ_OK)
@@ -86,7 +88,7 @@ int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params 
         gpulz_params q = *p;
         q.mode = list[i];
         if ((rc = gpu_v2_compress(c, c->d_in, n, &q, buf[slot], cap, c->d_scratch, c->scratch_cap, c->stream,
-                                  &len)) != GPULZ_OK)
+                                  &memo, &len)) != GPULZ_OK)
             goto done;
         if (best < 0 || len < best_len) {
             best = slot;
@@ -98,6 +100,7 @@ int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params 
         goto done;
     *dst_len = best_len;
 done:
+    gpu_v2_memo_free(&memo);
     gpu_ctx_release(c, prev);
     return rc;
 }

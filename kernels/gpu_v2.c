@@ -213,31 +213,57 @@ done:
     return rc;
 }
 
+void gpu_v2_memo_init(gpu_v2_memo *M)
+{
+    memset(M, 0, sizeof *M);
+}
+
+void gpu_v2_memo_free(gpu_v2_memo *M)
+{
+    if (M->S)
+        gpulz_fast_hists_free(&M->H);
+    memset(M, 0, sizeof *M);
+}
+
 int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst,
-                    size_t dst_cap, uint8_t *scratch, size_t scratch_cap, cudaStream_t st, size_t *dst_len)
+                    size_t dst_cap, uint8_t *scratch, size_t scratch_cap, cudaStream_t st, gpu_v2_memo *memo,
+                    size_t *dst_len)
 {
     const unsigned S = p->symbol_size, C = p->block_symbols, g = GPULZ_SEG_LOG2_DEFAULT;
     const int checksum = !(p->flags & GPULZ_FLAG_NO_CHECKSUM), lzss = p->mode == GPULZ_MODE_RATIO;
     int rc = GPULZ_OK, delta = 0, split = 0;
-    uint32_t sum = 0;
     uint64_t end = 0;
     gpulz_layout L;
     gpu_v2_plan P;
-    gpulz_fast_hists H;
+    gpu_v2_memo own;
     gpu_v2_job J;
     gpu_v2_coding K;
     memset(&J, 0, sizeof J);
     memset(&K, 0, sizeof K);
-    memset(&H, 0, sizeof H);
+    gpu_v2_memo_init(&own);
     if (p->mode != GPULZ_MODE_FAST && p->mode != GPULZ_MODE_RATIO)
         return gpulz_fail(GPULZ_ERR_PARAM, "mode %s is not one encoding", gpulz_mode_name(p->mode));
     if ((rc = gpulz_layout_make(&L, n, S, p->window, C)) != GPULZ_OK ||
-        (rc = gpu_v2_plan_make(n, S, C, g, lzss, &P)) != GPULZ_OK || (rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
+        (rc = gpu_v2_plan_make(n, S, C, g, lzss, &P)) != GPULZ_OK)
         return rc;
     if (scratch_cap < P.total)
-        FAIL(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, P.total);
-    if ((rc = gpu_v2_stats(d_src, n, S, C, checksum, scratch, &P, st, &H, &sum)) != GPULZ_OK ||
-        (rc = gpulz_fast_choose(&H, g, &delta, &split)) != GPULZ_OK)
+        return gpulz_fail(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, P.total);
+    /* the statistics: kept from the last candidate of this input, or made */
+    gpu_v2_memo *M = memo ? memo : &own;
+    if (!M->valid || M->S != S || M->C != C || M->checksum != (unsigned)checksum) {
+        gpu_v2_memo_free(M);
+        if ((rc = gpulz_fast_hists_init(&M->H, S)) != GPULZ_OK)
+            return rc;
+        M->S = S;
+        M->C = C;
+        M->checksum = (unsigned)checksum;
+        if ((rc = gpu_v2_stats(d_src, n, S, C, checksum, scratch, &P, st, &M->H, &M->sum)) != GPULZ_OK)
+            goto done;
+        M->valid = 1;
+    }
+    gpulz_fast_hists *const H = &M->H;
+    const uint32_t sum = M->sum;
+    if ((rc = gpulz_fast_choose(H, g, &delta, &split)) != GPULZ_OK)
         goto done;
     if (checksum)
         L.checksum = gpulz_ck_final(sum, n);
@@ -263,7 +289,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         J.s[j].u = gpulz_unit_bytes(flags, S);
         J.s[j].plane = j;
         J.s[j].x = d_src;
-        K.h[j] = split ? &H.plane[delta][j] : &H.whole[delta];
+        K.h[j] = split ? &H->plane[delta][j] : &H->whole[delta];
     }
     K.J = &J;
     K.P = &P;
@@ -273,7 +299,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     if (rc == GPULZ_OK)
         rc = gpu_v2_finish(&L, d_src, d_dst, end, NULL, st);
 done:
-    gpulz_fast_hists_free(&H);
+    gpu_v2_memo_free(&own);
     return rc;
 }
 

@@ -118,6 +118,45 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint
     }
 }
 
+/*
+ * The same for S = 2 in shared memory, where the device has room for 2^16
+ * counters of 16 bits (two to a word): one thread block per transform
+ * (grid y) and run of GPU_V2_HIST2_RUN symbols, which no counter can
+ * overflow; a warp adds a value once for all its lanes that hold it.  On
+ * data of few distinct values this keeps the atomics off global memory,
+ * where they queued behind each other.
+ */
+#define GPU_V2_HIST2_RUN 65535u
+#define GPU_V2_HIST2_SMEM (65536u * 2u)
+__global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, uint64_t m, unsigned C,
+                                                            unsigned long long *hist, size_t bins)
+{
+    extern __shared__ uint32_t pair[]; /* value v's counter: half v & 1 of word v >> 1 */
+    const unsigned d = blockIdx.y, lane = threadIdx.x & 31;
+    for (unsigned j = threadIdx.x; j < GPU_V2_HIST2_SMEM / 4; j += blockDim.x)
+        pair[j] = 0;
+    __syncthreads();
+    const uint64_t first = (uint64_t)blockIdx.x * GPU_V2_HIST2_RUN;
+    const uint64_t end = m - first < GPU_V2_HIST2_RUN ? m : first + GPU_V2_HIST2_RUN;
+    for (uint64_t i = first + threadIdx.x; i < end; i += blockDim.x) {
+        uint32_t v = (uint32_t)v2_sym<2>(x, i);
+        if (d && (i & (C - 1)))
+            v = (v - (uint32_t)v2_sym<2>(x, i - 1)) & 0xFFFFu;
+        const unsigned peers = __match_any_sync(__activemask(), v);
+        if ((unsigned)__ffs(peers) - 1 == lane)
+            atomicAdd(&pair[v >> 1], (uint32_t)__popc(peers) << (16 * (v & 1)));
+    }
+    __syncthreads();
+    unsigned long long *h = hist + (size_t)d * bins;
+    for (unsigned j = threadIdx.x; j < GPU_V2_HIST2_SMEM / 4; j += blockDim.x) {
+        const uint32_t w = pair[j];
+        if (w & 0xFFFFu)
+            atomicAdd(&h[2 * j], (unsigned long long)(w & 0xFFFFu));
+        if (w >> 16)
+            atomicAdd(&h[2 * j + 1], (unsigned long long)(w >> 16));
+    }
+}
+
 /* A 32-bit little-endian word, with one load where it is aligned. */
 __device__ __forceinline__ uint32_t v2_word(const uint8_t *p)
 {

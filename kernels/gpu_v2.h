@@ -73,15 +73,28 @@ int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, int lzss, g
 
 /* ---- the chunk (gpu_v2.c, gpu_v2_ratio.c) ---------------------------------- */
 
+/* The statistics of one input and symbol size, kept between the candidates
+ * of mode auto: both modes start from the same histograms and checksum. */
+typedef struct gpu_v2_memo {
+    int valid;
+    unsigned S, C, checksum;
+    gpulz_fast_hists H;
+    uint32_t sum;
+} gpu_v2_memo;
+void gpu_v2_memo_init(gpu_v2_memo *M);
+void gpu_v2_memo_free(gpu_v2_memo *M);
+
 /*
  * A format 2 chunk of mode fast or ratio (p->mode) from the n bytes at d_src
  * into d_dst (p: symbol size, window, block size, flags), with scratch of
  * gpu_v2_plan's total, on context c's device; *dst_len is the chunk's size
- * also when GPULZ_ERR_DST_SIZE says it did not fit.  Returns when the chunk
- * is complete.
+ * also when GPULZ_ERR_DST_SIZE says it did not fit.  memo (or NULL) keeps
+ * the statistics for the next candidate of the same input.  Returns when
+ * the chunk is complete.
  */
 int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst,
-                    size_t dst_cap, uint8_t *scratch, size_t scratch_cap, cudaStream_t st, size_t *dst_len);
+                    size_t dst_cap, uint8_t *scratch, size_t scratch_cap, cudaStream_t st, gpu_v2_memo *memo,
+                    size_t *dst_len);
 
 /*
  * Decode the format 2 chunk at d_src (n bytes, header read into L) into

@@ -85,6 +85,19 @@ extern "C" int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigne
     int rc = GPULZ_OK;
     unsigned long long *h = (unsigned long long *)hist;
     GPULZ_CK(cudaMemsetAsync(hist, 0, (delta_too ? 2 : 1) * bins * sizeof(uint64_t), st));
+    if (m && S == 2) {
+        int dev = 0, optin = 0;
+        GPULZ_CK(cudaGetDevice(&dev));
+        GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        if ((size_t)optin >= GPU_V2_HIST2_SMEM) {
+            GPULZ_CK(cudaFuncSetAttribute(gpu_v2_hist2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)GPU_V2_HIST2_SMEM));
+            dim3 grid((unsigned)((m + GPU_V2_HIST2_RUN - 1) / GPU_V2_HIST2_RUN), delta_too ? 2 : 1);
+            gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, h, bins);
+            GPULZ_CK(cudaGetLastError());
+            return GPULZ_OK;
+        }
+    }
     if (m) {
         /* a few blocks per SM: each flushes its shared counts once */
         unsigned grid = grid_for(m, 256 * 16);
