@@ -305,58 +305,107 @@ done:
 
 /* ---- decoding ------------------------------------------------------------- */
 
-size_t gpu_v2_open_bytes(uint64_t N, unsigned g)
+/* The bytes of a stream the opening reads at most: its header, a table, a
+ * directory of the segments of N units. */
+static size_t open_bytes(uint64_t N, unsigned g)
 {
     return GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + (size_t)GPULZ_VARINT_MAX * (2 * GPULZ_RANS_M) +
            4 * (size_t)gpulz_segments_of(N, g);
 }
 
-int gpu_v2_stream_open(const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos, uint64_t N_want,
-                       unsigned u, unsigned g, const char *name, uint8_t *mirror, size_t mirror_cap,
-                       cudaStream_t st, gpulz_stream_view *V)
+int gpu_v2_reader_init(gpu_v2_reader *R, const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos,
+                       uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables, cudaStream_t st)
+{
+    memset(R, 0, sizeof *R);
+    R->d_src = d_src;
+    R->h_src = h_src;
+    R->n = n;
+    R->pos = pos;
+    R->g = g;
+    R->seg_cap = seg_cap;
+    R->tables = tables;
+    R->st = st;
+    R->mirror_cap = open_bytes(N_max, g);
+    if ((!h_src && !(R->mirror = malloc(R->mirror_cap))) || !(R->seg_off = malloc(seg_cap * sizeof *R->seg_off)) ||
+        !(R->words = malloc(seg_cap * sizeof *R->words)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a stream's header, table and directory");
+    return GPULZ_OK;
+}
+
+void gpu_v2_reader_free(gpu_v2_reader *R)
+{
+    free(R->mirror);
+    free(R->seg_off);
+    free(R->words);
+    memset(R, 0, sizeof *R);
+}
+
+/* Copy what opening the stream at R->pos reads into the mirror: its header,
+ * then its table and directory. */
+static int mirror_fill(gpu_v2_reader *R)
 {
     int rc = GPULZ_OK;
-    if (!h_src && pos <= n) {
-        /* what opening the stream reads: its header, then its table and directory */
-        size_t have = n - pos < GPULZ_STREAM_HEADER_SIZE ? n - pos : GPULZ_STREAM_HEADER_SIZE;
-        GPULZ_CK(cudaMemcpyAsync(mirror, d_src + pos, have, cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaStreamSynchronize(st));
-        if (have == GPULZ_STREAM_HEADER_SIZE) {
-            uint64_t size = gpulz_get_u64(mirror + 9), more = n - pos - have;
-            more = size < more ? size : more;
-            more = more < mirror_cap - have ? more : mirror_cap - have;
-            GPULZ_CK(cudaMemcpyAsync(mirror + have, d_src + pos + have, (size_t)more, cudaMemcpyDeviceToHost, st));
-            GPULZ_CK(cudaStreamSynchronize(st));
-        }
+    const uint64_t pos = R->pos, n = R->n;
+    size_t have = n - pos < GPULZ_STREAM_HEADER_SIZE ? n - pos : GPULZ_STREAM_HEADER_SIZE;
+    GPULZ_CK(cudaMemcpyAsync(R->mirror, R->d_src + pos, have, cudaMemcpyDeviceToHost, R->st));
+    GPULZ_CK(cudaStreamSynchronize(R->st));
+    if (have == GPULZ_STREAM_HEADER_SIZE) {
+        uint64_t size = gpulz_get_u64(R->mirror + 9), more = n - pos - have;
+        more = size < more ? size : more;
+        more = more < R->mirror_cap - have ? more : R->mirror_cap - have;
+        GPULZ_CK(cudaMemcpyAsync(R->mirror + have, R->d_src + pos + have, (size_t)more, cudaMemcpyDeviceToHost,
+                                 R->st));
+        GPULZ_CK(cudaStreamSynchronize(R->st));
     }
-    rc = gpulz_stream_open(h_src ? h_src + pos : mirror, n - pos, N_want, u, g, name, V);
 done:
     return rc;
 }
 
-/* Take the opened stream V at pos into the job's stream s, its table to
- * the device at dec, its directory into the host's seg_off and words. */
-int gpu_v2_stream_take(const gpulz_stream_view *V, uint64_t pos, gpu_v2_stream *s, gpulz_dec_table *dec,
-                       uint64_t *seg_off, uint32_t *words, uint64_t *segs, uint64_t *max_segs, cudaStream_t st)
+int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_v2_stream *s)
 {
     int rc = GPULZ_OK;
-    s->kind = V->kind;
-    s->N = V->N;
-    s->seg_at = pos + GPULZ_STREAM_HEADER_SIZE;
+    gpulz_stream_view V;
+    memset(&V, 0, sizeof V);
+    if (!R->h_src && (rc = mirror_fill(R)) != GPULZ_OK)
+        return rc;
+    if ((rc = gpulz_stream_open(R->h_src ? R->h_src + R->pos : R->mirror, R->n - R->pos, N_want, s->u, R->g, name,
+                                &V)) != GPULZ_OK)
+        goto done;
+    s->kind = V.kind;
+    s->N = V.N;
+    s->seg_at = R->pos + GPULZ_STREAM_HEADER_SIZE;
     s->nseg = 0;
-    if (V->kind == GPULZ_STREAM_CONSTANT)
-        s->constant = s->u == 1 ? V->body[0] : gpulz_get_u16(V->body);
-    if (V->kind == GPULZ_STREAM_RANS) {
-        s->nseg = V->nseg;
-        s->seg0 = *segs;
-        s->seg_at = pos + V->seg_offset;
-        s->dec = dec;
-        GPULZ_CK(cudaMemcpyAsync(dec, V->t, sizeof *V->t, cudaMemcpyHostToDevice, st));
-        memcpy(seg_off + *segs, V->start, V->nseg * sizeof *seg_off);
-        memcpy(words + *segs, V->words, V->nseg * sizeof *words);
-        *segs += V->nseg;
-        *max_segs = V->nseg > *max_segs ? V->nseg : *max_segs;
+    if (V.kind == GPULZ_STREAM_CONSTANT)
+        s->constant = s->u == 1 ? V.body[0] : gpulz_get_u16(V.body);
+    if (V.kind == GPULZ_STREAM_RANS) {
+        if (R->segs + V.nseg > R->seg_cap)
+            FAIL(GPULZ_ERR_CORRUPT, "%s: more segments than the chunk holds", name);
+        s->nseg = V.nseg;
+        s->seg0 = R->segs;
+        s->seg_at = R->pos + V.seg_offset;
+        s->dec = R->tables + R->ntables;
+        GPULZ_CK(cudaMemcpyAsync((gpulz_dec_table *)s->dec, V.t, sizeof *V.t, cudaMemcpyHostToDevice, R->st));
+        memcpy(R->seg_off + R->segs, V.start, V.nseg * sizeof *R->seg_off);
+        memcpy(R->words + R->segs, V.words, V.nseg * sizeof *R->words);
+        R->segs += V.nseg;
+        R->max_segs = V.nseg > R->max_segs ? V.nseg : R->max_segs;
     }
+    R->ntables++;
+    R->pos += V.used;
+done:
+    gpulz_stream_close(&V);
+    return rc;
+}
+
+int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs)
+{
+    int rc = GPULZ_OK;
+    if (R->segs) {
+        GPULZ_CK(cudaMemcpyAsync(J->seg_off, R->seg_off, R->segs * sizeof *R->seg_off, cudaMemcpyHostToDevice, R->st));
+        GPULZ_CK(cudaMemcpyAsync(J->words, R->words, R->segs * sizeof *R->words, cudaMemcpyHostToDevice, R->st));
+    }
+    *max_segs = R->max_segs;
+    R->segs = R->max_segs = 0;
 done:
     return rc;
 }
@@ -406,14 +455,12 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     const unsigned S = L->symbol_size, g = L->seg_log2;
     const unsigned u = gpulz_unit_bytes(L->flags, S);
     int rc = GPULZ_OK;
-    gpulz_stream_view V;
     gpu_v2_job J;
     gpu_v2_dec_plan D;
-    uint8_t *mirror = NULL;
-    uint64_t *seg_off = NULL;
-    uint32_t *words = NULL;
-    memset(&V, 0, sizeof V);
+    gpu_v2_reader R;
+    uint64_t max_segs = 0;
     memset(&J, 0, sizeof J);
+    memset(&R, 0, sizeof R);
     gpu_v2_dec_plan_make(n, &D);
     if (scratch_cap < D.total)
         return gpulz_fail(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, D.total);
@@ -428,42 +475,28 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     J.seg_off = (uint64_t *)(scratch + D.seg_off);
     J.err = (unsigned *)(scratch + D.status);
     const uint64_t m = L->symbols;
-    const size_t mirror_cap = gpu_v2_open_bytes(m, g);
-    if (!h_src && !(mirror = malloc(mirror_cap)))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a stream's header and table");
-    if (!(seg_off = malloc(D.seg_cap * sizeof *seg_off)) || !(words = malloc(D.seg_cap * sizeof *words)))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
-    uint64_t pos = L->table_end, segs = 0, max_segs = 0;
+    if ((rc = gpu_v2_reader_init(&R, d_src, h_src, n, L->table_end, m, g, D.seg_cap, (gpulz_dec_table *)scratch,
+                                 st)) != GPULZ_OK)
+        goto done;
     for (unsigned j = 0; j < J.count; j++) {
         gpu_v2_stream *s = &J.s[j];
         s->u = u;
         s->plane = j;
         s->out = d_dst;
-        if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, m, u, g, stream_names[j], mirror, mirror_cap, st, &V)) !=
-                GPULZ_OK ||
-            (rc = gpu_v2_stream_take(&V, pos, s, (gpulz_dec_table *)scratch + j, seg_off, words, &segs, &max_segs,
-                                     st)) != GPULZ_OK)
+        if ((rc = gpu_v2_reader_next(&R, m, stream_names[j], s)) != GPULZ_OK)
             goto done;
-        pos += V.used;
-        gpulz_stream_close(&V);
     }
-    if ((rc = gpulz_v2_tail_check(n, (size_t)pos, L)) != GPULZ_OK)
+    if ((rc = gpulz_v2_tail_check(n, (size_t)R.pos, L)) != GPULZ_OK ||
+        (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
         goto done;
-    if (segs) {
-        GPULZ_CK(cudaMemcpyAsync(J.seg_off, seg_off, segs * sizeof *seg_off, cudaMemcpyHostToDevice, st));
-        GPULZ_CK(cudaMemcpyAsync(J.words, words, segs * sizeof *words, cudaMemcpyHostToDevice, st));
-    }
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
     if (L->tail)
-        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
+        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, m, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
     rc = gpu_v2_dec_result(L, d_dst, J.err, st);
 done:
-    gpulz_stream_close(&V);
-    free(mirror);
-    free(seg_off);
-    free(words);
+    gpu_v2_reader_free(&R);
     return rc;
 }

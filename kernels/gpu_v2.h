@@ -148,20 +148,41 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
 int gpu_v2_stats(const uint8_t *d_src, size_t n, unsigned S, unsigned C, int checksum, uint8_t *scratch,
                  const gpu_v2_plan *P, cudaStream_t st, gpulz_fast_hists *H, uint32_t *sum);
 
-/* Open the stream at pos of the chunk (d_src on the device, h_src its host
- * copy or NULL, n bytes): gpulz_stream_open on the host's bytes or on a
- * mirror of what opening reads, copied from the device into mirror (of
- * mirror_cap bytes). */
-int gpu_v2_stream_open(const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos, uint64_t N_want,
-                       unsigned u, unsigned g, const char *name, uint8_t *mirror, size_t mirror_cap,
-                       cudaStream_t st, gpulz_stream_view *V);
-size_t gpu_v2_open_bytes(uint64_t N, unsigned g);
+/*
+ * Decoding's walk through a chunk's streams in chunk order: each opened on
+ * the host by the CPU decoder's checks (gpulz_stream_open) on the host's
+ * copy of the chunk (h_src) or on a mirror of what opening reads, copied
+ * from the device; its table sent to the device (the next of tables), its
+ * segment directory gathered on the host until it is sent to a job.
+ */
+typedef struct gpu_v2_reader {
+    const uint8_t *d_src, *h_src;
+    size_t n;
+    uint64_t pos; /* where the next stream starts */
+    unsigned g;
+    uint8_t *mirror;
+    size_t mirror_cap;
+    uint64_t *seg_off; /* the directories of the streams not yet sent */
+    uint32_t *words;
+    uint64_t seg_cap, segs, max_segs;
+    gpulz_dec_table *tables;
+    unsigned ntables;
+    cudaStream_t st;
+} gpu_v2_reader;
 
-/* Take the opened stream V at pos into the job's stream s (its u set): its
- * table to the device at dec, its directory appended to the host's seg_off
- * and words (segs of them so far; max_segs the most of one stream). */
-int gpu_v2_stream_take(const gpulz_stream_view *V, uint64_t pos, gpu_v2_stream *s, gpulz_dec_table *dec,
-                       uint64_t *seg_off, uint32_t *words, uint64_t *segs, uint64_t *max_segs, cudaStream_t st);
+/* A reader of the chunk from pos, for streams of at most N_max units and at
+ * most seg_cap segments in all. */
+int gpu_v2_reader_init(gpu_v2_reader *R, const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos,
+                       uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables, cudaStream_t st);
+void gpu_v2_reader_free(gpu_v2_reader *R);
+
+/* The next stream, of N_want units (s->u bytes each; name in messages),
+ * into the job's stream s: GPULZ_ERR_CORRUPT or _TRUNCATED as the CPU says. */
+int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_v2_stream *s);
+
+/* The directories gathered since the last call, to J's device arrays;
+ * *max_segs: the most segments of one of those streams. */
+int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs);
 
 /* The decoder's scratch for a chunk of n bytes (byte offsets): the tables,
  * per segment its words and offset, the error words.  Every segment takes

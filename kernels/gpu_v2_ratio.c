@@ -177,15 +177,14 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     const unsigned planes = split ? S : 1, u = gpulz_unit_bytes(L->flags, S);
     int rc = GPULZ_OK;
-    gpulz_stream_view V;
     gpu_v2_job J;
     gpu_v2_dec_plan D;
+    gpu_v2_reader R;
     lz_dec_plan Z;
-    uint8_t *mirror = NULL, *table = NULL;
-    uint64_t *seg_off = NULL, *fpos = NULL, *tpos = NULL, head[2] = {0, 0};
-    uint32_t *words = NULL;
-    memset(&V, 0, sizeof V);
+    uint8_t *table = NULL;
+    uint64_t *fpos = NULL, *tpos = NULL, head[2] = {0, 0};
     memset(&J, 0, sizeof J);
+    memset(&R, 0, sizeof R);
     memset(&Z, 0, sizeof Z);
     gpu_v2_dec_plan_make(n, &D);
     (void)scratch_cap; /* checked by gpu_v2_decompress */
@@ -230,11 +229,9 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     GPULZ_CK(cudaMemcpyAsync(d_tpos, tpos, (nb + 1) * sizeof *tpos, cudaMemcpyHostToDevice, st));
     GPULZ_CK(cudaMemsetAsync(err, 0, 16, st));
 
-    const size_t mirror_cap = gpu_v2_open_bytes(m + nb, g);
-    if (!h_src && !(mirror = malloc(mirror_cap)))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a stream's header and table");
-    if (!(seg_off = malloc(D.seg_cap * sizeof *seg_off)) || !(words = malloc(D.seg_cap * sizeof *words)))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
+    if ((rc = gpu_v2_reader_init(&R, d_src, h_src, n, L->table_end, m + nb, g, D.seg_cap, (gpulz_dec_table *)scratch,
+                                 st)) != GPULZ_OK)
+        goto done;
     J.S = S;
     J.C = C;
     J.g = g;
@@ -244,20 +241,12 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     J.err = err;
 
     /* the flags first: they say how many literals and matches follow */
-    uint64_t pos = L->table_end, segs = 0, max_segs = 0;
+    uint64_t max_segs = 0;
     J.count = 1;
     byte_stream(&J.s[0], NULL, tok + Z.flags, nf);
-    if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, nf, 1, g, "flags", mirror, mirror_cap, st, &V)) != GPULZ_OK ||
-        (rc = gpu_v2_stream_take(&V, pos, &J.s[0], (gpulz_dec_table *)scratch, seg_off, words, &segs, &max_segs,
-                                 st)) != GPULZ_OK)
-        goto done;
-    pos += V.used;
-    gpulz_stream_close(&V);
-    if (segs) {
-        GPULZ_CK(cudaMemcpyAsync(J.seg_off, seg_off, segs * sizeof *seg_off, cudaMemcpyHostToDevice, st));
-        GPULZ_CK(cudaMemcpyAsync(J.words, words, segs * sizeof *words, cudaMemcpyHostToDevice, st));
-    }
-    if ((rc = gpu_v2_decode(&J, d_src, max_segs, nf, st)) != GPULZ_OK ||
+    if ((rc = gpu_v2_reader_next(&R, nf, "flags", &J.s[0])) != GPULZ_OK ||
+        (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK ||
+        (rc = gpu_v2_decode(&J, d_src, max_segs, nf, st)) != GPULZ_OK ||
         (rc = gpu_v2_flag_counts(d_table, tok + Z.flags, d_fpos, nb, d_mpos, tok + Z.temp, Z.temp_bytes, err, st)) !=
             GPULZ_OK)
         goto done;
@@ -271,43 +260,27 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         FAIL(GPULZ_ERR_CORRUPT, "%llu tokens for %llu symbols", (unsigned long long)(nl + nm), (unsigned long long)m);
 
     /* then the literals, lengths and offsets, each with the count the flags say */
-    segs = max_segs = 0;
+    static const char *const names[] = {"lengths", "offsets"};
     J.count = planes + 2;
-    for (unsigned j = 0; j < planes; j++) {
+    for (unsigned j = 0; j < planes + 2; j++) {
         gpu_v2_stream *s = &J.s[j];
         memset(s, 0, sizeof *s);
-        s->u = u;
-        s->plane = j;
-        s->out = tok + Z.lits;
-        if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, nl, u, g, literal_names[j], mirror, mirror_cap, st, &V)) !=
-                GPULZ_OK ||
-            (rc = gpu_v2_stream_take(&V, pos, s, (gpulz_dec_table *)scratch + 1 + j, seg_off, words, &segs,
-                                     &max_segs, st)) != GPULZ_OK)
+        if (j < planes) {
+            s->u = u;
+            s->plane = j;
+            s->out = tok + Z.lits;
+        } else {
+            byte_stream(s, NULL, tok + (j == planes ? Z.lens : Z.offs), nm);
+        }
+        if ((rc = gpu_v2_reader_next(&R, j < planes ? nl : nm, j < planes ? literal_names[j] : names[j - planes],
+                                     s)) != GPULZ_OK)
             goto done;
-        pos += V.used;
-        gpulz_stream_close(&V);
     }
-    static const char *const names[] = {"lengths", "offsets"};
-    for (unsigned j = 0; j < 2; j++) {
-        gpu_v2_stream *s = &J.s[planes + j];
-        memset(s, 0, sizeof *s);
-        byte_stream(s, NULL, tok + (j ? Z.offs : Z.lens), nm);
-        if ((rc = gpu_v2_stream_open(d_src, h_src, n, pos, nm, 1, g, names[j], mirror, mirror_cap, st, &V)) !=
-                GPULZ_OK ||
-            (rc = gpu_v2_stream_take(&V, pos, s, (gpulz_dec_table *)scratch + 1 + planes + j, seg_off, words, &segs,
-                                     &max_segs, st)) != GPULZ_OK)
-            goto done;
-        pos += V.used;
-        gpulz_stream_close(&V);
-    }
-    if ((rc = gpulz_v2_tail_check(n, (size_t)pos, L)) != GPULZ_OK)
+    if ((rc = gpulz_v2_tail_check(n, (size_t)R.pos, L)) != GPULZ_OK ||
+        (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
         goto done;
-    if (segs) {
-        GPULZ_CK(cudaMemcpyAsync(J.seg_off, seg_off, segs * sizeof *seg_off, cudaMemcpyHostToDevice, st));
-        GPULZ_CK(cudaMemcpyAsync(J.words, words, segs * sizeof *words, cudaMemcpyHostToDevice, st));
-    }
     if (L->tail)
-        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
+        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, nl > nm ? nl : nm, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
@@ -315,11 +288,8 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         goto done;
     rc = gpu_v2_dec_result(L, d_dst, err, st);
 done:
-    gpulz_stream_close(&V);
-    free(mirror);
+    gpu_v2_reader_free(&R);
     free(table);
-    free(seg_off);
-    free(words);
     free(fpos);
     free(tpos);
     return rc;
