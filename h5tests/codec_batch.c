@@ -163,6 +163,11 @@ static void whole_call_errors(void)
     TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, NULL, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
                  GPULZ_OK,
              "no statuses array");
+    /* the batch's device scratch holds at least one chunk's (0 in a build without CUDA) */
+    TU_CHECK(gpulz_compress_batch_scratch_size(2, len, &p) >= gpulz_compress_device_scratch_size(16, &p) &&
+                 gpulz_decompress_batch_scratch_size(2, cap) >= gpulz_decompress_device_scratch_size(80),
+             "batch scratch below a chunk's");
+    TU_CHECK(gpulz_compress_batch_scratch_size(0, NULL, &p) == 0, "an empty batch needs no scratch");
     if (!gpulz_gpu_available())
         TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_DEVICE, NULL, NULL, 0) !=
                          GPULZ_OK &&

@@ -31,13 +31,35 @@ static void chunk_fill(uint8_t *b, size_t n, size_t i)
             b[k] = (uint8_t)((k / 8) % 13 + (k % 2));
 }
 
+/* The device scratch a test hands the batch: what the batch calls ask for
+ * (room for the queued lanes), none (the library's), or only the largest
+ * per-chunk scratch (no room for lanes: the device API per chunk). */
+typedef enum { SCRATCH_BATCH, SCRATCH_NONE, SCRATCH_ONE } scratch_kind;
+
+static size_t scratch_for(scratch_kind kind, int compress, const size_t *len, const gpulz_params *p)
+{
+    size_t most = 0;
+    if (kind == SCRATCH_NONE)
+        return 0;
+    if (kind == SCRATCH_BATCH)
+        return compress ? gpulz_compress_batch_scratch_size(CHUNKS, len, p)
+                        : gpulz_decompress_batch_scratch_size(CHUNKS, len);
+    for (size_t i = 0; i < CHUNKS; i++) {
+        size_t s = compress ? gpulz_compress_device_scratch_size(len[i], p)
+                            : gpulz_decompress_device_scratch_size(len[i]);
+        most = s > most ? s : most;
+    }
+    return most;
+}
+
 /* Batch on host or device memory against one CPU call per chunk. */
-static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S)
+static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned flags, scratch_kind kind)
 {
     gpulz_params p, cpu;
     gpulz_params_init(&p);
     p.mode = mode;
     p.symbol_size = S;
+    p.flags = flags;
     p.backend = GPULZ_BACKEND_GPU;
     cpu = p;
     cpu.backend = GPULZ_BACKEND_CPU;
@@ -73,7 +95,9 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S)
     }
     cudaStream_t st_caller;
     CHECK(cudaStreamCreate(&st_caller) == cudaSuccess);
-    size_t scratch_size = memory == GPULZ_MEMORY_DEVICE ? gpulz_compress_batch_scratch_size(CHUNKS, len, &p) : 0;
+    size_t scratch_size = memory == GPULZ_MEMORY_DEVICE ? scratch_for(kind, 1, len, &p) : 0;
+    CHECK(memory != GPULZ_MEMORY_DEVICE ||
+          gpulz_compress_batch_scratch_size(CHUNKS, len, &p) >= scratch_for(SCRATCH_ONE, 1, len, &p));
     void *scratch = NULL;
     if (scratch_size)
         CHECK(cudaMalloc(&scratch, scratch_size) == cudaSuccess);
@@ -86,7 +110,7 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S)
             CHECKF(st[i] == GPULZ_ERR_DST_SIZE, "tight chunk status %d", st[i]);
             continue;
         }
-        CHECKF(st[i] == GPULZ_OK, "chunk %zu (%zu bytes): %d", i, len[i], st[i]);
+        CHECKF(st[i] == GPULZ_OK, "chunk %zu (%zu bytes): %d (%s)", i, len[i], st[i], gpulz_last_error());
         if (memory == GPULZ_MEMORY_DEVICE)
             CHECK(cudaMemcpy(host_out[i], dst[i], got[i], cudaMemcpyDeviceToHost) == cudaSuccess);
         CHECKF(got[i] == want_len[i] && memcmp(host_out[i], want[i], got[i]) == 0,
@@ -111,7 +135,7 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S)
         CHECK(cudaMemcpy(dst[3], bad, 1, cudaMemcpyHostToDevice) == cudaSuccess);
     else
         want[3][0] ^= 0x7f;
-    size_t dscratch = memory == GPULZ_MEMORY_DEVICE ? gpulz_decompress_batch_scratch_size(CHUNKS, clen) : 0;
+    size_t dscratch = memory == GPULZ_MEMORY_DEVICE ? scratch_for(kind, 0, clen, &p) : 0;
     void *dscr = NULL;
     if (dscratch)
         CHECK(cudaMalloc(&dscr, dscratch) == cudaSuccess);
@@ -146,8 +170,70 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S)
     cudaFree(scratch);
     cudaFree(dscr);
     cudaStreamDestroy(st_caller);
-    printf("batch on %s memory, mode %d, S %u: the CPU's bytes, failures per chunk\n",
-           memory == GPULZ_MEMORY_DEVICE ? "device" : "host", mode, S);
+    printf("batch on %s memory, mode %d, S %u, flags %u, scratch %d: the CPU's bytes, failures per chunk\n",
+           memory == GPULZ_MEMORY_DEVICE ? "device" : "host", mode, S, flags, (int)kind);
+}
+
+/*
+ * One device batch of chunks of both formats (lz and fast, the CPU's bytes)
+ * decoded at once: format 1 chunks are queued, format 2 ones go through the
+ * device API; a chunk shorter than a header, one given too little room and
+ * one whose output is host memory fail alone.
+ */
+static void mixed_decode(void)
+{
+    enum { truncated = 4, tight = 7, host_dst = 10 };
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.backend = GPULZ_BACKEND_CPU;
+    p.symbol_size = 2;
+    uint8_t *in[CHUNKS], *host_dst_buf = malloc(1 << 20);
+    void *src[CHUNKS], *dst[CHUNKS];
+    size_t len[CHUNKS], clen[CHUNKS], cap[CHUNKS], got[CHUNKS];
+    int st[CHUNKS];
+    CHECK(host_dst_buf);
+    for (size_t i = 0; i < CHUNKS; i++) {
+        len[i] = chunk_size(i);
+        in[i] = malloc(len[i] ? len[i] : 1);
+        CHECK(in[i]);
+        chunk_fill(in[i], len[i], i);
+        p.mode = i % 2 ? GPULZ_MODE_FAST : GPULZ_MODE_LZ;
+        size_t b = gpulz_compress_bound(len[i], &p);
+        uint8_t *c = malloc(b);
+        CHECK(c && gpulz_compress(in[i], len[i], c, b, &clen[i], &p) == GPULZ_OK);
+        if (i == truncated)
+            clen[i] = 20;
+        CHECK(cudaMalloc(&src[i], clen[i]) == cudaSuccess);
+        CHECK(cudaMemcpy(src[i], c, clen[i], cudaMemcpyHostToDevice) == cudaSuccess);
+        free(c);
+        cap[i] = i == tight ? len[i] / 2 : len[i];
+        if (i == host_dst)
+            dst[i] = host_dst_buf;
+        else
+            CHECK(cudaMalloc(&dst[i], len[i] ? len[i] : 1) == cudaSuccess);
+    }
+    int rc = gpulz_decompress_batch(CHUNKS, (const void *const *)src, clen, dst, cap, got, st, NULL,
+                                    GPULZ_MEMORY_DEVICE, NULL, NULL, 0);
+    CHECKF(rc == GPULZ_ERR_TRUNCATED, "mixed decode: call status %d (%s)", rc, gpulz_last_error());
+    CHECKF(st[truncated] == GPULZ_ERR_TRUNCATED && st[tight] == GPULZ_ERR_DST_SIZE && st[host_dst] == GPULZ_ERR_PARAM,
+           "mixed decode: failures %d %d %d", st[truncated], st[tight], st[host_dst]);
+    for (size_t i = 0; i < CHUNKS; i++) {
+        if (i == truncated || i == tight || i == host_dst)
+            continue;
+        CHECKF(st[i] == GPULZ_OK && got[i] == len[i], "mixed decode chunk %zu: %d, %zu bytes", i, st[i], got[i]);
+        uint8_t *back = malloc(len[i] ? len[i] : 1);
+        CHECK(back && cudaMemcpy(back, dst[i], len[i], cudaMemcpyDeviceToHost) == cudaSuccess);
+        CHECKF(memcmp(back, in[i], len[i]) == 0, "mixed decode chunk %zu differs", i);
+        free(back);
+    }
+    for (size_t i = 0; i < CHUNKS; i++) {
+        cudaFree(src[i]);
+        if (i != host_dst)
+            cudaFree(dst[i]);
+        free(in[i]);
+    }
+    free(host_dst_buf);
+    printf("device batch of lz and fast chunks decoded at once, failures per chunk\n");
 }
 
 /* Direct chunk I/O from and into device memory against H5Dwrite. */
@@ -219,10 +305,19 @@ int main(void)
         printf("no usable GPU: %s\n", gpulz_last_error());
         return 77;
     }
-    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 1);
-    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_FAST, 4);
-    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2);
-    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_FAST, 1);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 1, 0, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_FAST, 4, 0, SCRATCH_NONE);
+    /* device chunks: queued (format 1) with the batch's scratch and the
+     * library's, per chunk where the scratch has no room for a lane, and
+     * adaptive chunks that take the S = 1 encoding after the queue */
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2, 0, SCRATCH_BATCH);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 4, 0, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2, 0, SCRATCH_ONE);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_BATCH);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 8, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_FAST, 1, 0, SCRATCH_BATCH);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
+    mixed_decode();
     hid_t file = H5Fcreate("h5_gpu_batch.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(file >= 0);
     hsize_t d1[1] = {1000003}, c1[1] = {65536};

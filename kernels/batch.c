@@ -69,11 +69,25 @@ static int cpu_batch(gpulz_batch *B)
 
 /* ---- device chunks -------------------------------------------------------- */
 
-/* The device API per chunk on the caller's stream, one scratch for all:
- * each call returns with its chunk done, so the next may reuse it. */
+/*
+ * Format 1 chunks queued on a few streams and waited for once
+ * (gpu_batch_device.c); the rest, or all where that queue fails, through
+ * the device API per chunk on the caller's stream, sharing the scratch:
+ * each call returns with its chunk done, so the next may reuse it.
+ */
 static void device_batch(gpulz_batch *B, void *d_scratch, size_t scratch_size)
 {
-    for (size_t i = 0; i < B->count; i++) {
+    size_t i;
+    for (i = 0; i < B->count; i++)
+        B->statuses[i] = GPULZ_BATCH_PENDING;
+    if (gpulz_batch_gpu_device(B, d_scratch, scratch_size) != GPULZ_OK) {
+        for (i = 0; i < B->count; i++)
+            B->statuses[i] = GPULZ_BATCH_PENDING;
+        B->first_failed = B->count;
+    }
+    for (i = 0; i < B->count; i++) {
+        if (B->statuses[i] != GPULZ_BATCH_PENDING)
+            continue;
         int rc = B->compress ? gpulz_compress_device(B->src[i], B->src_len[i], B->dst[i], B->dst_cap[i],
                                                      &B->dst_len[i], &B->p, B->cuda_stream, d_scratch,
                                                      scratch_size)
@@ -203,6 +217,8 @@ size_t gpulz_compress_batch_bound(size_t count, const size_t src_len[], const gp
     return total;
 }
 
+/* The status area and the lanes of gpu_batch_device.c, sized by the largest
+ * per-chunk scratch; 0 without CUDA, where every per-chunk size is 0. */
 size_t gpulz_compress_batch_scratch_size(size_t count, const size_t src_len[], const gpulz_params *p)
 {
     size_t most = 0;
@@ -210,7 +226,10 @@ size_t gpulz_compress_batch_scratch_size(size_t count, const size_t src_len[], c
         size_t s = gpulz_compress_device_scratch_size(src_len[i], p);
         most = s > most ? s : most;
     }
-    return most;
+    /* format 2 chunks run one at a time: one chunk's scratch is all they use */
+    if (!most || p->mode != GPULZ_MODE_LZ)
+        return most;
+    return gpulz_batch_scratch(count, most);
 }
 
 size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[])
@@ -220,5 +239,5 @@ size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[])
         size_t s = gpulz_decompress_device_scratch_size(src_len[i]);
         most = s > most ? s : most;
     }
-    return most;
+    return gpulz_batch_scratch(count, most);
 }

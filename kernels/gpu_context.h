@@ -157,6 +157,14 @@ int gpu_enc_finish(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src
                    size_t dst_cap, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st,
                    size_t *dst_len);
 
+/* gpu_enc_finish() in two halves, for callers that queue many chunks before
+ * they wait: the work queued, the error word and the length left in the
+ * scratch's status words (P->status, 16 bytes); then those two words, read
+ * back, as gpu_enc_finish() reads them. */
+int gpu_enc_finish_enqueue(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst,
+                           size_t dst_cap, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st);
+int gpu_enc_status(const uint64_t words[2], size_t dst_cap, size_t *dst_len);
+
 /* Decoding the chunk d_src (n bytes) of layout L into d_dst: check the table
  * and scan it into offsets, copy the tail; then decode blocks [k0, k1); then
  * read the error word back (GPULZ_ERR_CORRUPT for a damaged block or table). */
@@ -166,6 +174,9 @@ int gpu_dec_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src
                    uint8_t *d_dst, uint8_t *scratch, const gpu_scratch_plan *P, uint64_t k0,
                    uint64_t k1, cudaStream_t st);
 int gpu_dec_result(const gpu_ctx *c, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st);
+/* The decoder's error word (the low 32 bits of the first status word) as
+ * gpu_dec_result() reads it, for callers that read it back themselves. */
+int gpu_dec_status(uint64_t word);
 
 /* ---- pageable host buffers through pinned memory (gpu_staging.c) ----------- */
 

@@ -132,15 +132,12 @@ done:
 
 /*
  * After every block is encoded: scan the sizes, move the blocks into d_dst,
- * write header and tail, and read back the error word and the length
- * (*dst_len is the chunk's length even when GPULZ_ERR_DST_SIZE says it did
- * not fit in dst_cap).
+ * write header and tail; the error word and the length are left in the
+ * scratch's status words, nothing waited for.
  */
-extern "C" int gpu_enc_finish(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst,
-                              size_t dst_cap, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st,
-                              size_t *dst_len)
+extern "C" int gpu_enc_finish_enqueue(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst,
+                                      size_t dst_cap, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st)
 {
-    uint64_t *h_status = c->h_status;
     int rc = GPULZ_OK;
     const uint64_t nb = L->blocks;
     uint64_t *size = (uint64_t *)(scratch + P->size);
@@ -163,12 +160,30 @@ extern "C" int gpu_enc_finish(const gpu_ctx *c, const gpulz_layout *L, const uin
     gpulz_finish_kernel<<<1, 32, 0, st>>>(h, d_src, size, d_dst, dst_cap, L->table_end, nb,
                                           L->symbols * L->symbol_size, L->tail, len, err);
     GPULZ_CK(cudaGetLastError());
-    GPULZ_CK(cudaMemcpyAsync(h_status, err, 16, cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaStreamSynchronize(st));
-    *dst_len = (size_t)h_status[1]; /* also when it does not fit: adaptive compares lengths */
-    if ((unsigned)h_status[0] == GPULZ_DEV_ERR_DST)
+done:
+    return rc;
+}
+
+extern "C" int gpu_enc_status(const uint64_t words[2], size_t dst_cap, size_t *dst_len)
+{
+    *dst_len = (size_t)words[1]; /* also when it does not fit: adaptive compares lengths */
+    if ((unsigned)words[0] == GPULZ_DEV_ERR_DST)
         return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %llu exceeds the output capacity %zu",
-                          (unsigned long long)h_status[1], dst_cap);
+                          (unsigned long long)words[1], dst_cap);
+    return GPULZ_OK;
+}
+
+extern "C" int gpu_enc_finish(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst,
+                              size_t dst_cap, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st,
+                              size_t *dst_len)
+{
+    uint64_t *h_status = c->h_status;
+    int rc = gpu_enc_finish_enqueue(c, L, d_src, d_dst, dst_cap, scratch, P, st);
+    if (rc != GPULZ_OK)
+        return rc;
+    GPULZ_CK(cudaMemcpyAsync(h_status, scratch + P->status, 16, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    rc = gpu_enc_status(h_status, dst_cap, dst_len);
 done:
     return rc;
 }
@@ -238,6 +253,13 @@ done:
     return rc;
 }
 
+extern "C" int gpu_dec_status(uint64_t word)
+{
+    if ((unsigned)word != 0)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged block or table");
+    return GPULZ_OK;
+}
+
 extern "C" int gpu_dec_result(const gpu_ctx *c, uint8_t *scratch, const gpu_scratch_plan *P, cudaStream_t st)
 {
     uint64_t *h_status = c->h_status;
@@ -245,9 +267,7 @@ extern "C" int gpu_dec_result(const gpu_ctx *c, uint8_t *scratch, const gpu_scra
     const unsigned *err = (const unsigned *)(scratch + P->status);
     GPULZ_CK(cudaMemcpyAsync(h_status, err, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
-    if ((unsigned)h_status[0] != 0)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged block or table");
+    rc = gpu_dec_status(h_status[0]);
 done:
     return rc;
 }
-

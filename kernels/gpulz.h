@@ -247,13 +247,21 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * where the GPU cannot be set up.  d_scratch must be NULL.
  *
  * GPULZ_MEMORY_DEVICE: every buffer is device memory of one device (as for
- * gpulz_compress_device()); the chunks run one after another on
- * cuda_stream (NULL: CUDA's default stream) through the device API, sharing
- * d_scratch (gpulz_*_batch_scratch_size() bytes, or NULL for the library's
- * cached buffer), and the call returns when every result is ready.  Each
- * chunk waits for its own few status words, so chunks do not overlap on
- * the device; no chunk data crosses PCIe.  Modes ratio and auto do not run
- * on the GPU (GPULZ_ERR_PARAM for every chunk); p->backend is not used.
+ * gpulz_compress_device()) and no chunk data crosses PCIe; the call starts
+ * after what the caller queued on cuda_stream (NULL: CUDA's default stream)
+ * and returns when every result is ready; p->backend is not used.  Format 1
+ * chunks (mode lz) are queued without a wait, round-robin on up to four
+ * streams of the library's, each with its own part of d_scratch, their
+ * status words read back once at the end (decoding first reads every
+ * chunk's header in one round trip): chunks follow one another on the
+ * device without a host round trip between them.  Format 2 chunks, whose
+ * encoders and decoders build models on the host between kernels, format 1
+ * chunks that the adaptive flag re-encodes with S = 1, and every chunk when
+ * d_scratch has no room for one stream's part, run one after another
+ * through the device API on cuda_stream.  d_scratch holds
+ * gpulz_*_batch_scratch_size() bytes, or is NULL for the library's cached
+ * buffer; any size down to the largest per-chunk scratch works, with fewer
+ * streams or none.
  */
 typedef enum gpulz_memory {
     GPULZ_MEMORY_HOST = 0,  /* pageable or pinned host memory */
@@ -266,9 +274,11 @@ typedef enum gpulz_memory {
 size_t gpulz_compress_batch_bound(size_t count, const size_t src_len[], const gpulz_params *p,
                                   size_t dst_cap[]);
 
-/* The device scratch the batch calls take with GPULZ_MEMORY_DEVICE: the
- * largest of the per-chunk scratch sizes, as the chunks share it.  0 in a
- * build without CUDA or for invalid p. */
+/* The device scratch the batch calls take with GPULZ_MEMORY_DEVICE: a status
+ * word pair per chunk and, per stream the chunks are queued on (up to four,
+ * fewer where their parts would pass 256 MiB), the largest per-chunk
+ * scratch (mode other than lz: that largest scratch alone).  0 in a build
+ * without CUDA or for invalid p. */
 size_t gpulz_compress_batch_scratch_size(size_t count, const size_t src_len[], const gpulz_params *p);
 size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[]);
 

@@ -8,6 +8,7 @@
 #define GPULZ_BATCH_H
 
 #include <pthread.h>
+#include <stdint.h>
 
 #include "gpulz.h"
 
@@ -44,6 +45,51 @@ void gpulz_batch_done(gpulz_batch *B, size_t i, int rc);
  * chunks' statuses and outputs mean nothing.
  */
 int gpulz_batch_gpu_host(gpulz_batch *B);
+
+/*
+ * Device chunks queued on the device without a wait per chunk
+ * (gpu_batch_device.c): the caller sets every status to
+ * GPULZ_BATCH_PENDING; chunks this leaves pending run through the device
+ * API one at a time afterwards.  GPULZ_OK when every chunk not pending has
+ * its status, else the failure of the queue itself, after which nothing of
+ * it runs any more and every chunk is to be run again.  A build without
+ * CUDA leaves every chunk pending.
+ */
+#define GPULZ_BATCH_PENDING 1
+int gpulz_batch_gpu_device(gpulz_batch *B, void *d_scratch, size_t scratch_size);
+
+/*
+ * The device scratch of a batch: a status area of GPULZ_BATCH_STATUS_BYTES
+ * per chunk, then one part per lane, each the largest per-chunk scratch.
+ * Up to GPULZ_BATCH_LANES lanes (streams) so that one chunk's tail overlaps
+ * the next chunk's blocks, fewer where the parts would pass
+ * GPULZ_BATCH_LANE_BYTES together (one at least).
+ */
+#define GPULZ_BATCH_STATUS_BYTES 16
+#define GPULZ_BATCH_LANES 4
+#define GPULZ_BATCH_LANE_BYTES ((size_t)256 << 20)
+
+static inline size_t gpulz_batch_align(size_t v)
+{
+    return (v + 255) & ~(size_t)255;
+}
+
+static inline unsigned gpulz_batch_lanes(size_t count, size_t need)
+{
+    unsigned lanes = GPULZ_BATCH_LANES;
+    while (lanes > 1 && (lanes > count || lanes * gpulz_batch_align(need) > GPULZ_BATCH_LANE_BYTES))
+        lanes--;
+    return lanes;
+}
+
+/* 0 where need is 0 (no CUDA) or the sum overflows. */
+static inline size_t gpulz_batch_scratch(size_t count, size_t need)
+{
+    if (!need || count > SIZE_MAX / 2 / GPULZ_BATCH_STATUS_BYTES || need > SIZE_MAX / 8)
+        return 0;
+    return gpulz_batch_align(count * GPULZ_BATCH_STATUS_BYTES) +
+           gpulz_batch_lanes(count, need) * gpulz_batch_align(need);
+}
 
 #ifdef __cplusplus
 }

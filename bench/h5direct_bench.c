@@ -1,0 +1,809 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * h5direct_bench - direct chunk I/O (gpulz_h5_write_direct and friends)
+ * beside HDF5's filter pipeline and beside no filter, on the same data in
+ * the same run: issue 12's measurement.
+ *
+ * The data are quantization codes (uint16; the generator's "quant" kind, or
+ * a file), one 1-D dataset of them.  For each file kind (memory: the core
+ * driver without a backing store; disk: a file on local disk), each chunk
+ * size and each path
+ *
+ *   none           H5Dwrite/H5Dread, no filter
+ *   filter         H5Dwrite/H5Dread through the gpulz filter (registered
+ *                  from libh5gpulz; backend from GPULZ_BACKEND as usual)
+ *   direct-host    gpulz_h5_write_direct/_read_direct from host buffers
+ *   direct-device  the _device variants from cudaMalloc'd buffers
+ *                  (skipped where no GPU is usable)
+ *
+ * it creates the file and the dataset, then runs one untimed warm-up pass
+ * and --repeats timed passes.  Each pass overwrites the whole dataset (its
+ * chunks are allocated by the warm-up, so a timed write measures the I/O
+ * path, not the first touch of the file's memory), closes and reopens the
+ * dataset (so no chunk is read from the chunk cache), reads it all back
+ * into a buffer cleared beforehand and compares every byte, untimed.
+ *
+ * Timed: the write call plus H5Fflush (and fsync with --fsync), and the read
+ * call; wall clock (CLOCK_MONOTONIC).  The device calls return with their
+ * stream's work done, so no GPU work is left outside the time.  GB/s are
+ * 1e9 bytes of uncompressed data per second, median of the passes; ratio
+ * is data bytes / H5Dget_storage_size.  Disk writes reach the page cache
+ * (H5Fflush does not sync) and reads of a file just written come from it,
+ * unless --fsync, which also drops the file's pages after each write.
+ *
+ * The chunk cache (H5Pset_chunk_cache on the dataset access list) is one
+ * chunk plus 1 MiB by default: every path moves whole chunks, so a chunk
+ * never needs to be held past its own write or read; a cache that can hold
+ * a chunk keeps the filter path from decompressing one twice when a
+ * selection covers it in pieces.  --cache-mib sets another size (0: HDF5's
+ * 1 MiB default).
+ *
+ * Output: a header (device, HDF5, sizes, settings), a readable table with
+ * each direct path's factor over the filter path, and the issue's targets;
+ * the CSV (--csv, default h5direct.csv) has one row per file, chunk size and
+ * path.  Exit status 0, or 1 when a pass failed or read back wrong bytes,
+ * or 77 when only the device path was asked for and no GPU is usable.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#if GPULZ_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#include "datagen.h"
+#include "gpulz.h"
+#include "gpulz_h5filter.h"
+
+#define MAX_REPEATS 50
+#define MAX_CHUNKS 8
+#define MIB ((size_t)1 << 20)
+#define TMPFS_MAGIC_NUMBER 0x01021994
+
+typedef enum { PATH_NONE, PATH_FILTER, PATH_DIRECT_HOST, PATH_DIRECT_DEVICE, PATH_COUNT } io_path;
+static const char *const path_names[PATH_COUNT] = {"none", "filter", "direct-host", "direct-device"};
+
+typedef enum { FILE_MEMORY, FILE_DISK, FILE_COUNT } file_kind;
+static const char *const file_names[FILE_COUNT] = {"memory", "disk"};
+
+typedef struct options {
+    size_t size;       /* bytes of codes */
+    const char *input; /* a file of codes instead of the generator */
+    uint64_t seed;
+    size_t chunk_bytes[MAX_CHUNKS];
+    int nchunks;
+    int paths[PATH_COUNT];
+    int files[FILE_COUNT];
+    char disk_path[4096];
+    const char *csv_path;
+    int repeats;
+    unsigned mode; /* H5Z_GPULZ_CD_MODE_* */
+    long cache_mib; /* -1: one chunk plus 1 MiB */
+    int fsync_writes;
+} options;
+
+/* What one file kind, chunk size and path measured. */
+typedef struct result {
+    file_kind file;
+    size_t chunk_bytes;
+    io_path path;
+    double write_gbs, read_gbs, write_gbs_max, read_gbs_max;
+    double write_s, read_s; /* medians */
+    double ratio;
+    size_t cache_bytes;
+    int direct; /* the chunk path was taken on every pass (-1: not a direct path) */
+    const char *status;
+} result;
+
+/* The data, in host memory and (where a GPU is usable) on the device. */
+typedef struct dataset_data {
+    uint8_t *host, *back;
+    void *d_src, *d_back;
+    size_t bytes;
+} dataset_data;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+    double s[MAX_REPEATS];
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+static double smallest(const double *v, int n)
+{
+    double m = v[0];
+    for (int i = 1; i < n; i++)
+        m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+/* "1G", "256M", "64K" or bytes. */
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return -1;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'G': case 'g': shift = 30; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'K': case 'k': shift = 10; end++; break;
+    default: break;
+    }
+    if (*end || v > (SIZE_MAX >> shift))
+        return -1;
+    *out = (size_t)v << shift;
+    return 0;
+}
+
+/* ---- the data ----------------------------------------------------------------- */
+
+/* The generator runs in 64 MiB pieces, one seed each, over every core: one
+ * thread would take longer than the whole measurement at 1 GB. */
+#define GEN_PIECE ((size_t)64 << 20)
+
+typedef struct gen_work {
+    uint8_t *buf;
+    size_t bytes;
+    uint64_t seed;
+    unsigned next_piece, pieces;
+    pthread_mutex_t lock;
+    int failed;
+} gen_work;
+
+static void *gen_worker(void *arg)
+{
+    gen_work *G = arg;
+    for (;;) {
+        pthread_mutex_lock(&G->lock);
+        unsigned k = G->next_piece++;
+        pthread_mutex_unlock(&G->lock);
+        if (k >= G->pieces)
+            return NULL;
+        size_t off = (size_t)k * GEN_PIECE, n = G->bytes - off < GEN_PIECE ? G->bytes - off : GEN_PIECE;
+        if (gpulz_gen("quant", G->buf + off, n, G->seed + k) != 0) {
+            pthread_mutex_lock(&G->lock);
+            G->failed = 1;
+            pthread_mutex_unlock(&G->lock);
+        }
+    }
+}
+
+static int generate(uint8_t *buf, size_t bytes, uint64_t seed)
+{
+    gen_work G = {buf, bytes, seed, 0, (unsigned)((bytes + GEN_PIECE - 1) / GEN_PIECE),
+                  PTHREAD_MUTEX_INITIALIZER, 0};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
+    pthread_t tid[64];
+    unsigned started = 0;
+    for (; started < nthreads; started++)
+        if (pthread_create(&tid[started], NULL, gen_worker, &G) != 0)
+            break;
+    if (started == 0)
+        gen_worker(&G);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&G.lock);
+    return G.failed ? -1 : 0;
+}
+
+static int read_input(const char *path, uint8_t *buf, size_t bytes)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "h5direct_bench: cannot open %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    size_t got = fread(buf, 1, bytes, f);
+    fclose(f);
+    if (got != bytes) {
+        fprintf(stderr, "h5direct_bench: %s holds %zu bytes, fewer than --size %zu\n", path, got, bytes);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the GPU, where there is one ---------------------------------------------------- */
+
+static int gpu_usable;
+
+#if GPULZ_HAVE_CUDA
+#define CUDA_OK(call) ((call) == cudaSuccess)
+#endif
+
+static void describe_device(FILE *out)
+{
+#if GPULZ_HAVE_CUDA
+    if (gpu_usable) {
+        int dev = 0;
+        const char *want = getenv("GPULZ_DEVICE");
+        if (want && *want)
+            dev = atoi(want);
+        else
+            cudaGetDevice(&dev);
+        struct cudaDeviceProp prop;
+        int rt = 0, drv = 0;
+        cudaRuntimeGetVersion(&rt);
+        cudaDriverGetVersion(&drv);
+        if (CUDA_OK(cudaGetDeviceProperties(&prop, dev))) {
+            fprintf(out, "# device: %d %s, %d SMs, %.1f GiB, compute %d.%d; CUDA runtime %d, driver %d\n", dev,
+                    prop.name, prop.multiProcessorCount, (double)prop.totalGlobalMem / (1 << 30), prop.major,
+                    prop.minor, rt, drv);
+            return;
+        }
+    }
+    fprintf(out, "# device: no usable GPU (%s)\n", gpulz_last_error());
+#else
+    fprintf(out, "# device: none (this build has no CUDA)\n");
+#endif
+}
+
+static int device_alloc(dataset_data *D)
+{
+#if GPULZ_HAVE_CUDA
+    if (!CUDA_OK(cudaMalloc(&D->d_src, D->bytes)) || !CUDA_OK(cudaMalloc(&D->d_back, D->bytes)) ||
+        !CUDA_OK(cudaMemcpy(D->d_src, D->host, D->bytes, cudaMemcpyHostToDevice))) {
+        fprintf(stderr, "h5direct_bench: cannot put %zu bytes on the device\n", D->bytes);
+        return -1;
+    }
+    return 0;
+#else
+    (void)D;
+    return -1;
+#endif
+}
+
+static void device_free(dataset_data *D)
+{
+#if GPULZ_HAVE_CUDA
+    cudaFree(D->d_src);
+    cudaFree(D->d_back);
+#endif
+    D->d_src = D->d_back = NULL;
+}
+
+static int device_clear(dataset_data *D)
+{
+#if GPULZ_HAVE_CUDA
+    return CUDA_OK(cudaMemset(D->d_back, 0, D->bytes)) && CUDA_OK(cudaDeviceSynchronize()) ? 0 : -1;
+#else
+    (void)D;
+    return -1;
+#endif
+}
+
+static int device_fetch(dataset_data *D)
+{
+#if GPULZ_HAVE_CUDA
+    return CUDA_OK(cudaMemcpy(D->back, D->d_back, D->bytes, cudaMemcpyDeviceToHost)) ? 0 : -1;
+#else
+    (void)D;
+    return -1;
+#endif
+}
+
+/* ---- one measurement ---------------------------------------------------------------- */
+
+/* The bytes of the disk file reach the disk, and leave the page cache so
+ * that the next read comes from the disk. */
+static int sync_file(hid_t file)
+{
+    void *handle = NULL;
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || !handle)
+        return -1;
+    int fd = *(int *)handle;
+    if (fsync(fd) != 0)
+        return -1;
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    return 0;
+}
+
+static int write_pass(io_path path, hid_t file, hid_t dset, dataset_data *D, int fsync_it,
+                      double *secs, int *direct)
+{
+    int ok = -1, taken = 1;
+    double t0 = now();
+    switch (path) {
+    case PATH_NONE:
+    case PATH_FILTER:
+        ok = H5Dwrite(dset, H5T_STD_U16LE, H5S_ALL, H5S_ALL, H5P_DEFAULT, D->host) >= 0 ? 0 : -1;
+        break;
+    case PATH_DIRECT_HOST:
+        ok = gpulz_h5_write_direct(dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, D->host, &taken) >= 0 ? 0 : -1;
+        break;
+    default:
+        ok = gpulz_h5_write_direct_device(dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, D->d_src, NULL, &taken) >= 0
+                 ? 0
+                 : -1;
+        break;
+    }
+    if (ok == 0 && H5Fflush(file, H5F_SCOPE_LOCAL) < 0)
+        ok = -1;
+    if (ok == 0 && fsync_it && sync_file(file) != 0)
+        ok = -1;
+    *secs = now() - t0;
+    if (!taken)
+        *direct = 0;
+    return ok;
+}
+
+static int read_pass(io_path path, hid_t dset, dataset_data *D, double *secs, int *direct)
+{
+    int ok = -1, taken = 1;
+    if (path == PATH_DIRECT_DEVICE ? device_clear(D) != 0 : (memset(D->back, 0, D->bytes), 0))
+        return -1;
+    double t0 = now();
+    switch (path) {
+    case PATH_NONE:
+    case PATH_FILTER:
+        ok = H5Dread(dset, H5T_STD_U16LE, H5S_ALL, H5S_ALL, H5P_DEFAULT, D->back) >= 0 ? 0 : -1;
+        break;
+    case PATH_DIRECT_HOST:
+        ok = gpulz_h5_read_direct(dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, D->back, &taken) >= 0 ? 0 : -1;
+        break;
+    default:
+        ok = gpulz_h5_read_direct_device(dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, D->d_back, NULL, &taken) >= 0
+                 ? 0
+                 : -1;
+        break;
+    }
+    *secs = now() - t0;
+    if (!taken)
+        *direct = 0;
+    if (ok == 0 && path == PATH_DIRECT_DEVICE && device_fetch(D) != 0)
+        ok = -1;
+    if (ok == 0 && memcmp(D->back, D->host, D->bytes) != 0) {
+        fprintf(stderr, "h5direct_bench: %s read back different bytes\n", path_names[path]);
+        ok = -2;
+    }
+    return ok;
+}
+
+static size_t cache_bytes_for(const options *o, size_t chunk_bytes)
+{
+    if (o->cache_mib < 0)
+        return chunk_bytes + MIB;
+    return o->cache_mib == 0 ? MIB : (size_t)o->cache_mib * MIB;
+}
+
+static void measure(const options *o, file_kind fk, size_t chunk_bytes, io_path path, dataset_data *D, result *r)
+{
+    hid_t fapl = -1, file = -1, space = -1, dcpl = -1, dapl = -1, dset = -1;
+    double wt[MAX_REPEATS], rt[MAX_REPEATS];
+    char mem_name[64];
+    const char *name = o->disk_path;
+    memset(r, 0, sizeof *r);
+    r->file = fk;
+    r->chunk_bytes = chunk_bytes;
+    r->path = path;
+    r->direct = path >= PATH_DIRECT_HOST ? 1 : -1;
+    r->cache_bytes = cache_bytes_for(o, chunk_bytes);
+    r->status = "error";
+    if (path == PATH_DIRECT_DEVICE && !gpu_usable) {
+        r->status = "skipped: no usable GPU";
+        r->direct = -1;
+        return;
+    }
+    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0)
+        goto done;
+    if (fk == FILE_MEMORY) {
+        /* no backing store: the file lives and dies in memory; growing it
+         * in large steps keeps the warm-up from copying it again and again */
+        snprintf(mem_name, sizeof mem_name, "h5direct-memory-%ld.h5", (long)getpid());
+        name = mem_name;
+        if (H5Pset_fapl_core(fapl, 256 * MIB, 0) < 0)
+            goto done;
+    }
+    hsize_t dims[1] = {D->bytes / 2}, cdims[1] = {chunk_bytes / 2};
+    if (cdims[0] > dims[0])
+        cdims[0] = dims[0];
+    if ((file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0 ||
+        (space = H5Screate_simple(1, dims, NULL)) < 0 || (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
+        H5Pset_chunk(dcpl, 1, cdims) < 0 || (dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
+        H5Pset_chunk_cache(dapl, 12421, r->cache_bytes, 1.0) < 0)
+        goto done;
+    if (path != PATH_NONE && gpulz_h5_set_dcpl_mode(dcpl, 0, 0, 0, 0, o->mode) < 0)
+        goto done;
+    if ((dset = H5Dcreate2(file, "codes", H5T_STD_U16LE, space, H5P_DEFAULT, dcpl, dapl)) < 0)
+        goto done;
+    for (int pass = 0; pass <= o->repeats; pass++) {
+        double w = 0, rd = 0;
+        int rc = write_pass(path, file, dset, D, o->fsync_writes && fk == FILE_DISK, &w, &r->direct);
+        /* a reopened dataset starts with an empty chunk cache */
+        if (rc == 0 && (H5Dclose(dset) < 0 || (dset = H5Dopen2(file, "codes", dapl)) < 0))
+            rc = -1;
+        if (rc == 0)
+            rc = read_pass(path, dset, D, &rd, &r->direct);
+        if (rc != 0) {
+            r->status = rc == -2 ? "wrong bytes read back" : "error";
+            fprintf(stderr, "h5direct_bench: %s file, %zu MiB chunks, %s: pass %d failed\n", file_names[fk],
+                    chunk_bytes / MIB, path_names[path], pass);
+            H5Eprint2(H5E_DEFAULT, stderr);
+            goto done;
+        }
+        if (pass > 0) {
+            wt[pass - 1] = w;
+            rt[pass - 1] = rd;
+        }
+    }
+    hsize_t stored = H5Dget_storage_size(dset);
+    r->ratio = stored ? (double)D->bytes / (double)stored : 0;
+    r->write_s = median(wt, o->repeats);
+    r->read_s = median(rt, o->repeats);
+    r->write_gbs = (double)D->bytes / r->write_s / 1e9;
+    r->read_gbs = (double)D->bytes / r->read_s / 1e9;
+    r->write_gbs_max = (double)D->bytes / smallest(wt, o->repeats) / 1e9;
+    r->read_gbs_max = (double)D->bytes / smallest(rt, o->repeats) / 1e9;
+    r->status = r->direct == 0 ? "ok, chunk path not taken" : "ok";
+done:
+    if (dset >= 0)
+        H5Dclose(dset);
+    if (dapl >= 0)
+        H5Pclose(dapl);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    if (file >= 0)
+        H5Fclose(file);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (fk == FILE_DISK)
+        remove(name);
+}
+
+/* ---- output --------------------------------------------------------------------- */
+
+static const char *mode_name(unsigned mode)
+{
+    static const char *const names[] = {"lz", "fast", "ratio", "auto"};
+    return mode <= H5Z_GPULZ_CD_MODE_MAX ? names[mode] : "?";
+}
+
+static void header(FILE *out, const options *o, const dataset_data *D)
+{
+    unsigned maj = 0, min = 0, rel = 0;
+    const char *backend = getenv("GPULZ_BACKEND"), *threads = getenv("GPULZ_THREADS");
+    char host[256] = "?";
+    time_t t = time(NULL);
+    char when[64];
+    gethostname(host, sizeof host - 1);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    H5get_libversion(&maj, &min, &rel);
+    fprintf(out, "# h5direct_bench, gpulz %s, HDF5 %u.%u.%u, host %s, %ld cores, %s\n", gpulz_version_string(), maj,
+            min, rel, host, sysconf(_SC_NPROCESSORS_ONLN), when);
+    describe_device(out);
+    fprintf(out, "# data: %zu bytes of uint16 quantization codes (%s)\n", D->bytes,
+            o->input ? o->input : "generator \"quant\"");
+    fprintf(out, "# gpulz mode %s, GPULZ_BACKEND=%s, GPULZ_THREADS=%s; %d timed passes after a warm-up\n",
+            mode_name(o->mode), backend ? backend : "(unset: auto)", threads ? threads : "(unset: all cores)",
+            o->repeats);
+    fprintf(out, "# timed: write call + H5Fflush%s; read call (bytes compared untimed); GB/s = 1e9 B/s of "
+                 "uncompressed data, median\n",
+            o->fsync_writes ? " + fsync and page drop (disk)" : "");
+    if (o->files[FILE_DISK]) {
+        /* tmpfs is memory: a disk row measured there would not be one */
+        struct statfs fs;
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", o->disk_path);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir] = 0;
+        int tmpfs = statfs(dir, &fs) == 0 && (unsigned long)fs.f_type == TMPFS_MAGIC_NUMBER;
+        fprintf(out, "# disk file: %s%s\n", o->disk_path, tmpfs ? " (WARNING: tmpfs, not a disk)" : "");
+    }
+    if (o->cache_mib < 0)
+        fprintf(out, "# chunk cache: one chunk + 1 MiB per dataset, w0 1.0\n");
+    else
+        fprintf(out, "# chunk cache: %ld MiB per dataset, w0 1.0\n", o->cache_mib ? o->cache_mib : 1);
+}
+
+static const result *find(const result *R, int n, file_kind fk, size_t chunk_bytes, io_path path)
+{
+    for (int i = 0; i < n; i++)
+        if (R[i].file == fk && R[i].chunk_bytes == chunk_bytes && R[i].path == path)
+            return &R[i];
+    return NULL;
+}
+
+static int ok_row(const result *r)
+{
+    return r && strncmp(r->status, "ok", 2) == 0;
+}
+
+static void csv(FILE *out, const options *o, const result *R, int n, size_t bytes)
+{
+    fprintf(out, "file,path,memory,mode,chunk_mib,chunk_bytes,size_bytes,cache_bytes,ratio,write_gbs,read_gbs,"
+                 "write_gbs_max,read_gbs_max,write_s,read_s,repeats,direct,vs_filter_write,vs_filter_read,status\n");
+    for (int i = 0; i < n; i++) {
+        const result *r = &R[i], *f = find(R, n, r->file, r->chunk_bytes, PATH_FILTER);
+        int both = ok_row(r) && ok_row(f);
+        fprintf(out, "%s,%s,%s,%s,%g,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s,%.2f,%.2f,%s\n",
+                file_names[r->file], path_names[r->path], r->path == PATH_DIRECT_DEVICE ? "device" : "host",
+                r->path == PATH_NONE ? "-" : mode_name(o->mode), (double)r->chunk_bytes / MIB, r->chunk_bytes,
+                bytes, r->cache_bytes, r->ratio, r->write_gbs, r->read_gbs, r->write_gbs_max, r->read_gbs_max,
+                r->write_s, r->read_s, o->repeats, r->direct < 0 ? "-" : r->direct ? "1" : "0",
+                both ? r->write_gbs / f->write_gbs : 0, both ? r->read_gbs / f->read_gbs : 0, r->status);
+    }
+}
+
+static void table(FILE *out, const result *R, int n)
+{
+    fprintf(out, "\n%-7s %6s %-14s %7s %11s %11s %12s %s\n", "file", "chunk", "path", "ratio", "write GB/s",
+            "read GB/s", "x filter w/r", "status");
+    for (int i = 0; i < n; i++) {
+        const result *r = &R[i], *f = find(R, n, r->file, r->chunk_bytes, PATH_FILTER);
+        char factor[32] = "";
+        if (r->path >= PATH_DIRECT_HOST && ok_row(r) && ok_row(f))
+            snprintf(factor, sizeof factor, "%.1f/%.1f", r->write_gbs / f->write_gbs, r->read_gbs / f->read_gbs);
+        if (ok_row(r))
+            fprintf(out, "%-7s %3g MiB %-14s %7.3f %11.2f %11.2f %12s %s\n", file_names[r->file],
+                    (double)r->chunk_bytes / MIB, path_names[r->path], r->ratio, r->write_gbs, r->read_gbs, factor,
+                    r->status);
+        else
+            fprintf(out, "%-7s %3g MiB %-14s %7s %11s %11s %12s %s\n", file_names[r->file],
+                    (double)r->chunk_bytes / MIB, path_names[r->path], "-", "-", "-", "", r->status);
+    }
+}
+
+/* Issue 12: memory file, 4-16 MiB chunks: direct from host >= 15 GB/s and
+ * from device >= 25 GB/s, writing and reading, each >= 5x the filter's. */
+static void targets(FILE *out, const result *R, int n)
+{
+    fprintf(out, "\nissue 12 targets (memory file, 4-16 MiB chunks):\n");
+    for (int i = 0; i < n; i++) {
+        const result *r = &R[i], *f = find(R, n, r->file, r->chunk_bytes, PATH_FILTER);
+        if (r->file != FILE_MEMORY || r->path < PATH_DIRECT_HOST || r->chunk_bytes < 4 * MIB ||
+            r->chunk_bytes > 16 * MIB)
+            continue;
+        double want = r->path == PATH_DIRECT_HOST ? 15 : 25;
+        if (!ok_row(r)) {
+            fprintf(out, "  %-14s %3zu MiB: %s\n", path_names[r->path], r->chunk_bytes / MIB, r->status);
+            continue;
+        }
+        int speed = r->write_gbs >= want && r->read_gbs >= want;
+        int factor = ok_row(f) && r->write_gbs >= 5 * f->write_gbs && r->read_gbs >= 5 * f->read_gbs;
+        fprintf(out, "  %-14s %3zu MiB: write %.2f read %.2f GB/s (>= %.0f: %s), x filter %s (>= 5: %s)\n",
+                path_names[r->path], r->chunk_bytes / MIB, r->write_gbs, r->read_gbs, want, speed ? "met" : "NOT met",
+                ok_row(f) ? "measured" : "no filter row", factor ? "met" : "NOT met");
+    }
+}
+
+/* ---- options -------------------------------------------------------------------- */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: h5direct_bench [options]\n"
+            "  --size N          bytes of uint16 codes (K, M, G suffixes; default 1G)\n"
+            "  --input FILE      read the codes from FILE instead of generating them\n"
+            "  --seed N          generator seed (default 1)\n"
+            "  --chunks LIST     chunk sizes in MiB, comma-separated (default 1,4,16)\n"
+            "  --paths LIST      of none,filter,direct-host,direct-device (default all)\n"
+            "  --files LIST      of memory,disk (default both)\n"
+            "  --disk PATH       the disk file (default /tmp/h5direct_bench.<pid>.h5; removed after)\n"
+            "  --repeats N       timed passes after the warm-up (default 3, at most %d)\n"
+            "  --mode M          gpulz mode lz, fast, ratio or auto (default lz, gpulz_h5_set_dcpl's)\n"
+            "  --cache-mib N     chunk cache per dataset in MiB (default one chunk + 1 MiB; 0: HDF5's)\n"
+            "  --fsync           disk writes include fsync; the file's pages are dropped before reads\n"
+            "  --csv FILE        the CSV (default h5direct.csv; - for stdout)\n",
+            MAX_REPEATS);
+}
+
+static int parse_list(const char *arg, const char *const *names, int count, int *on)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (int i = 0; i < count; i++)
+        on[i] = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int i = 0;
+        while (i < count && strcmp(tok, names[i]) != 0)
+            i++;
+        if (i == count) {
+            fprintf(stderr, "h5direct_bench: unknown item %s\n", tok);
+            return -1;
+        }
+        on[i] = 1;
+    }
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    o->size = (size_t)1 << 30;
+    o->seed = 1;
+    o->nchunks = 3;
+    o->chunk_bytes[0] = MIB;
+    o->chunk_bytes[1] = 4 * MIB;
+    o->chunk_bytes[2] = 16 * MIB;
+    for (int i = 0; i < PATH_COUNT; i++)
+        o->paths[i] = 1;
+    for (int i = 0; i < FILE_COUNT; i++)
+        o->files[i] = 1;
+    snprintf(o->disk_path, sizeof o->disk_path, "/tmp/h5direct_bench.%ld.h5", (long)getpid());
+    o->csv_path = "h5direct.csv";
+    o->repeats = 3;
+    o->mode = H5Z_GPULZ_CD_MODE_LZ;
+    o->cache_mib = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        } else if (strcmp(a, "--fsync") == 0) {
+            o->fsync_writes = 1;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "h5direct_bench: %s needs a value\n", a);
+            return -1;
+        }
+        i++;
+        if (strcmp(a, "--size") == 0) {
+            if (parse_size(v, &o->size) != 0 || o->size < 2) {
+                fprintf(stderr, "h5direct_bench: bad --size %s\n", v);
+                return -1;
+            }
+        } else if (strcmp(a, "--input") == 0) {
+            o->input = v;
+        } else if (strcmp(a, "--seed") == 0) {
+            o->seed = strtoull(v, NULL, 10);
+        } else if (strcmp(a, "--chunks") == 0) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", v);
+            o->nchunks = 0;
+            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                double mib = strtod(tok, NULL);
+                size_t bytes = (size_t)(mib * (double)MIB) & ~(size_t)1;
+                if (o->nchunks == MAX_CHUNKS || bytes < 2) {
+                    fprintf(stderr, "h5direct_bench: bad --chunks %s\n", v);
+                    return -1;
+                }
+                o->chunk_bytes[o->nchunks++] = bytes;
+            }
+            if (!o->nchunks)
+                return -1;
+        } else if (strcmp(a, "--paths") == 0) {
+            if (parse_list(v, path_names, PATH_COUNT, o->paths) != 0)
+                return -1;
+        } else if (strcmp(a, "--files") == 0) {
+            if (parse_list(v, file_names, FILE_COUNT, o->files) != 0)
+                return -1;
+        } else if (strcmp(a, "--disk") == 0) {
+            snprintf(o->disk_path, sizeof o->disk_path, "%s", v);
+        } else if (strcmp(a, "--repeats") == 0) {
+            o->repeats = atoi(v);
+            if (o->repeats < 1 || o->repeats > MAX_REPEATS) {
+                fprintf(stderr, "h5direct_bench: --repeats is 1..%d\n", MAX_REPEATS);
+                return -1;
+            }
+        } else if (strcmp(a, "--mode") == 0) {
+            static const char *const modes[] = {"lz", "fast", "ratio", "auto"};
+            unsigned m = 0;
+            while (m < 4 && strcmp(v, modes[m]) != 0)
+                m++;
+            if (m == 4) {
+                fprintf(stderr, "h5direct_bench: unknown mode %s\n", v);
+                return -1;
+            }
+            o->mode = m;
+        } else if (strcmp(a, "--cache-mib") == 0) {
+            o->cache_mib = atol(v);
+            if (o->cache_mib < 0)
+                return -1;
+        } else if (strcmp(a, "--csv") == 0) {
+            o->csv_path = v;
+        } else {
+            fprintf(stderr, "h5direct_bench: unknown option %s\n", a);
+            usage(stderr);
+            return -1;
+        }
+    }
+    o->size &= ~(size_t)1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    dataset_data D = {0};
+    result *R = NULL;
+    int nresults = 0, failures = 0, status = 1;
+    FILE *csv_out = NULL;
+    if (parse_options(argc, argv, &o) != 0)
+        return 2;
+    if (H5open() < 0 || gpulz_h5_register() < 0) {
+        fprintf(stderr, "h5direct_bench: cannot register the gpulz filter with HDF5\n");
+        return 1;
+    }
+    gpu_usable = gpulz_gpu_available();
+    int only_device = o.paths[PATH_DIRECT_DEVICE];
+    for (int p = 0; p < PATH_DIRECT_DEVICE; p++)
+        only_device = only_device && !o.paths[p];
+    if (only_device && !gpu_usable) {
+        printf("h5direct_bench: only the device path asked for and no usable GPU: skipped\n");
+        return 77;
+    }
+    D.bytes = o.size;
+    if (!(D.host = malloc(D.bytes)) || !(D.back = malloc(D.bytes)) ||
+        !(R = calloc((size_t)(FILE_COUNT * MAX_CHUNKS * PATH_COUNT), sizeof *R))) {
+        fprintf(stderr, "h5direct_bench: cannot allocate 2 x %zu bytes\n", D.bytes);
+        goto done;
+    }
+    double t0 = now();
+    if (o.input ? read_input(o.input, D.host, D.bytes) != 0 : generate(D.host, D.bytes, o.seed) != 0)
+        goto done;
+    fprintf(stderr, "h5direct_bench: %zu bytes of codes ready in %.1f s\n", D.bytes, now() - t0);
+    if (o.paths[PATH_DIRECT_DEVICE] && gpu_usable && device_alloc(&D) != 0)
+        goto done;
+    header(stdout, &o, &D);
+    fflush(stdout);
+    for (int fk = 0; fk < FILE_COUNT; fk++) {
+        if (!o.files[fk])
+            continue;
+        for (int c = 0; c < o.nchunks; c++) {
+            for (int p = 0; p < PATH_COUNT; p++) {
+                if (!o.paths[p])
+                    continue;
+                result *r = &R[nresults++];
+                double t1 = now();
+                measure(&o, (file_kind)fk, o.chunk_bytes[c], (io_path)p, &D, r);
+                failures += !ok_row(r) && strncmp(r->status, "skipped", 7) != 0;
+                fprintf(stderr, "h5direct_bench: %-6s %3g MiB %-13s write %7.2f read %7.2f GB/s  %s (%.1f s)\n",
+                        file_names[fk], (double)o.chunk_bytes[c] / MIB, path_names[p], r->write_gbs, r->read_gbs,
+                        r->status, now() - t1);
+            }
+        }
+    }
+    table(stdout, R, nresults);
+    if (o.files[FILE_MEMORY] && o.paths[PATH_FILTER] && (o.paths[PATH_DIRECT_HOST] || o.paths[PATH_DIRECT_DEVICE]))
+        targets(stdout, R, nresults);
+    csv_out = strcmp(o.csv_path, "-") == 0 ? stdout : fopen(o.csv_path, "w");
+    if (!csv_out) {
+        fprintf(stderr, "h5direct_bench: cannot write %s: %s\n", o.csv_path, strerror(errno));
+        goto done;
+    }
+    if (csv_out == stdout)
+        fputc('\n', stdout);
+    csv(csv_out, &o, R, nresults, D.bytes);
+    status = failures ? 1 : 0;
+done:
+    if (csv_out && csv_out != stdout && fclose(csv_out) != 0)
+        status = 1;
+    device_free(&D);
+    free(D.host);
+    free(D.back);
+    free(R);
+    return status;
+}
