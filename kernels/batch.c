@@ -108,8 +108,6 @@ static int host_on_gpu(const gpulz_batch *B)
         return 1;
     if (B->p.backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable() || B->count == 0)
         return 0;
-    if (B->compress && B->p.mode != GPULZ_MODE_LZ && B->p.mode != GPULZ_MODE_FAST)
-        return 0;
     uint64_t total = 0;
     for (size_t i = 0; i < B->count; i++)
         total += B->src_len[i];
