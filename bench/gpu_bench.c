@@ -125,6 +125,7 @@ static int synthetic_main(int argc, char **argv)
     uint8_t *d_src, *d_cmp, *d_out, *d_scr;
     gpulz_params p;
     gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_LZ; /* format 1, as its recorded results */
     p.symbol_size = 1;
     p.block_symbols = 256;
     size_t bound = gpulz_compress_bound(n, &p);
@@ -157,6 +158,7 @@ static int synthetic_main(int argc, char **argv)
                         !(sizes[si] == 4 && windows[wi] == 32)))
                         continue;
                     gpulz_params_init(&p);
+                    p.mode = GPULZ_MODE_LZ; /* the lz grid; --fast, --v2 time the others */
                     p.symbol_size = sizes[si];
                     p.window = windows[wi];
                     p.block_symbols = blocks[bi] / sizes[si];
@@ -228,6 +230,7 @@ static int synthetic_main(int argc, char **argv)
             if (gpu_tune_enc_segment(seg) != GPULZ_OK)
                 bad++;
             gpulz_params_init(&p);
+            p.mode = GPULZ_MODE_LZ; /* format 1, as its recorded results */
             p.symbol_size = tune[ti][0];
             p.window = tune[ti][1];
             p.block_symbols = tune[ti][2] / tune[ti][0];
@@ -251,6 +254,7 @@ static int synthetic_main(int argc, char **argv)
            "comp GB/s", "decomp GB/s");
     gpulz_gen("quant", h, n, 42);
     gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_LZ; /* format 1, as its recorded results */
     p.symbol_size = 2;
     p.window = 128;
     p.block_symbols = 2048;
@@ -333,6 +337,7 @@ static int corpus_settings(unsigned elsize, gpulz_params *out)
             for (unsigned bi = 0; bi < 4; bi++) {
                 unsigned c = blocks[bi] / sizes[si];
                 gpulz_params_init(&out[k]);
+                out[k].mode = GPULZ_MODE_LZ; /* the lz grid; --fast, --v2 time the others */
                 out[k].symbol_size = sizes[si];
                 out[k].window = windows[wi];
                 out[k].block_symbols = c < 256 ? 256 : c > 16384 ? 16384 : c;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # gpulz info reports what the file was compressed with: the fields are
-# checked against the parameters given and the sizes FORMAT.md §2-3 implies.
+# checked against the parameters given and the sizes FORMAT.md §2-3 implies
+# (mode lz, format 1, whose header and block table those sections give), and
+# names the stages of a format 2 chunk (the default mode, auto, and --mode).
 . "$top_srcdir/h5tests/cli_common.sh"
 
 # field NAME: the value of "NAME: value" in out.log
@@ -17,7 +19,7 @@ check() {
 # 100003 bytes with S = 4, W = 77, C = 512: m = 25000 symbols, 3 tail bytes,
 # nb = ceil(25000 / 512) = 49, header and table 28 + 4 * 49 = 224 bytes
 "$GPULZ" gen int 100003 -o int.raw || fail "gen"
-expect 0 "$GPULZ" compress -s 4 -w 77 -b 512 int.raw
+expect 0 "$GPULZ" compress --mode lz -s 4 -w 77 -b 512 int.raw
 expect 0 "$GPULZ" info int.raw.gplz
 check "format version" 1 int
 check "symbol size" 4 int
@@ -35,13 +37,13 @@ awk -v r="$ratio" -v a=100003 -v b="$(size int.raw.gplz)" \
 # random data never shrinks: every block is stored raw; zeros: none is.
 # --level 2 is window 64 and the default block is 2048 symbols.
 "$GPULZ" gen random 65536 -o random.raw && "$GPULZ" gen zeros 65536 -o zeros.raw || fail "gen"
-expect 0 "$GPULZ" compress -l 2 random.raw
+expect 0 "$GPULZ" compress --mode lz -l 2 random.raw
 expect 0 "$GPULZ" info random.raw.gplz
 check "window" 64 random
 check "block size" "2048 symbols (2048 bytes)" random
 check "blocks" 32 random
 check "raw blocks" 32 random
-expect 0 "$GPULZ" compress -s 8 zeros.raw
+expect 0 "$GPULZ" compress --mode lz -s 8 zeros.raw
 expect 0 "$GPULZ" info zeros.raw.gplz
 check "symbol size" 8 zeros
 check "blocks" 4 zeros
@@ -90,6 +92,14 @@ check "window" 77 ratio
 case " $(field stages) " in *" lzss entropy ") ;; *) fail "ratio: stages '$(field stages)'" ;; esac
 case " $(field stages) " in *" checksum "*) fail "--no-checksum: stages '$(field stages)'" ;; esac
 check "block table" "none (format 2: the blocks share the coded streams)" ratio
+
+# no --mode: auto, format 2, its stages those of fast or ratio (entropy
+# coded, with the checksum)
+expect 0 "$GPULZ" compress -s 4 -o default.gplz int.raw
+expect 0 "$GPULZ" info --verify default.gplz
+check "format version" 2 default
+check "verified" yes default
+case " $(field stages) " in *" entropy checksum ") ;; *) fail "default: stages '$(field stages)'" ;; esac
 
 # not gpulz data: exit 1
 expect 1 "$GPULZ" info int.raw

@@ -66,19 +66,19 @@ expect 0 "$GPULZ" compress -s 1 quant1m.raw -o q1.gplz
 # 5. --mode: fast, ratio and auto write chunk format 2 (byte 4 of the header),
 # lz format 1; every mode round-trips, with and without the checksum, and the
 # bytes do not depend on the thread count (auto without the checksum may keep
-# lz's format 1 chunk where it is shorter, FORMAT.md §19); auto is never
-# longer than fast or ratio; --no-checksum needs a mode with a checksum,
-# decompress takes no mode
+# lz's format 1 chunk where it is shorter, FORMAT.md §19); no --mode is auto,
+# byte for byte; auto is never longer than fast or ratio; --no-checksum needs
+# a mode with a checksum, decompress takes no mode
 version_byte() { od -An -tu1 -j4 -N1 "$1" | tr -d ' '; }
 for f in quant.raw float.raw int.raw random.raw seven.raw empty.raw; do
     for opts in "--mode fast" "--mode ratio -s 2" "--mode auto -s 4" "--mode fast --no-checksum -s 8" \
-        "--mode auto --no-checksum -a -s 4" "--mode lz -s 4"; do
+        "--mode auto --no-checksum -a -s 4" "--mode lz -s 4" "-s 4" "--no-checksum -a -s 4"; do
         expect 0 "$GPULZ" compress $opts -t 1 "$f" -o ref.gplz
         expect 0 "$GPULZ" compress $opts -t 3 -f "$f" -o alt.gplz
         cmp ref.gplz alt.gplz || fail "$f '$opts': compressed bytes differ with 3 threads"
         case $opts in
             *lz*) want=1 ;;
-            *auto*--no-checksum*) want=[12] ;;
+            *auto*--no-checksum* | --no-checksum*) want=[12] ;;
             *) want=2 ;;
         esac
         case $(version_byte ref.gplz) in $want) ;; *) fail "$f '$opts': format $(version_byte ref.gplz), expected $want" ;; esac
@@ -90,12 +90,14 @@ done
 for m in fast ratio auto; do
     expect 0 "$GPULZ" compress --mode $m -s 2 quant1m.raw -o "q-$m.gplz"
 done
+expect 0 "$GPULZ" compress -s 2 quant1m.raw -o q-default.gplz
+cmp q-default.gplz q-auto.gplz || fail "compress without --mode is not --mode auto"
 [ "$(size q-auto.gplz)" -le "$(size q-fast.gplz)" ] && [ "$(size q-auto.gplz)" -le "$(size q-ratio.gplz)" ] ||
     fail "auto $(size q-auto.gplz) bytes, fast $(size q-fast.gplz), ratio $(size q-ratio.gplz)"
 expect 2 "$GPULZ" compress --mode fastest quant.raw -o x.gplz
 grep -q "'fastest' is not lz, fast, ratio or auto" err.log || fail "--mode fastest: $(cat err.log)"
-expect 2 "$GPULZ" compress --no-checksum quant.raw -o x.gplz
-grep -q "no-checksum is for modes" err.log || fail "--no-checksum alone: $(cat err.log)"
+expect 2 "$GPULZ" compress --mode lz --no-checksum quant.raw -o x.gplz
+grep -q "no-checksum is for modes" err.log || fail "--mode lz --no-checksum: $(cat err.log)"
 expect 2 "$GPULZ" decompress --mode fast q-fast.gplz -o x
 grep -q "'--mode' is for compress" err.log || fail "decompress --mode: $(cat err.log)"
 [ -e x.gplz ] || [ -e x ] && fail "a refused command left an output"

@@ -464,8 +464,9 @@ static void params(void)
     gpulz_params p;
     gpulz_params_init(&p);
     TU_CHECK(p.symbol_size == 1 && p.window == 128 && p.block_symbols == 2048 && p.flags == 0 &&
-                 p.threads == 0 && p.backend == GPULZ_BACKEND_AUTO,
-             "params_init defaults");
+                 p.threads == 0 && p.backend == GPULZ_BACKEND_AUTO &&
+                 p.mode == GPULZ_MODE_DEFAULT && GPULZ_MODE_DEFAULT == GPULZ_MODE_AUTO,
+             "params_init defaults (mode %d)", (int)p.mode);
     TU_CHECK(gpulz_params_check(&p) == GPULZ_OK, "defaults rejected");
     TU_CHECK(gpulz_params_check(NULL) == GPULZ_ERR_PARAM, "NULL params accepted");
     struct {

@@ -66,6 +66,7 @@ static void make_input(uint8_t *b, size_t n, unsigned kind_pick)
 static void params_for(gpulz_params *p, unsigned S, unsigned W, unsigned C, gpulz_backend b)
 {
     gpulz_params_init(p);
+    p->mode = GPULZ_MODE_LZ; /* format 1 on both; the other modes set theirs */
     p->symbol_size = S;
     p->window = W;
     p->block_symbols = C;

@@ -33,6 +33,7 @@ static uint8_t *make_chunk(size_t n, size_t *len)
     memcpy(raw, data, n < sizeof data ? n : sizeof data);
     gpulz_params p;
     gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_LZ; /* what gpulz 0.1, whose files this test forges, wrote */
     p.symbol_size = 4;
     p.backend = GPULZ_BACKEND_CPU;
     size_t cap = gpulz_compress_bound(n, &p);

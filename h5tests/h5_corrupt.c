@@ -20,6 +20,10 @@
 
 static const char *path = "h5_corrupt.h5";
 
+/* Mode lz (slot 0 = 1): the damage below is laid out in format 1's header,
+ * block table and blocks, and format 1 has no checksum to catch a raw byte. */
+static const unsigned lz_cd[1] = {H5Z_GPULZ_CD_VERSION_LZ};
+
 /* Write two chunks; return the file address and size of chunk 0. */
 static void write_file(haddr_t *addr, hsize_t *size)
 {
@@ -29,7 +33,7 @@ static void write_file(haddr_t *addr, hsize_t *size)
     hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 1, lz_cd);
     hid_t d = H5Dcreate2(f, "v", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     CHECK(f >= 0 && d >= 0);
     CHECK(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
@@ -89,7 +93,7 @@ static herr_t flip_raw_byte(int fletcher, int32_t *back, const int32_t *v)
     hsize_t dims[1] = {CHUNK}, chunk[1] = {CHUNK};
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 1, lz_cd);
     if (fletcher)
         CHECK(H5Pset_fletcher32(dcpl) >= 0);
     hid_t d = H5Dcreate2(f, "v", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);

@@ -4,10 +4,11 @@
 # keeps its promises, on its --quick size:
 #  - the table: the header, one row per dataset and filter (4 x 4), each with
 #    numbers where numbers belong and "verified", the gpulz rows naming the
-#    mode and the backend, and the closing line to quote;
+#    mode (auto: the demo gives the filter no cd_values, so the default) and
+#    the backend, and the closing line to quote;
 #  - on a machine with a usable GPU, gpulz's chunks are big enough for it:
-#    no row says "below the GPU threshold" or "no usable GPU" (and in mode lz,
-#    which the GPU runs, every row says GPU);
+#    no row says "below the GPU threshold" or "no usable GPU", and every
+#    gpulz row says GPU (the GPU runs every mode);
 #  - the byte check catches a difference: --inject-mismatch changes one byte
 #    of every array read back, and the demo must flag all 16 and fail;
 #  - missing data fails loudly (exit 2, naming ferret-datasets), from --data
@@ -68,15 +69,16 @@ grep -q '^etopo5 .* none  *1\.00 ' $out || fail "the unfiltered row's ratio is n
 where='\(GPU\|CPU ([^)]*)\|GPU [0-9]*, CPU [0-9]* ([^)]*)\)'
 grep '^[a-z].*  gpulz (' $out | grep -v "  $where / $where\$" &&
     fail "a gpulz row without its backend for write and read"
+[ "$(grep -c '^[a-z].*  gpulz (auto)  ' $out)" -eq 4 ] || fail "not 4 gpulz rows in the default mode, auto"
 if [ $gpu = yes ]; then
     grep -q 'below the GPU threshold\|no usable GPU' $out &&
         fail "a usable GPU, yet gpulz stayed on the CPU for a reason the demo must avoid"
-    grep '  gpulz (lz) ' $out | grep -v '  GPU / GPU$' && fail "mode lz, a usable GPU, and not GPU"
+    grep '  gpulz (' $out | grep -v '  GPU / GPU$' && fail "a usable GPU, and a gpulz row not on it"
 fi
 
 grep -q '^every dataset verified (4 arrays, ' $out || fail "no 'every dataset verified' line"
 speed="$num GB/s write, $num GB/s read"
-closing="^gpulz ([a-z0-9 ]*, \(GPU\|CPU\|GPU and CPU\)): ratio $num at $speed; deflate-6: ratio $num at $speed; shuffle+deflate-6: ratio $num at $speed$"
+closing="^gpulz (auto, \(GPU\|CPU\|GPU and CPU\)): ratio $num at $speed; deflate-6: ratio $num at $speed; shuffle+deflate-6: ratio $num at $speed$"
 [ "$(tail -n 1 $out | grep -c "$closing")" -eq 1 ] || fail "the last line is not the closing line"
 
 # the byte check: one byte changed after every read must fail every row

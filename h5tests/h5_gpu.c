@@ -3,7 +3,8 @@
  * h5_gpu.c - the plugin on the GPU path: datasets written with
  * GPULZ_BACKEND=gpu and GPULZ_BACKEND=cpu hold identical chunk bytes, each
  * file reads back exactly through the other backend, and the GPU really ran
- * (the plugin's GPULZ_VERBOSE line says so).  Exits 77 where no GPU is usable.
+ * (the plugin's GPULZ_VERBOSE line says so), in mode lz (chunk format 1) and
+ * in the default mode, auto.  Exits 77 where no GPU is usable.
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -39,6 +40,7 @@ typedef struct job {
     const uint16_t *data; /* write when set, else read into out and compare */
     const uint16_t *expect;
     unsigned flags;       /* GPULZ_H5_OPTIONAL or 0 */
+    int lz;               /* mode lz, else gpulz_h5_set_dcpl()'s default */
 } job;
 
 static void write_file(void *arg)
@@ -49,7 +51,8 @@ static void write_file(void *arg)
     hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     CHECK(f >= 0 && space >= 0 && dcpl >= 0);
     CHECK(H5Pset_chunk(dcpl, 1, chunk) >= 0);
-    CHECK(gpulz_h5_set_dcpl(dcpl, 0, 128, 2048, J->flags) >= 0);
+    CHECK((J->lz ? gpulz_h5_set_dcpl_mode(dcpl, 0, 128, 2048, J->flags, H5Z_GPULZ_CD_MODE_LZ)
+                 : gpulz_h5_set_dcpl(dcpl, 0, 128, 2048, J->flags)) >= 0);
     hid_t d = H5Dcreate2(f, "x", H5T_NATIVE_UINT16, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     CHECK(d >= 0);
     CHECK(H5Dwrite(d, H5T_NATIVE_UINT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, J->data) >= 0);
@@ -129,14 +132,16 @@ int main(void)
     const struct {
         const uint16_t *data;
         unsigned flags;
+        int lz;
         const char *gpu_file, *cpu_file;
     } cases[] = {
-        {quant, 0, "h5_gpu_quant_gpu.h5", "h5_gpu_quant_cpu.h5"},
-        {noise, GPULZ_H5_OPTIONAL, "h5_gpu_noise_gpu.h5", "h5_gpu_noise_cpu.h5"},
+        {quant, 0, 1, "h5_gpu_quant_gpu.h5", "h5_gpu_quant_cpu.h5"},
+        {quant, 0, 0, "h5_gpu_quant_auto_gpu.h5", "h5_gpu_quant_auto_cpu.h5"},
+        {noise, GPULZ_H5_OPTIONAL, 1, "h5_gpu_noise_gpu.h5", "h5_gpu_noise_cpu.h5"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        job g = {cases[i].gpu_file, cases[i].data, cases[i].data, cases[i].flags};
-        job c = {cases[i].cpu_file, cases[i].data, cases[i].data, cases[i].flags};
+        job g = {cases[i].gpu_file, cases[i].data, cases[i].data, cases[i].flags, cases[i].lz};
+        job c = {cases[i].cpu_file, cases[i].data, cases[i].data, cases[i].flags, cases[i].lz};
         run("gpu", write_file, &g, "on the GPU");
         run("cpu", write_file, &c, "on the CPU");
         compare_chunks(g.file, c.file);

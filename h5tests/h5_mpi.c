@@ -251,8 +251,9 @@ static size_t check_serial(hid_t file, const dataset_spec *d)
     char name[128] = "";
     CHECKF(H5Pget_filter_by_id2(dcpl, filter_id, &flags, &ncd, cd, sizeof name, name, &config) >= 0,
            "%s: filter %d not in the dataset's pipeline", d->name, (int)filter_id);
-    CHECKF(ncd == 7 && cd[0] == 1 && cd[1] == d->size && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0 &&
-               cd[5] == d->chunk[0] * d->chunk[1] * d->size && cd[6] == 0,
+    /* five 0s: the defaults, mode auto (chunk format 2) */
+    CHECKF(ncd == 7 && cd[0] == 2 && cd[1] == d->size && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0 &&
+               cd[5] == d->chunk[0] * d->chunk[1] * d->size && cd[6] == H5Z_GPULZ_CD_MODE_AUTO,
            "%s: stored cd_values %zu: {%u, %u, %u, %u, %u, %u, %u}", d->name, ncd, cd[0], cd[1],
            cd[2], cd[3], cd[4], cd[5], cd[6]);
     CHECKF(strstr(name, "gpulz") != NULL, "%s: stored filter name '%s'", d->name, name);

@@ -26,13 +26,13 @@ cmp -s h5_nccopy_$(basename $src .nc).cdl h5_nccopy_$(basename $back .nc).cdl ||
 # mode ratio (the seventh value, 2) -> S 8, chunk format 2
 "$NCDUMP" -s -h $gz > h5_nccopy_header.cdl
 # and the sixth, the chunk's size in bytes: netCDF's chunk shape times 4 or 8;
-# the seventh the mode, lz (0) where none was given
+# the seventh the mode, auto (3, chunk format 2) where none was given
 chunk_bytes() {
     sed -n "s/.*$1:_ChunkSizes = \(.*\) ;/\1/p" h5_nccopy_header.cdl |
         awk -v size=$2 -F', *' '{ n = size; for (i = 1; i <= NF; i++) n *= $i; print n }'
 }
 temp_bytes=$(chunk_bytes temp 4) pres_bytes=$(chunk_bytes pres 8)
-grep -q "temp:_Filter = \"$id,1,4,128,2048,0,$temp_bytes,0\"" h5_nccopy_header.cdl || fail "temp _Filter: $(grep _Filter h5_nccopy_header.cdl)"
+grep -q "temp:_Filter = \"$id,2,4,128,2048,0,$temp_bytes,3\"" h5_nccopy_header.cdl || fail "temp _Filter: $(grep _Filter h5_nccopy_header.cdl)"
 grep -q "pres:_Filter = \"$id,2,8,255,256,0,$pres_bytes,2\"" h5_nccopy_header.cdl || fail "pres _Filter: $(grep _Filter h5_nccopy_header.cdl)"
 "$NCDUMP" -s -h $back | grep -q "_Filter" && fail "a filter is left after -F none"
 grep _Filter h5_nccopy_header.cdl

@@ -49,8 +49,9 @@ int main(void)
     NC_CHECK(nc_inq_var_filter(nc, var, &id, &n, NULL));
     CHECKF(id == H5Z_FILTER_GPULZ && n == 7, "filter %u with %zu parameters", id, n);
     NC_CHECK(nc_inq_var_filter(nc, var, &id, &n, got));
-    CHECKF(got[0] == 1 && got[1] == 4 && got[2] == 128 && got[3] == 2048 && got[4] == 0 &&
-               got[5] == chunks[0] * chunks[1] * sizeof(int) && got[6] == H5Z_GPULZ_CD_MODE_LZ,
+    /* five 0s: the defaults, mode auto (chunk format 2) */
+    CHECKF(got[0] == 2 && got[1] == 4 && got[2] == 128 && got[3] == 2048 && got[4] == 0 &&
+               got[5] == chunks[0] * chunks[1] * sizeof(int) && got[6] == H5Z_GPULZ_CD_MODE_AUTO,
            "parameters {%u,%u,%u,%u,%u,%u,%u}", got[0], got[1], got[2], got[3], got[4], got[5],
            got[6]);
     NC_CHECK(nc_close(nc));

@@ -7,7 +7,8 @@
  * mask; as a mandatory filter it writes a gpulz chunk of stored blocks, which
  * by docs/FORMAT.md §7 is the raw size plus the 28-byte header and 4 bytes
  * per block.  Compressible data: mask 0 and far fewer bytes.  A round trip
- * alone could hide a filter that never ran, hence the masks and sizes.
+ * alone could hide a filter that never ran, hence the masks and sizes.  The
+ * filter is in mode lz (cd_values slot 0 = 1), whose format 1 those sizes are.
  */
 #include "h5_util.h"
 
@@ -24,7 +25,8 @@ static void run(const char *name, unsigned filter_flag, const int32_t *data, int
     static int32_t back[N];
     const size_t raw = CHUNK_ELEMS * 4, blocks = CHUNK_ELEMS / 2048;
     hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = h5u_dcpl(1, chunk, filter_flag, 0, NULL);
+    static const unsigned lz_cd[1] = {H5Z_GPULZ_CD_VERSION_LZ};
+    hid_t dcpl = h5u_dcpl(1, chunk, filter_flag, 1, lz_cd);
     hid_t d = H5Dcreate2(file, name, H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     CHECK(d >= 0);
     CHECK(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0);

@@ -4,8 +4,9 @@
  * with no gpulz filter linked (the codec is, to ask whether a GPU is usable): it is available for encoding and decoding,
  * its stored name says whether the ID is provisional, set_local resolves defaults
  * into the 7-slot vector (the sixth the chunk size, the seventh the mode) and
- * keeps explicit values, the mode slot picks the chunk format (a vector
- * without it writes format 1), bad parameters and bad environment settings fail H5Dcreate with
+ * keeps explicit values, every row of the rule that gives a vector its mode
+ * (docs/usage.md section 2, H5Z_gpulz_cd_mode()) writes that mode's chunks,
+ * bad parameters and bad environment settings fail H5Dcreate with
  * our message on the error stack (an optional filter too: HDF5 would store
  * its failed chunks raw, silently), and the environment knobs that are valid
  * do not change the bytes written.
@@ -103,22 +104,23 @@ int main(void)
     CHECK(config & H5Z_FILTER_CONFIG_ENCODE_ENABLED);
     CHECK(config & H5Z_FILTER_CONFIG_DECODE_ENABLED);
 
-    /* defaults: version 1, S from int32 = 4, W 128, C 2048, no flags */
+    /* defaults: mode auto (format 2), S from int32 = 4, W 128, C 2048, no flags */
     CHECK(write_ds("defaults", 0, NULL) >= 0);
     hid_t d = H5Dopen2(file, "defaults", H5P_DEFAULT);
     unsigned cd[8], flags;
     char name[128] = "";
     size_t n = h5u_stored_cd(d, cd, &flags, name, sizeof name);
-    CHECKF(n == 7 && cd[0] == 1 && cd[1] == 4 && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0 &&
-               cd[5] == CHUNK * 4 && cd[6] == H5Z_GPULZ_CD_MODE_LZ,
+    CHECKF(n == 7 && cd[0] == 2 && cd[1] == 4 && cd[2] == 128 && cd[3] == 2048 && cd[4] == 0 &&
+               cd[5] == CHUNK * 4 && cd[6] == H5Z_GPULZ_CD_MODE_AUTO &&
+               H5Z_GPULZ_CD_MODE_DEFAULT == H5Z_GPULZ_CD_MODE_AUTO,
            "stored %zu values {%u,%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5],
            cd[6]);
     CHECK((flags & H5Z_FLAG_OPTIONAL) == 0);
     CHECKF(strcmp(name, H5Z_GPULZ_NAME) == 0 &&
                !strstr(name, "provisional") == (H5Z_FILTER_GPULZ != H5Z_FILTER_GPULZ_PROVISIONAL),
            "name \"%s\"", name);
-    printf("stored name \"%s\", cd_values {%u,%u,%u,%u,%u}\n", name, cd[0], cd[1], cd[2], cd[3],
-           cd[4]);
+    printf("stored name \"%s\", cd_values {%u,%u,%u,%u,%u,%u,%u}\n", name, cd[0], cd[1], cd[2],
+           cd[3], cd[4], cd[5], cd[6]);
     H5Dclose(d);
 
     /* explicit values are kept as given; a short vector is padded */
@@ -126,14 +128,14 @@ int main(void)
     CHECK(write_ds("explicit", 5, mine) >= 0);
     d = H5Dopen2(file, "explicit", H5P_DEFAULT);
     n = h5u_stored_cd(d, cd, NULL, NULL, 0);
-    CHECK(n == 7 && cd[0] == 1 && cd[1] == 2 && cd[2] == 64 && cd[3] == 4096 && cd[4] == 1 &&
-          cd[5] == CHUNK * 4 && cd[6] == 0);
+    CHECK(n == 7 && cd[0] == 2 && cd[1] == 2 && cd[2] == 64 && cd[3] == 4096 && cd[4] == 1 &&
+          cd[5] == CHUNK * 4 && cd[6] == 3);
     H5Dclose(d);
     const unsigned shortv[2] = {0, 8};
     CHECK(write_ds("short_vector", 2, shortv) >= 0);
     d = H5Dopen2(file, "short_vector", H5P_DEFAULT);
     n = h5u_stored_cd(d, cd, NULL, NULL, 0);
-    CHECK(n == 7 && cd[1] == 8 && cd[2] == 128 && cd[3] == 2048 && cd[5] == CHUNK * 4 && cd[6] == 0);
+    CHECK(n == 7 && cd[1] == 8 && cd[2] == 128 && cd[3] == 2048 && cd[5] == CHUNK * 4 && cd[6] == 3);
     H5Dclose(d);
     /* the sixth value is set_local's, whatever a user passes (h5dump's PARAMS
      * of another dataset pasted into h5repack) */
@@ -144,9 +146,11 @@ int main(void)
     CHECKF(n == 7 && cd[5] == CHUNK * 4, "pasted: %zu values, chunk size %u", n, cd[5]);
     H5Dclose(d);
 
-    /* the mode (slot 6) picks the chunk format: 2 for fast, ratio and auto,
-     * whose chunks read back; vectors of 5 or 6 values (gpulz 0.1, the
-     * filter before modes) and mode 0 still write format 1 */
+    /* every row of the rule that gives a vector its mode (docs/usage.md section
+     * 2): slot 6 where it is 1..3, else lz where slot 0 is 1 (what gpulz 0.1,
+     * the filter before modes and every lz dataset store), else the default,
+     * auto.  Each writes the chunk format of its mode, stores it, and reads
+     * back; pasting a stored vector writes what it was written with. */
     static uint8_t stored[CHUNK * 4 + 1024];
     static const struct {
         const char *name;
@@ -154,17 +158,32 @@ int main(void)
         unsigned cd[7];
         unsigned version, mode, checksum;
     } modes[] = {
+        /* no mode named, slot 0 not 1: the default (UD=<id>,0,5,0,0,0,0,0) */
+        {"one_value_v0", 1, {0}, 2, 3, 1},
+        {"five_values_v0", 5, {0, 0, 0, 0, 0}, 2, 3, 1},
+        {"six_values_v0", 6, {0, 0, 0, 0, 0, 1000}, 2, 3, 1},
+        {"seven_values_v0_mode0", 7, {0, 0, 0, 0, 0, 0, 0}, 2, 3, 1},
+        {"five_values_v2", 5, {2, 0, 0, 0, 0}, 2, 3, 1},
+        {"six_values_v2", 6, {2, 0, 0, 0, 0, 0}, 2, 3, 1},
+        {"seven_values_v2_mode0", 7, {2, 0, 0, 0, 0, 0, 0}, 2, 3, 1},
+        /* no mode named, slot 0 is 1: lz (0.1's five values, the six of the
+         * filter before modes, an lz dataset's seven) */
+        {"one_value_v1", 1, {1}, 1, 0, 0},
+        {"five_values_v1", 5, {1, 4, 128, 2048, 0}, 1, 0, 0},
+        {"six_values_v1", 6, {1, 0, 0, 0, 0, 1000}, 1, 0, 0},
+        {"seven_values_v1_mode0", 7, {1, 4, 128, 2048, 0, 1000, 0}, 1, 0, 0},
+        /* a mode named: that mode, whatever slot 0 says */
         {"mode_fast", 7, {0, 0, 0, 0, 0, 0, 1}, 2, 1, 1},
         {"mode_ratio", 7, {0, 0, 0, 0, 0, 0, 2}, 2, 2, 1},
         {"mode_auto", 7, {0, 0, 0, 0, 0, 0, 3}, 2, 3, 1},
-        /* h5dump's PARAMS of a format 1 dataset pasted with another mode */
-        {"mode_fast_pasted", 7, {1, 4, 128, 2048, 0, 1000, 1}, 2, 1, 1},
+        {"v1_mode_fast", 7, {1, 4, 128, 2048, 0, 1000, 1}, 2, 1, 1},
+        {"v1_mode_ratio", 7, {1, 0, 0, 0, 0, 0, 2}, 2, 2, 1},
+        {"v1_mode_auto", 7, {1, 0, 0, 0, 0, 0, 3}, 2, 3, 1},
+        {"v2_mode_fast", 7, {2, 4, 128, 2048, 0, 1000, 1}, 2, 1, 1},
+        {"v2_mode_ratio", 7, {2, 4, 128, 2048, 0, 1000, 2}, 2, 2, 1},
+        {"v2_mode_auto", 7, {2, 4, 128, 2048, 0, 1000, 3}, 2, 3, 1},
         {"mode_auto_no_checksum", 7, {0, 0, 0, 0, GPULZ_H5_NO_CHECKSUM, 0, 3}, 2, 3, 0},
-        {"mode_lz", 7, {0, 0, 0, 0, 0, 0, 0}, 1, 0, 0},
-        {"five_values", 5, {0, 0, 0, 0, 0}, 1, 0, 0},
-        {"six_values", 6, {1, 0, 0, 0, 0, 1000}, 1, 0, 0},
-        /* a vector pasted from a format 2 dataset without its mode: lz */
-        {"six_values_v2", 6, {2, 0, 0, 0, 0, 0}, 1, 0, 0},
+        {"default_no_checksum", 5, {0, 0, 0, 0, GPULZ_H5_NO_CHECKSUM}, 2, 3, 0},
     };
     /* every mode runs under GPULZ_BACKEND=gpu too (the GPU runs them all) */
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
@@ -186,7 +205,8 @@ int main(void)
 
     const unsigned s3[5] = {0, 3, 0, 0, 0}, w300[5] = {0, 0, 300, 0, 0}, c1000[5] = {0, 0, 0, 1000, 0},
                    fl4[5] = {0, 0, 0, 0, 4}, v9[5] = {9, 0, 0, 0, 0}, v3[5] = {3, 0, 0, 0, 0},
-                   mode4[7] = {0, 0, 0, 0, 0, 0, 4}, eight[8] = {0};
+                   mode4[7] = {0, 0, 0, 0, 0, 0, 4}, v1_mode4[7] = {1, 0, 0, 0, 0, 0, 4},
+                   v3_mode3[7] = {3, 0, 0, 0, 0, 0, 3}, eight[8] = {0};
     create_fails("symbol size 3", 5, s3, "symbol size 3");
     create_fails("window 300", 5, w300, "window 300");
     create_fails("block 1000", 5, c1000, "block size 1000");
@@ -194,6 +214,8 @@ int main(void)
     create_fails("version 9", 5, v9, "chunk format version 9, newer");
     create_fails("version 3", 5, v3, "chunk format version 3, newer");
     create_fails("mode 4", 7, mode4, "mode 4 (cd_values[6]) is not");
+    create_fails("version 1, mode 4", 7, v1_mode4, "mode 4 (cd_values[6]) is not");
+    create_fails("version 3, mode 3", 7, v3_mode3, "chunk format version 3, newer");
     create_fails_flags("mode 4, optional", H5Z_FLAG_OPTIONAL, 7, mode4, "mode 4 (cd_values[6])");
     create_fails("eight values", 8, eight, "at most 7 cd_values");
 

@@ -4,7 +4,8 @@
 Each check asserts what a user relies on: the data reads back, the stored
 chunks are gpulz chunks and smaller (read_direct_chunk, storage size), the
 per-chunk filter mask says the filter ran, set_local stored the 7-slot
-vector, variable-length strings (filter run with no cd_values) work.  The
+vector (mode auto, chunk format 2, unless slot 0 asks for lz), variable-length
+strings (filter run with no cd_values: the default mode) work.  The
 plugin is the build's, found by HDF5 (HDF5_PLUGIN_PATH) and given its
 cd_values as numbers, as any h5py program without the gpulz package does;
 the package's gpulz.Gpulz is checked by h5tests/py_wheel.sh.
@@ -21,11 +22,12 @@ FID = int(os.environ.get("GPULZ_FILTER_ID", "34791"))
 PATH = "h5_py.h5"
 
 
-def gpulz_filter(symbol_size=0, window=128, block=2048, adaptive=False):
+def gpulz_filter(symbol_size=0, window=128, block=2048, adaptive=False, version=0):
     """create_dataset's arguments for the filter: cd_values version (0: set by
-    set_local), symbol size, window, block, flags (docs/usage.md)."""
+    set_local, the default mode; 1: mode lz), symbol size, window, block,
+    flags (docs/usage.md)."""
     return {"compression": FID,
-            "compression_opts": (0, symbol_size, window, block, 1 if adaptive else 0)}
+            "compression_opts": (version, symbol_size, window, block, 1 if adaptive else 0)}
 
 
 def check(cond, what):
@@ -57,6 +59,7 @@ def main():
 
     with h5py.File(PATH, "w") as f:
         f.create_dataset("ints", data=ints, chunks=(1 << 18,), **gpulz_filter())
+        f.create_dataset("ints_lz", data=ints, chunks=(1 << 18,), **gpulz_filter(version=1))
         f.create_dataset("field", data=field, chunks=(100, 200),
                          **gpulz_filter(symbol_size=8, window=255, block=4096, adaptive=True))
         f.create_dataset("plain_opts", data=ints, chunks=(1 << 18,), compression=FID,
@@ -78,20 +81,29 @@ def main():
         ds = f["ints"]
         check(np.array_equal(ds[...], ints), "ints read back")
         fid, flags, values, name = stored_filter(ds)
-        check(fid == FID and values == (1, 4, 128, 2048, 0, (1 << 18) * 4, 0), "ints cd_values %r" % (values,))
+        check(fid == FID and values == (2, 4, 128, 2048, 0, (1 << 18) * 4, 3), "ints cd_values %r" % (values,))
         check(flags & h5py.h5z.FLAG_OPTIONAL, "compression= adds the filter as optional")
         check(name.startswith("gpulz (multi-byte LZSS"), "stored name %r" % name)
         check(chunk_masks(ds) == [0, 0, 0, 0], "ints masks %r" % chunk_masks(ds))
         mask, raw = ds.id.read_direct_chunk((0,))
-        check(mask == 0 and raw[:4] == b"GPLZ" and raw[6] == 4, "chunk 0 is a gpulz chunk, S 4")
+        check(mask == 0 and raw[:4] == b"GPLZ" and raw[4] == 2 and raw[6] == 4,
+              "chunk 0 is a gpulz chunk, format 2, S 4")
         check(len(raw) < (1 << 18) * 4 // 4, "chunk 0 takes %d bytes" % len(raw))
         check(ds.id.get_storage_size() < ints.nbytes // 4,
               "ints: %d bytes stored for %d" % (ds.id.get_storage_size(), ints.nbytes))
         print("ints: %d -> %d bytes, cd_values %r" % (ints.nbytes, ds.id.get_storage_size(), values))
 
+        ds = f["ints_lz"]
+        check(np.array_equal(ds[...], ints), "ints_lz read back")
+        values = stored_filter(ds)[2]
+        check(values == (1, 4, 128, 2048, 0, (1 << 18) * 4, 0), "ints_lz cd_values %r" % (values,))
+        raw = ds.id.read_direct_chunk((0,))[1]
+        check(raw[4] == 1 and raw[6] == 4, "ints_lz: chunk 0 is format 1, S 4")
+        print("ints_lz: %d -> %d bytes, cd_values %r" % (ints.nbytes, ds.id.get_storage_size(), values))
+
         ds = f["field"]
         check(np.array_equal(ds[...], field), "field read back")
-        check(stored_filter(ds)[2] == (1, 8, 255, 4096, 1, 100 * 200 * 8, 0),
+        check(stored_filter(ds)[2] == (2, 8, 255, 4096, 1, 100 * 200 * 8, 3),
               "field cd_values %r" % (stored_filter(ds)[2],))
         check(all(m == 0 for m in chunk_masks(ds)), "field masks")
         check(ds.id.get_storage_size() < field.nbytes // 2, "field shrinks")
@@ -99,7 +111,7 @@ def main():
 
         ds = f["plain_opts"]
         check(np.array_equal(ds[...], ints), "plain_opts read back")
-        check(stored_filter(ds)[2] == (1, 2, 128, 2048, 0, (1 << 18) * 4, 0), "plain_opts cd_values")
+        check(stored_filter(ds)[2] == (2, 2, 128, 2048, 0, (1 << 18) * 4, 3), "plain_opts cd_values")
         check(ds.id.read_direct_chunk((0,))[1][6] == 2, "plain_opts chunk has S 2")
 
         ds = f["noise"]
@@ -115,7 +127,8 @@ def main():
         check(list(back) == list(strings), "variable-length strings read back")
         check(stored_filter(ds)[2] == (), "vlen: no cd_values stored (set_local not called)")
         check(chunk_masks(ds) == [0] * 5, "vlen heap references were compressed: %r" % chunk_masks(ds))
-        check(ds.id.read_direct_chunk((0,))[1][6] == 1, "vlen chunk uses S 1")
+        raw = ds.id.read_direct_chunk((0,))[1]
+        check(raw[4] == 2 and raw[6] == 1, "vlen chunk: the default mode (format 2), S 1")
         print("strings: 5 chunks of heap references compressed, round trip ok")
 
     # the same file through the C tools

@@ -41,7 +41,8 @@ def roundtrip(how):
         if d.id.get_chunk_info(0).filter_mask != 0 or d.id.get_storage_size() >= x.nbytes // 4:
             fail("%s: the filter did not run" % how)
         values = tuple(d.id.get_create_plist().get_filter(0)[2])
-        if len(values) != 7 or values[5] != (1 << 16) * 4 or values[6] != 0:
+        # no cd_values: the default mode, auto (chunk format 2)
+        if len(values) != 7 or values[0] != 2 or values[5] != (1 << 16) * 4 or values[6] != 3:
             fail("%s: stored cd_values %r" % (how, values))
     print("%s: round trip through the gpulz filter, cd_values %r" % (how, values))
 

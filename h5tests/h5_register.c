@@ -4,8 +4,9 @@
  * registered with gpulz_h5_register(), dynamic plugin loading switched off
  * (HDF5_PLUGIN_PRELOAD="::"), so nothing can come from HDF5_PLUGIN_PATH.
  * Also the DCPL helpers: their parameters land in cd_values, the optional
- * flag in the pipeline, the mode of gpulz_h5_set_dcpl_mode() in slot 6 and
- * the chunk format, and bad values are refused with our message.
+ * flag in the pipeline, the mode (gpulz_h5_set_dcpl(): the default, auto;
+ * gpulz_h5_set_dcpl_mode(): the one given, lz included) in slot 6 and the
+ * chunk format, and bad values are refused with our message.
  */
 #include "h5_util.h"
 
@@ -59,8 +60,9 @@ int main(void)
     CHECK(memcmp(v, back, sizeof v) == 0);
     unsigned cd[8], flags;
     size_t n = h5u_stored_cd(d, cd, &flags, NULL, 0);
-    CHECKF(n == 7 && cd[0] == 1 && cd[1] == 8 && cd[2] == 255 && cd[3] == 8192 && cd[4] == 1 &&
-               cd[5] == chunk[0] * 8 && cd[6] == H5Z_GPULZ_CD_MODE_LZ,
+    CHECKF(n == 7 && cd[0] == 2 && cd[1] == 8 && cd[2] == 255 && cd[3] == 8192 && cd[4] == 1 &&
+               cd[5] == chunk[0] * 8 && cd[6] == H5Z_GPULZ_CD_MODE_DEFAULT &&
+               H5Z_GPULZ_CD_MODE_DEFAULT == H5Z_GPULZ_CD_MODE_AUTO,
            "stored %zu values {%u,%u,%u,%u,%u,%u,%u}", n, cd[0], cd[1], cd[2], cd[3], cd[4], cd[5],
            cd[6]);
     CHECK(flags & H5Z_FLAG_OPTIONAL);
@@ -101,6 +103,35 @@ int main(void)
            (unsigned long long)size, raw[4], raw[5]);
     H5Dclose(d);
     H5Pclose(dcpl2);
+
+    /* gpulz_h5_set_dcpl_mode() with lz: gpulz 0.1's five values, which stay lz
+     * (slot 0 is 1) now that a vector naming no mode gets auto */
+    hid_t dcpl3 = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(dcpl3 >= 0 && H5Pset_chunk(dcpl3, 1, chunk) >= 0);
+    CHECK(gpulz_h5_set_dcpl_mode(dcpl3, 0, 0, 0, 0, H5Z_GPULZ_CD_MODE_LZ) >= 0);
+    unsigned given[8];
+    size_t ngiven = 8;
+    CHECK(H5Pget_filter_by_id2(dcpl3, H5Z_FILTER_GPULZ, &flags, &ngiven, given, 0, NULL, NULL) >= 0);
+    CHECKF(ngiven == 5 && given[0] == 1, "lz: %zu values, slot 0 = %u", ngiven, given[0]);
+    d = H5Dcreate2(file, "lz", H5T_STD_I64LE, space, H5P_DEFAULT, dcpl3, H5P_DEFAULT);
+    CHECK(d >= 0);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    CHECK(H5Dclose(d) >= 0);
+    d = H5Dopen2(file, "lz", H5P_DEFAULT);
+    CHECK(d >= 0);
+    memset(back, 0, sizeof back);
+    CHECK(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+    CHECK(memcmp(v, back, sizeof v) == 0);
+    n = h5u_stored_cd(d, cd, &flags, NULL, 0);
+    CHECKF(n == 7 && cd[0] == 1 && cd[6] == H5Z_GPULZ_CD_MODE_LZ, "lz: stored %zu values {%u,...,%u}",
+           n, cd[0], cd[6]);
+    CHECK(H5Dget_chunk_storage_size(d, offset, &size) >= 0 && size <= sizeof raw);
+    CHECK(H5Dread_chunk(d, H5P_DEFAULT, offset, &mask, raw) >= 0 && mask == 0);
+    CHECKF(raw[4] == 1, "lz: chunk format %u", raw[4]);
+    printf("mode lz: 64000-byte chunk stored in %llu bytes, format %u\n", (unsigned long long)size,
+           raw[4]);
+    H5Dclose(d);
+    H5Pclose(dcpl3);
 
     H5Fclose(file);
     H5Sclose(space);

@@ -24,31 +24,45 @@ check() {
     echo "gpulz h5repack-args $* -> $arg -> PARAMS { $got }"
 }
 # (the sixth, the chunk size, is set_local's: 4096 int32 elements; the
-# seventh the mode, lz where none is given)
-check "1 4 128 2048 0 16384 0"
-check "1 2 64 4096 1 16384 0" --symbol 2 --window 64 --block 4096 --adaptive
-check "1 4 255 256 0 16384 0" --window 255 --block 256 --optional
-# the modes of chunk format 2: version 2 and the mode stored, same data
+# seventh the mode, auto where none is given)
+check "2 4 128 2048 0 16384 3"
+check "2 2 64 4096 1 16384 3" --symbol 2 --window 64 --block 4096 --adaptive
+check "2 4 255 256 0 16384 3" --window 255 --block 256 --optional
 check "2 4 128 2048 0 16384 3" --mode auto
 check "2 2 64 2048 2 16384 1" --mode fast --symbol 2 --window 64 --no-checksum
 check "2 4 128 4096 0 16384 2" --mode ratio --block 4096 --optional
-# a file migrated to mode auto: every dataset, h5diff finds no difference,
-# and the PARAMS h5dump shows paste back into h5repack unchanged
-arg=$("$gpulz" h5repack-args --mode auto) || fail "h5repack-args --mode auto"
+# mode lz: chunk format 1, version 1 and mode 0 stored
+check "1 4 128 2048 0 16384 0" --mode lz
+check "1 2 64 4096 1 16384 0" --mode lz --symbol 2 --window 64 --block 4096 --adaptive
+
+# what h5dump -p shows pastes back into h5repack and is stored unchanged: a
+# file migrated to a mode, every dataset, h5diff finding no difference
+migrate() {
+    mode=$1 first=$2 last=$3
+    arg=$("$gpulz" h5repack-args --mode $mode) || fail "h5repack-args --mode $mode"
+    rm -f $out $again
+    "$H5REPACK" -f "$arg" -l CHUNK=4096 $in $out || fail "h5repack -f $arg (all datasets)"
+    "$H5DIFF" $in $out || fail "h5diff after migrating to mode $mode"
+    params=$("$H5DUMP" -pH -d /ramp $out | sed -n 's/.*PARAMS { \(.*\) }.*/\1/p')
+    case $params in "$first "*" $last") ;; *) fail "mode $mode stored PARAMS { $params }" ;; esac
+    "$H5REPACK" -f "UD=$GPULZ_FILTER_ID,0,7,$(echo $params | tr ' ' ,)" $out $again ||
+        fail "h5repack with the pasted PARAMS { $params }"
+    "$H5DIFF" $in $again || fail "h5diff after the pasted PARAMS"
+    got=$("$H5DUMP" -pH -d /ramp $again | sed -n 's/.*PARAMS { \(.*\) }.*/\1/p')
+    test "$got" = "$params" || fail "pasted PARAMS { $params } stored as { $got }"
+    echo "migrated to mode $mode: PARAMS { $params }, pasted back unchanged"
+}
+migrate auto 2 3
+migrate lz 1 0
+migrate ratio 2 2
+# "the defaults everywhere" as docs/usage.md writes it: five 0s, mode auto
 rm -f $out
-"$H5REPACK" -f "$arg" -l CHUNK=4096 $in $out || fail "h5repack -f $arg (all datasets)"
-"$H5DIFF" $in $out || fail "h5diff after migrating to mode auto"
-params=$("$H5DUMP" -pH -d /ramp $out | sed -n 's/.*PARAMS { \(.*\) }.*/\1/p')
-case $params in "2 "*" 3") ;; *) fail "mode auto stored PARAMS { $params }" ;; esac
-"$H5REPACK" -f "UD=$GPULZ_FILTER_ID,0,7,$(echo $params | tr ' ' ,)" $out $again ||
-    fail "h5repack with the pasted PARAMS { $params }"
-"$H5DIFF" $in $again || fail "h5diff after the pasted PARAMS"
-got=$("$H5DUMP" -pH -d /ramp $again | sed -n 's/.*PARAMS { \(.*\) }.*/\1/p')
-test "$got" = "$params" || fail "pasted PARAMS { $params } stored as { $got }"
-echo "migrated to mode auto: PARAMS { $params }, pasted back unchanged"
+"$H5REPACK" -f "UD=$GPULZ_FILTER_ID,0,5,0,0,0,0,0" -l CHUNK=4096 $in $out || fail "h5repack, five 0s"
+got=$("$H5DUMP" -pH -d /ramp $out | sed -n 's/.*PARAMS { \(.*\) }.*/\1/p')
+test "$got" = "2 4 128 2048 0 16384 3" || fail "five 0s stored PARAMS { $got }"
 # --optional sets the pipeline flag
 arg=$("$gpulz" h5repack-args --optional)
-case $arg in UD=$GPULZ_FILTER_ID,1,5,*) ;; *) fail "--optional gave '$arg'" ;; esac
+case $arg in UD=$GPULZ_FILTER_ID,1,7,*) ;; *) fail "--optional gave '$arg'" ;; esac
 # a mode above 3 fails the dataset's creation: h5repack warns and copies the
 # dataset with its original settings (no gpulz)
 rm -f $again

@@ -23,7 +23,7 @@ void gpulz_params_init(gpulz_params *p)
     p->flags = 0;
     p->threads = 0;
     p->backend = GPULZ_BACKEND_AUTO;
-    p->mode = GPULZ_MODE_LZ;
+    p->mode = GPULZ_MODE_DEFAULT;
 }
 
 const char *gpulz_mode_name(gpulz_mode mode)

@@ -58,6 +58,10 @@ typedef enum gpulz_mode {
     GPULZ_MODE_AUTO = 3   /* per chunk the shortest of fast and ratio (and lz without checksum) */
 } gpulz_mode;
 #define GPULZ_MODE_COUNT 4
+/* The mode of gpulz_params_init(), the HDF5 filter (where its cd_values name
+ * none) and the gpulz command: auto compresses scientific data more than
+ * deflate; lz is there for gpulz 0.1's readers, by name. */
+#define GPULZ_MODE_DEFAULT GPULZ_MODE_AUTO
 
 /* Where the work runs (gpulz_params.backend). */
 typedef enum gpulz_backend {
@@ -99,7 +103,8 @@ typedef struct gpulz_params {
                                CPU and the GPU, with the same bytes */
 } gpulz_params;
 
-/* Defaults: S = 1, W = 128, C = 2048, no flags, mode lz, all cores, backend auto. */
+/* Defaults: S = 1, W = 128, C = 2048, no flags, mode GPULZ_MODE_DEFAULT (auto), all cores,
+ * backend auto. */
 void gpulz_params_init(gpulz_params *p);
 
 /* The name of a mode ("lz", "fast", "ratio", "auto"); NULL for none. */

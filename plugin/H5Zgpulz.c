@@ -60,6 +60,10 @@ _Static_assert(H5Z_GPULZ_CD_MODE_LZ == GPULZ_MODE_LZ && H5Z_GPULZ_CD_MODE_FAST =
                    H5Z_GPULZ_CD_MODE_AUTO == GPULZ_MODE_AUTO &&
                    H5Z_GPULZ_CD_MODE_MAX == GPULZ_MODE_COUNT - 1,
                "cd_values slot 6 holds the codec's mode");
+_Static_assert(H5Z_GPULZ_CD_MODE_DEFAULT == GPULZ_MODE_DEFAULT &&
+                   H5Z_GPULZ_CD_MODE_DEFAULT != H5Z_GPULZ_CD_MODE_LZ,
+               "the filter's default is the codec's, and a vector's 0s cannot ask for lz and the "
+               "default at once");
 _Static_assert((GPULZ_H5_FLAGS_KNOWN & ~GPULZ_H5_OPTIONAL) == H5Z_GPULZ_CD_FLAGS_KNOWN &&
                    !(GPULZ_H5_OPTIONAL & H5Z_GPULZ_CD_FLAGS_KNOWN),
                "GPULZ_H5_OPTIONAL is the one flag of gpulz_h5_set_dcpl() not stored");
@@ -106,18 +110,20 @@ herr_t H5Z_gpulz_check_user_params(unsigned symbol_size, unsigned window, unsign
                       flags & ~(unsigned)H5Z_GPULZ_CD_FLAGS_KNOWN);
     if (mode > H5Z_GPULZ_CD_MODE_MAX)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
-                      "gpulz: mode %u (cd_values[6]) is not 0 (lz), 1 (fast), 2 (ratio) or 3 (auto)",
+                      "gpulz: mode %u (cd_values[6]) is not 0 (lz where cd_values[0] is 1, else "
+                      "the default, auto), 1 (fast), 2 (ratio) or 3 (auto)",
                       mode);
 done:
     return ret_value;
 }
 
 /*
- * Copy up to seven cd_values into cd[] (missing ones 0: a vector without the
- * mode means lz) and check them.  Slot 0 is the chunk format version; a
- * vector made for a newer format is refused for writing (its other slots may
- * mean something else).  Reading takes only the chunk size from cd_values
- * (chunk_bytes_stored): the chunk says the rest.
+ * Copy up to seven cd_values into cd[] (missing ones 0), resolve the mode
+ * into slot 6 (H5Z_gpulz_cd_mode(): a stored lz vector stays lz, one that
+ * names no mode gets the default) and check them.  Slot 0 is the chunk
+ * format version; a vector made for a newer format is refused for writing
+ * (its other slots may mean something else).  Reading takes only the chunk
+ * size from cd_values (chunk_bytes_stored): the chunk says the rest.
  */
 static herr_t cd_values_read(size_t n, const unsigned values[],
                              unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED])
@@ -136,6 +142,7 @@ static herr_t cd_values_read(size_t n, const unsigned values[],
                       "gpulz: cd_values[0] asks for chunk format version %u, newer than this "
                       "filter's %d; upgrade gpulz",
                       cd[H5Z_GPULZ_CD_VERSION], H5Z_GPULZ_CD_VERSION_CURRENT);
+    cd[H5Z_GPULZ_CD_MODE] = H5Z_gpulz_cd_mode(n, values);
     if (H5Z_gpulz_check_user_params(cd[H5Z_GPULZ_CD_SYMBOL], cd[H5Z_GPULZ_CD_WINDOW],
                                     cd[H5Z_GPULZ_CD_BLOCK], cd[H5Z_GPULZ_CD_FLAGS],
                                     cd[H5Z_GPULZ_CD_MODE]) < 0)
@@ -348,7 +355,7 @@ done:
 }
 
 /* Resolve every 0 of the user's cd_values, add the chunk size and store all seven,
- * the mode last (lz where the user gave none). */
+ * the mode last (the default where the vector names none, H5Z_gpulz_cd_mode()). */
 static herr_t set_local(H5Z_filter_t id, hid_t dcpl, hid_t type)
 {
     herr_t ret_value = 0;

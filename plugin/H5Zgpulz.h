@@ -56,8 +56,8 @@ herr_t H5Z_gpulz_encoder_params(size_t cd_nelmts, const unsigned cd_values[], gp
 herr_t H5Z_gpulz_environment_params(gpulz_params *p);
 
 /*
- * Check user-level parameters (0 = default, as in cd_values; mode 0 = lz) and push the
- * reason onto the HDF5 error stack when one is out of range.  Returns 0 or -1.
+ * Check user-level parameters (0 = default, as in cd_values; mode a gpulz_mode, 0 = lz) and
+ * push the reason onto the HDF5 error stack when one is out of range.  Returns 0 or -1.
  */
 herr_t H5Z_gpulz_check_user_params(unsigned symbol_size, unsigned window, unsigned block_symbols,
                                    unsigned flags, unsigned mode);

@@ -18,13 +18,16 @@ herr_t gpulz_h5_set_dcpl_mode(hid_t dcpl, unsigned symbol_size, unsigned window,
     unsigned stored = flags & H5Z_GPULZ_CD_FLAGS_KNOWN;
     if (H5Z_gpulz_check_user_params(symbol_size, window, block_symbols, stored, mode) < 0)
         return -1;
-    /* lz: the five values gpulz_h5_set_dcpl() always passed; another mode
-     * needs the seventh slot (the sixth is set_local's chunk size) */
+    /* lz: the five values of gpulz 0.1, slot 0 saying format 1 (which makes
+     * them lz, H5Z_gpulz_cd_mode()); another mode needs the seventh slot (the
+     * sixth is set_local's chunk size) */
+    int lz = mode == H5Z_GPULZ_CD_MODE_LZ;
     const unsigned cd[H5Z_GPULZ_CD_NELMTS_STORED] = {
+        [H5Z_GPULZ_CD_VERSION] = lz ? H5Z_GPULZ_CD_VERSION_LZ : H5Z_GPULZ_CD_VERSION_CURRENT,
         [H5Z_GPULZ_CD_SYMBOL] = symbol_size, [H5Z_GPULZ_CD_WINDOW] = window,
         [H5Z_GPULZ_CD_BLOCK] = block_symbols, [H5Z_GPULZ_CD_FLAGS] = stored,
         [H5Z_GPULZ_CD_MODE] = mode};
-    size_t n = mode == H5Z_GPULZ_CD_MODE_LZ ? H5Z_GPULZ_CD_NELMTS : H5Z_GPULZ_CD_NELMTS_STORED;
+    size_t n = lz ? H5Z_GPULZ_CD_NELMTS : H5Z_GPULZ_CD_NELMTS_STORED;
     return H5Pset_filter(dcpl, GPULZ_ID,
                          (flags & GPULZ_H5_OPTIONAL) ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, n,
                          cd);
@@ -34,7 +37,7 @@ herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
                          unsigned block_symbols, unsigned flags)
 {
     return gpulz_h5_set_dcpl_mode(dcpl, symbol_size, window, block_symbols, flags,
-                                  H5Z_GPULZ_CD_MODE_LZ);
+                                  H5Z_GPULZ_CD_MODE_DEFAULT);
 }
 
 herr_t gpulz_h5_register(void)

@@ -21,24 +21,27 @@ extern "C" {
 
 /*
  * Add the gpulz filter, H5Z_FILTER_GPULZ, to the chunked dataset creation
- * property list dcpl.
+ * property list dcpl, in the default mode (H5Z_GPULZ_CD_MODE_DEFAULT: auto,
+ * chunk format 2, which readers need a gpulz newer than 0.1 for; before
+ * that default it was lz, which gpulz_h5_set_dcpl_mode() still writes).
  * symbol_size, window, block_symbols: 0 for the defaults (symbol size from
- * the datatype, window 128, block 2048).  flags: GPULZ_H5_ADAPTIVE and/or
- * GPULZ_H5_OPTIONAL (GPULZ_H5_NO_CHECKSUM is taken and means nothing for
- * mode lz, whose chunks never carry a checksum).  The filter itself comes from the plugin (HDF5_PLUGIN_PATH)
- * or from gpulz_h5_register().  Returns a negative value, with the reason on
- * the HDF5 error stack, when a parameter is out of range.
+ * the datatype, window 128, block 2048).  flags: GPULZ_H5_ADAPTIVE,
+ * GPULZ_H5_NO_CHECKSUM and/or GPULZ_H5_OPTIONAL.  The filter itself comes
+ * from the plugin (HDF5_PLUGIN_PATH) or from gpulz_h5_register().  Returns a
+ * negative value, with the reason on the HDF5 error stack, when a parameter
+ * is out of range.
  */
 herr_t gpulz_h5_set_dcpl(hid_t dcpl, unsigned symbol_size, unsigned window,
                          unsigned block_symbols, unsigned flags);
 
 /*
- * gpulz_h5_set_dcpl() with the encoder's mode: H5Z_GPULZ_CD_MODE_LZ (what
- * gpulz_h5_set_dcpl() writes: chunk format 1, gpulz 0.1's bytes),
- * H5Z_GPULZ_CD_MODE_FAST, _RATIO or _AUTO (chunk format 2; docs/FORMAT.md
- * section 19).  Every mode runs on the GPU and the CPU, with the same bytes.  flags may also hold
- * GPULZ_H5_NO_CHECKSUM: format 2 chunks without their checksum.  Readers
- * need a gpulz that knows format 2 for the modes other than lz.
+ * gpulz_h5_set_dcpl() with the encoder's mode: H5Z_GPULZ_CD_MODE_LZ (chunk
+ * format 1, gpulz 0.1's bytes, which every gpulz reads; stored as 0.1's five
+ * values), H5Z_GPULZ_CD_MODE_FAST, _RATIO or _AUTO (chunk format 2;
+ * docs/FORMAT.md section 19).  Every mode runs on the GPU and the CPU, with
+ * the same bytes.  GPULZ_H5_NO_CHECKSUM means format 2 chunks without their
+ * checksum, and nothing for lz, whose chunks never carry one.  Readers need
+ * a gpulz that knows format 2 for the modes other than lz.
  */
 herr_t gpulz_h5_set_dcpl_mode(hid_t dcpl, unsigned symbol_size, unsigned window,
                               unsigned block_symbols, unsigned flags, unsigned mode);

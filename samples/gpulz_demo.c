@@ -17,8 +17,9 @@
  * stderr.
  *
  * Build:  cc gpulz_demo.c $(pkg-config --cflags --libs hdf5) -lm -o gpulz-demo
- *         (gpulz_cd.h, installed with gpulz, gives the filter ID; no gpulz
- *          library is linked: HDF5 loads the plugin)
+ *         (gpulz_cd.h, installed with gpulz, gives the filter ID and the rule
+ *          naming the mode a dataset records; no gpulz library is linked:
+ *          HDF5 loads the plugin)
  * Usage:  gpulz-demo [--data DIR] [--file PATH] [--quick] [--inject-mismatch]
  *         (--help says more; `make demo` runs it in the build tree)
  * Exit status: 0 every dataset verified, 1 a mismatch or an HDF5 error,
@@ -479,8 +480,8 @@ static void recorded_mode(hid_t dataset, char *name, size_t cap)
     snprintf(name, cap, "?");
     if (dcpl >= 0 &&
         H5Pget_filter_by_id2(dcpl, H5Z_FILTER_GPULZ, &flags, &cd_count, cd, 0, NULL, NULL) >= 0) {
-        /* a vector without the slot means lz (docs/usage.md section 2) */
-        unsigned mode = cd_count > H5Z_GPULZ_CD_MODE ? cd[H5Z_GPULZ_CD_MODE] : H5Z_GPULZ_CD_MODE_LZ;
+        /* the filter's own rule (docs/usage.md section 2) */
+        unsigned mode = H5Z_gpulz_cd_mode(cd_count, cd);
         const char *known = mode == H5Z_GPULZ_CD_MODE_LZ      ? "lz"
                             : mode == H5Z_GPULZ_CD_MODE_FAST  ? "fast"
                             : mode == H5Z_GPULZ_CD_MODE_RATIO ? "ratio"

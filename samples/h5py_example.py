@@ -21,16 +21,17 @@ path = sys.argv[1] if len(sys.argv) > 1 else "h5py_example.h5"
 
 codes = (512 + np.round(3 * np.sin(np.arange(1 << 20) / 500.0))).astype(np.uint16)
 with h5py.File(path, "w") as f:
-    # defaults: symbol size from the dtype (2 here), window 128, block 2048, mode lz
+    # defaults: symbol size from the dtype (2 here), window 128, block 2048, mode auto
+    # (chunk format 2: per chunk the shorter of fast and ratio)
     f.create_dataset("codes", data=codes, chunks=(1 << 18,), **gpulz.Gpulz())
     # explicit parameters, and the adaptive symbol size
     f.create_dataset("codes_s1", data=codes, chunks=(1 << 18,),
                      **gpulz.Gpulz(symbol_size=1, window=255, block=4096, adaptive=True))
-    # format 2: delta, LZSS and entropy coding, per chunk the shorter
-    f.create_dataset("codes_auto", data=codes, chunks=(1 << 18,), **gpulz.Gpulz(mode="auto"))
+    # mode lz: chunk format 1, the bytes of gpulz 0.1, which every gpulz reads
+    f.create_dataset("codes_lz", data=codes, chunks=(1 << 18,), **gpulz.Gpulz(mode="lz"))
 
 with h5py.File(path, "r") as f:
-    for name in ("codes", "codes_s1", "codes_auto"):
+    for name in ("codes", "codes_s1", "codes_lz"):
         ds = f[name]
         assert np.array_equal(ds[...], codes)
         stored = ds.id.get_storage_size()

@@ -14,7 +14,8 @@ base=$(basename "$in" .h5)
 # 1. Compress every dataset: UD=<id>,<flag>,<count>,<cd_values...>
 #    flag 0 = mandatory (fail rather than store uncompressed), 1 = optional.
 #    cd_values: version 0, symbol size 0 (from the type), window 0 (128),
-#    block 0 (2048 symbols), flags 0.  Contiguous datasets get chunked as a whole;
+#    block 0 (2048 symbols), flags 0: the defaults, mode auto (chunk format 2).
+#    Contiguous datasets get chunked as a whole;
 #    choose chunks yourself with -l, e.g. -l CHUNK=1048576 or -l /grid:CHUNK=16x256x256
 #    (1-16 MiB chunks are best, docs/usage.md).
 h5repack -f UD=$id,0,5,0,0,0,0,0 "$in" "$base.gpulz.h5"
@@ -30,11 +31,12 @@ h5ls -v -r "$base.gpulz.h5" | grep -E 'Filter|Storage' | head -20
 # 4. Check that nothing changed (exit status 0 and no output means identical).
 h5diff "$in" "$base.gpulz.h5" && echo "h5diff: identical"
 
-# 5. Paste what h5dump shows: PARAMS { 1 4 128 2048 0 4194304 0 } becomes
-#    UD=$id,0,7,1,4,128,2048,0,4194304,0 (the sixth value, the chunk size in
-#    bytes, is recomputed for the new layout; the seventh is the mode, 0 lz).
-#    UD=$id,0,5,1,4,128,2048,0 works too (no mode: lz).  Mode auto (chunk
-#    format 2, on the CPU): UD=$id,0,7,0,0,0,0,0,0,3, or gpulz h5repack-args --mode auto.
+# 5. Paste what h5dump shows: PARAMS { 2 4 128 2048 0 4194304 3 } becomes
+#    UD=$id,0,7,2,4,128,2048,0,4194304,3 (the sixth value, the chunk size in
+#    bytes, is recomputed for the new layout; the seventh is the mode, 3 auto,
+#    the default).  Mode lz (chunk format 1, which gpulz 0.1 reads):
+#    UD=$id,0,5,1,4,128,2048,0 (a 1 first and no mode: lz), or
+#    gpulz h5repack-args --mode lz; docs/usage.md section 2 has the rule.
 
 # 6. Back to uncompressed (readable without the plugin).
 h5repack -f NONE "$base.gpulz.h5" "$base.plain.h5"
@@ -46,6 +48,6 @@ h5repack -f NONE "$base.gpulz.h5" "$base.plain.h5"
 # 8. netCDF-4: nccopy applies the same filter to named variables (chunked as needed):
 #    nccopy -F "temp,$id,0,0,0,0,0" in.nc out.nc
 #    nccopy -F "*,$id,0,0,0,0,0" in.nc out.nc          (every variable)
-#    ncdump -s -h out.nc | grep _Filter               (shows "$id,1,4,128,2048,0,<chunk bytes>,0")
+#    ncdump -s -h out.nc | grep _Filter               (shows "$id,2,4,128,2048,0,<chunk bytes>,3")
 #    In CDL (ncgen):  temp:_Filter = "$id,0,0,0,0,0" ;
 #    In C:  nc_def_var_filter(ncid, varid, $id, 5, (unsigned[]){0, 0, 0, 0, 0});

@@ -294,12 +294,15 @@ static int plan_filters(const h5_run *R, h5_target *t, unsigned symbol)
                 char label[64];
                 filter_step s = {.kind = STEP_UD,
                                  .id = H5Z_FILTER_GPULZ,
-                                 .ncd = H5Z_GPULZ_CD_NELMTS,
+                                 /* the mode named, so that the h5repack
+                                  * arguments printed write what was measured */
+                                 .ncd = H5Z_GPULZ_CD_NELMTS_STORED,
                                  .cd = {[H5Z_GPULZ_CD_VERSION] = H5Z_GPULZ_CD_VERSION_CURRENT,
                                         [H5Z_GPULZ_CD_SYMBOL] = sym[i],
                                         [H5Z_GPULZ_CD_WINDOW] = o->window[w],
                                         [H5Z_GPULZ_CD_BLOCK] = o->block[b],
-                                        [H5Z_GPULZ_CD_FLAGS] = o->flags}};
+                                        [H5Z_GPULZ_CD_FLAGS] = o->flags,
+                                        [H5Z_GPULZ_CD_MODE] = H5Z_GPULZ_CD_MODE_DEFAULT}};
                 int n = snprintf(label, sizeof label, "gpulz S=%u W=%u", sym[i], o->window[w]);
                 if (n > 0 && (o->nblock > 1 || o->block[b] != GPULZ_BLOCK_DEFAULT))
                     n += snprintf(label + n, sizeof label - (size_t)n, " C=%u", o->block[b]);

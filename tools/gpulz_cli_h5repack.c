@@ -20,10 +20,10 @@
 static const char h5repack_help[] =
     "Usage: gpulz h5repack-args [OPTIONS]\n"
     "Print the filter argument of h5repack -f for gpulz:\n"
-    "  UD=<filter id>,<flag>,%d,<version>,<symbol>,<window>,<block>,<flags>\n"
-    "and with a mode other than lz two values more, the chunk size (0: the\n"
-    "filter writes it) and the mode (1 fast, 2 ratio, 3 auto):\n"
-    "  UD=<filter id>,<flag>,%d,<version>,<symbol>,<window>,<block>,<flags>,0,<mode>\n"
+    "  UD=<filter id>,<flag>,%d,2,<symbol>,<window>,<block>,<flags>,0,<mode>\n"
+    "(the eighth value, the chunk size, is the filter's to write; the mode is\n"
+    "1 fast, 2 ratio or 3 auto), and for mode lz gpulz 0.1's five values:\n"
+    "  UD=<filter id>,<flag>,%d,1,<symbol>,<window>,<block>,<flags>\n"
     "for example:  h5repack -f \"$(gpulz h5repack-args --level 4)\" in.h5 out.h5\n"
     "(add -l CHUNK=... where a dataset is not chunked yet).\n"
     "\n"
@@ -34,8 +34,9 @@ static const char h5repack_help[] =
     "  -b, --block C    block size in symbols, a power of two 256..16384\n"
     "                   (default 2048)\n"
     "  -a, --adaptive   also try symbol size 1 where the ratio is under 1.5\n"
-    "      --mode M     lz (default; chunk format 1), fast, ratio or auto\n"
-    "                   (chunk format 2); each runs on the GPU or the CPU\n"
+    "      --mode M     auto (default), fast or ratio (chunk format 2), or lz\n"
+    "                   (chunk format 1, which gpulz 0.1 reads); each runs on\n"
+    "                   the GPU or the CPU\n"
     "      --no-checksum  fast, ratio, auto: no checksum of the data in the chunks\n"
     "      --optional   mark the filter optional (flag 1): HDF5 stores a chunk\n"
     "                   uncompressed where the filter fails (default mandatory, 0)\n"
@@ -71,7 +72,7 @@ int cli_h5repack_main(int argc, char **argv)
             flag = H5Z_FLAG_OPTIONAL_VALUE;
             break;
         case 'h':
-            printf(h5repack_help, H5Z_GPULZ_CD_NELMTS, H5Z_GPULZ_CD_NELMTS_STORED);
+            printf(h5repack_help, H5Z_GPULZ_CD_NELMTS_STORED, H5Z_GPULZ_CD_NELMTS);
             return CLI_OK;
         default:
             return cli_getopt_error(cmd, c, argv);
@@ -81,8 +82,9 @@ int cli_h5repack_main(int argc, char **argv)
         return cli_usage_error(cmd, "takes no arguments ('%s' is extra)", argv[optind]);
     if (cli_format_opts_finish(cmd, &F))
         return CLI_USAGE;
-    /* lz: the five values of gpulz 0.1, which every gpulz reads; another mode
-     * needs the seventh slot, after the chunk size that set_local fills in */
+    /* lz: the five values of gpulz 0.1, slot 0 saying format 1 (which makes
+     * them lz, H5Z_gpulz_cd_mode()); another mode needs the seventh slot,
+     * after the chunk size that set_local fills in */
     _Static_assert((int)GPULZ_MODE_AUTO == H5Z_GPULZ_CD_MODE_AUTO &&
                        (int)GPULZ_MODE_LZ == H5Z_GPULZ_CD_MODE_LZ,
                    "the mode slot holds gpulz_mode");

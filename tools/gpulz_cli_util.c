@@ -191,7 +191,7 @@ void cli_format_opts_init(cli_format_opts *o, unsigned long symbol)
     o->window = GPULZ_WINDOW_DEFAULT;
     o->block = GPULZ_BLOCK_DEFAULT;
     o->flags = 0;
-    o->mode = GPULZ_MODE_LZ;
+    o->mode = GPULZ_MODE_DEFAULT;
     o->level_set = o->window_set = 0;
 }
 

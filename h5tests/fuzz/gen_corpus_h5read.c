@@ -52,6 +52,7 @@ static uint8_t *chunk_of(const char *kind, size_t n, unsigned S, unsigned W, uns
 {
     gpulz_params p;
     gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_LZ; /* the seeds are format 1 chunks, as before modes */
     p.symbol_size = S;
     p.window = W;
     p.block_symbols = C;

@@ -3,7 +3,7 @@
 
     import gpulz, h5py
     with h5py.File("out.h5", "w") as f:
-        f.create_dataset("x", data=x, chunks=(1 << 18,), **gpulz.Gpulz(mode="auto"))
+        f.create_dataset("x", data=x, chunks=(1 << 18,), **gpulz.Gpulz())
 
 Importing gpulz registers the bundled HDF5 plugin with h5py's HDF5 where the
 filter is not available already (as hdf5plugin does); PLUGIN_PATH is the
@@ -17,12 +17,13 @@ import ctypes
 import os
 
 from . import _build_info
-from ._codec import (GpulzError, compress, compress_batch, decompress, decompress_batch,
-                     decompressed_size, encoder_options, gpu_available, library_version)
+from ._codec import (DEFAULT_MODE, GpulzError, compress, compress_batch, decompress,
+                     decompress_batch, decompressed_size, encoder_options, gpu_available,
+                     library_version)
 from ._header import C as _C
 from ._header import INCLUDE_DIR
 
-__all__ = ["FILTER_ID", "PROVISIONAL_FILTER_ID", "FILTER_NAME", "PLUGIN_PATH", "Gpulz",
+__all__ = ["DEFAULT_MODE", "FILTER_ID", "PROVISIONAL_FILTER_ID", "FILTER_NAME", "PLUGIN_PATH", "Gpulz",
            "GpulzError", "compress", "compress_batch", "decompress", "decompress_batch",
            "decompressed_size", "get_config", "get_include", "register"]
 
@@ -81,12 +82,13 @@ class Gpulz(_FilterBase):
     window (1..255, default 128) or level (1..4: window 32, 64, 128, 255).
     block: symbols per block, a power of two 256..16384 (default 2048).
     adaptive: also try symbol size 1 where the ratio is under 1.5.
-    mode: "lz" (default; chunk format 1, the mode the GPU runs), "fast",
-    "ratio" or "auto" (format 2, on the CPU).
+    mode: "auto" (default), "fast" or "ratio" (chunk format 2), or "lz"
+    (format 1, which gpulz 0.1 reads); each runs on the GPU and the CPU.
     checksum: False for no checksum in the chunks (fast, ratio, auto).
 
-    The values go into the slots of gpulz_cd.h: five for mode lz (what gpulz
-    0.1 reads), seven otherwise (slot 5, the chunk size, is the filter's own).
+    The values go into the slots of gpulz_cd.h: for mode lz the five of gpulz
+    0.1, slot 0 saying format 1 (which keeps them lz), otherwise seven, the
+    mode last (slot 5, the chunk size, is the filter's own).
     A value of the wrong type is a TypeError (window=2.5 is not window 2), one
     out of range a ValueError.  h5py adds compression= filters as optional:
     a chunk that does not shrink is stored unfiltered.
@@ -95,11 +97,13 @@ class Gpulz(_FilterBase):
     filter_id = FILTER_ID
 
     def __init__(self, symbol_size=0, window=None, level=None, block=None, adaptive=False,
-                 mode="lz", checksum=True):
+                 mode=DEFAULT_MODE, checksum=True):
         o = encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
         lz = o["mode"] == _C["H5Z_GPULZ_CD_MODE_LZ"]
         cd = [0] * _C["H5Z_GPULZ_CD_NELMTS_STORED"]
-        cd[_C["H5Z_GPULZ_CD_VERSION"]] = 0  # set_local writes the version the mode writes
+        # set_local writes the version the mode writes; lz's five values need
+        # it to be lz rather than the default (H5Z_gpulz_cd_mode())
+        cd[_C["H5Z_GPULZ_CD_VERSION"]] = _C["H5Z_GPULZ_CD_VERSION_LZ"] if lz else 0
         cd[_C["H5Z_GPULZ_CD_SYMBOL"]] = o["symbol_size"]
         cd[_C["H5Z_GPULZ_CD_WINDOW"]] = o["window"]
         cd[_C["H5Z_GPULZ_CD_BLOCK"]] = o["block"]

@@ -17,8 +17,12 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY_FILE = os.path.join(_HERE, "_libs", "libgpulz.so.1")
 
 MODES = {name[len("GPULZ_MODE_"):].lower(): value for name, value in C.items()
-         if name.startswith("GPULZ_MODE_") and name != "GPULZ_MODE_COUNT"}
+         if name.startswith("GPULZ_MODE_") and name not in ("GPULZ_MODE_COUNT",
+                                                             "GPULZ_MODE_DEFAULT")}
 _MODE_NAMES = {value: name for name, value in MODES.items()}
+#: the mode where none is given, gpulz.h's GPULZ_MODE_DEFAULT ("auto"), as
+#: for the C library, the HDF5 filter and the gpulz command
+DEFAULT_MODE = _MODE_NAMES[C["GPULZ_MODE_DEFAULT"]]
 BACKENDS = {name[len("GPULZ_BACKEND_"):].lower(): value for name, value in C.items()
             if name.startswith("GPULZ_BACKEND_")}
 
@@ -113,7 +117,7 @@ def choice(name, value, table):
 
 
 def encoder_options(symbol_size=0, window=None, level=None, block=None, adaptive=False,
-                    mode="lz", checksum=True):
+                    mode=DEFAULT_MODE, checksum=True):
     """The options that shape the bytes, type-checked and range-checked by the
     library; returns a dict with symbol_size (0 kept: "from the data"), window,
     block, flags and mode (the gpulz_mode number)."""
@@ -188,7 +192,7 @@ def _is_device(data):
 
 
 def compress(data, *, symbol_size=None, window=None, level=None, block=None, adaptive=False,
-             mode="lz", checksum=True, threads=0, backend="auto"):
+             mode=DEFAULT_MODE, checksum=True, threads=0, backend="auto"):
     """Compress data into one gpulz chunk (docs/FORMAT.md).
 
     data: a numpy array (any shape, C order is compressed), a bytes-like
@@ -198,8 +202,8 @@ def compress(data, *, symbol_size=None, window=None, level=None, block=None, ada
     one of those, else 1 (bytes: 1, as the gpulz command's default).
     window (1..255, default 128) or level (1..4: 32, 64, 128, 255), block
     (symbols per block, a power of two 256..16384, default 2048), adaptive,
-    mode ("lz", "fast", "ratio", "auto") and checksum (False: no checksum;
-    fast, ratio, auto) shape the bytes; threads and backend ("auto", "cpu",
+    mode ("auto", the default; "fast", "ratio" or "lz") and checksum (False:
+    no checksum; fast, ratio, auto) shape the bytes; threads and backend ("auto", "cpu",
     "gpu") only where the work runs.  The bytes equal those of the C library
     and of `gpulz compress` with the same options.
 
@@ -284,7 +288,7 @@ def _batch_where(chunks):
 
 
 def compress_batch(chunks, *, symbol_size=None, window=None, level=None, block=None,
-                   adaptive=False, mode="lz", checksum=True, threads=0, backend="auto"):
+                   adaptive=False, mode=DEFAULT_MODE, checksum=True, threads=0, backend="auto"):
     """Compress each of a sequence of chunks into its own gpulz chunk.
 
     chunks: numpy arrays and bytes-like objects, or CUDA arrays (all on the

@@ -5,8 +5,8 @@ is installed; zarr v2 arrays take it as compressor)."""
 from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
-from ._codec import (BACKENDS, MODES, compress, decompress, encoder_options, integer,
-                     symbol_size_of)
+from ._codec import (BACKENDS, DEFAULT_MODE, MODES, compress, decompress, encoder_options,
+                     integer, symbol_size_of)
 
 _MODE_NAMES = {v: k for k, v in MODES.items()}
 
@@ -22,7 +22,7 @@ class GpulzCodec(Codec):
     codec_id = "gpulz"
 
     def __init__(self, symbol_size=0, window=None, level=None, block=None, adaptive=False,
-                 mode="lz", checksum=True, threads=0, backend="auto"):
+                 mode=DEFAULT_MODE, checksum=True, threads=0, backend="auto"):
         o = encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
         self.symbol_size = o["symbol_size"]
         self.window = o["window"]

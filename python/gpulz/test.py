@@ -79,6 +79,9 @@ def test_codec():
         check(np.array_equal(back, x), "%s: data differ" % mode)
         out = np.empty_like(x)
         check(gpulz.decompress(c, out) is out and np.array_equal(out, x), "%s: out=" % mode)
+    # no mode: auto, the C library's default, byte for byte
+    check(gpulz.DEFAULT_MODE == "auto" and gpulz.compress(x) == gpulz.compress(x, mode="auto"),
+          "default mode %r" % gpulz.DEFAULT_MODE)
     b = bytes(x.view(np.uint8)[:100001])
     check(bytes(gpulz.decompress(gpulz.compress(b, level=4, block=256))) == b, "bytes round trip")
     check(gpulz.decompressed_size(gpulz.compress(b)) == len(b), "decompressed_size")
@@ -188,9 +191,9 @@ def test_h5py():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "gpulz_test.h5")
         with h5py.File(path, "w") as f:
-            f.create_dataset("lz", data=x, chunks=(1 << 16,), **gpulz.Gpulz())
+            f.create_dataset("lz", data=x, chunks=(1 << 16,), **gpulz.Gpulz(mode="lz"))
             f.create_dataset("auto", data=x.reshape(512, 512), chunks=(128, 512),
-                             **gpulz.Gpulz(mode="auto", level=4))
+                             **gpulz.Gpulz(level=4))
         with h5py.File(path, "r") as f:
             for name, shape in (("lz", x.shape), ("auto", (512, 512))):
                 d = f[name]
@@ -201,6 +204,7 @@ def test_h5py():
                 check(fid == gpulz.FILTER_ID and len(values) == 7, "%s: filter %d %r"
                       % (name, fid, values))
             check(f["auto"].id.get_create_plist().get_filter(0)[2][6] == 3, "auto: mode slot")
+            check(f["lz"].id.get_create_plist().get_filter(0)[2][::6] == (1, 0), "lz: slots 0, 6")
     # a value of the wrong type is not rounded or taken as true
     for bad, error in ((dict(symbol_size=3), ValueError), (dict(window=0), ValueError),
                        (dict(block=1000), ValueError), (dict(window=2.5), TypeError),
@@ -212,7 +216,8 @@ def test_h5py():
             continue
         raise Failed("Gpulz(%r) was not a %s" % (bad, error.__name__))
     check(gpulz.Gpulz(window=np.int64(64), adaptive=np.bool_(True)).filter_options
-          == (0, 0, 64, 2048, 1), "Gpulz: numpy integers and booleans")
+          == (0, 0, 64, 2048, 1, 0, 3), "Gpulz: numpy integers and booleans")
+    check(gpulz.Gpulz(mode="lz").filter_options == (1, 0, 128, 2048, 0), "Gpulz: mode lz")
     return "h5py %s (HDF5 %s): datasets written and read through filter %d (%s)" % (
         h5py.version.version, h5py.version.hdf5_version, gpulz.FILTER_ID,
         "registered by gpulz" if gpulz.FILTER_ID in gpulz._registered else "found by HDF5")
@@ -258,6 +263,8 @@ def test_numcodecs():
     check(np.array_equal(out, x), "numcodecs: decode into out")
     again = numcodecs.get_codec(codec.get_config())
     check(again == codec and again.encode(x) == enc, "numcodecs: config round trip")
+    check(GpulzCodec().mode == "auto" and numcodecs.get_codec({"id": "gpulz"}).mode == "auto",
+          "numcodecs: the default mode is not auto")
     return "numcodecs %s: get_codec({'id': 'gpulz'}) round trip" % numcodecs.__version__
 
 
@@ -267,13 +274,14 @@ def test_zarr():
     x = sample(1 << 18, np.uint16).reshape(512, 512)
     store = zarr.storage.MemoryStore()
     a = zarr.create_array(store, shape=x.shape, chunks=(128, 256), dtype=x.dtype,
-                          compressors=[GpulzZarrCodec(mode="auto")], zarr_format=3)
+                          compressors=[GpulzZarrCodec()], zarr_format=3)
     a[...] = x
     b = zarr.open_array(store, mode="r")  # the codec from the metadata, by entry point
     got = b[...]
     check(isinstance(got, np.ndarray) and np.array_equal(got, x), "zarr: data differ")
     conf = [c.to_dict() for c in b.compressors]
-    check(conf and conf[0]["name"] == "gpulz" and conf[0]["configuration"]["symbol_size"] == 2,
+    check(conf and conf[0]["name"] == "gpulz" and conf[0]["configuration"]["symbol_size"] == 2 and
+          conf[0]["configuration"]["mode"] == "auto",
           "zarr: compressors %r" % conf)
     chunks = chunk_items(store)
     check(len(chunks) == 8, "zarr: %d chunks stored, not 8" % len(chunks))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from zarr.abc.codec import BytesBytesCodec
 from zarr.core.common import parse_named_configuration
 
-from ._codec import (MODES, compress_batch, decompress_batch, encoder_options,
+from ._codec import (DEFAULT_MODE, MODES, compress_batch, decompress_batch, encoder_options,
                      gpu_available)
 
 _MODE_NAMES = {v: k for k, v in MODES.items()}
@@ -44,11 +44,11 @@ class GpulzZarrCodec(BytesBytesCodec):
     window: int = 128
     block: int = 2048
     adaptive: bool = False
-    mode: str = "lz"
+    mode: str = DEFAULT_MODE
     checksum: bool = True
 
     def __init__(self, *, symbol_size=0, window=None, level=None, block=None, adaptive=False,
-                 mode="lz", checksum=True):
+                 mode=DEFAULT_MODE, checksum=True):
         o = encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
         object.__setattr__(self, "symbol_size", o["symbol_size"])
         object.__setattr__(self, "window", o["window"])
