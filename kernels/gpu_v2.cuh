@@ -21,7 +21,6 @@
 #include "gpu_v2.h"
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
-#define GPU_V2_ENC_BATCH 16 /* rows whose units a coding warp loads at once */
 #define GPU_V2_UNDELTA_THREADS 256
 
 /* Symbol i of the input, S bytes little-endian, from any alignment. */
@@ -230,46 +229,28 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
         seg = dst + st.seg_at + (J.seg_off[st.seg0 + s] - J.seg_off[st.seg0]);
     }
     uint32_t state = GPULZ_RANS_L, nw = 0;
-    /* The units and their entries do not depend on the state: a batch of
-     * rows loads them all first, so that their loads overlap, and only the
-     * steps run one row after another.  A chunk of a few segments has too
-     * few warps to hide one load's latency per row. */
-    for (unsigned top = (c + 31) / 32; top > 0;) {
-        const unsigned base = top > GPU_V2_ENC_BATCH ? top - GPU_V2_ENC_BATCH : 0;
-        uint32_t vb[GPU_V2_ENC_BATCH], eb[GPU_V2_ENC_BATCH];
-#pragma unroll
-        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
-            const unsigned i = (base + k) * 32 + lane;
-            vb[k] = base + k < top && i < c ? v2_unit<S>(J, st, first + i) : 0;
+    for (unsigned r = (c + 31) / 32; r-- > 0;) {
+        const unsigned i = r * 32 + lane;
+        const bool active = i < c;
+        uint32_t v = 0, e = 0, w = 0;
+        if (active) {
+            v = v2_unit<S>(J, st, first + i);
+            e = st.enc[v];
         }
-#pragma unroll
-        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
-            const unsigned i = (base + k) * 32 + lane;
-            eb[k] = base + k < top && i < c ? st.enc[vb[k]] : 0;
-        }
-#pragma unroll
-        for (int k = GPU_V2_ENC_BATCH - 1; k >= 0; k--) {
-            if (base + k >= top)
-                continue; /* the same for the whole warp */
-            const bool active = (base + k) * 32 + lane < c;
-            const uint32_t v = vb[k], e = eb[k];
-            uint32_t w = 0;
-            int emit = 0;
-            if (active && (e & GPU_V2_ENC_ESC))
-                state = gpulz_rans_encode_raw(state, v, st.u, &emit, &w);
-            unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
-            if (WRITE && emit)
-                v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
-            nw += __popc(mask);
-            emit = 0;
-            if (active)
-                state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
-            mask = __ballot_sync(0xFFFFFFFFu, emit);
-            if (WRITE && emit)
-                v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
-            nw += __popc(mask);
-        }
-        top = base;
+        int emit = 0;
+        if (active && (e & GPU_V2_ENC_ESC))
+            state = gpulz_rans_encode_raw(state, v, st.u, &emit, &w);
+        unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
+        if (WRITE && emit)
+            v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
+        nw += __popc(mask);
+        emit = 0;
+        if (active)
+            state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
+        mask = __ballot_sync(0xFFFFFFFFu, emit);
+        if (WRITE && emit)
+            v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
+        nw += __popc(mask);
     }
     if (WRITE) {
         gpulz_put_u32(seg + 4 * lane, state);
@@ -307,52 +288,20 @@ __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint6
 
 /* ---- decoding ------------------------------------------------------------- */
 
-/*
- * A segment's words as a decoding warp takes them: in order, each lane
- * holding one of the next 64 (lane l: words k0 + l and k0 + 32 + l), the
- * following 32 loaded as soon as the first 32 are used, so that a row finds
- * its words in registers rather than waiting for memory.
- */
-struct v2_words {
-    const uint8_t *w;
-    uint32_t nw, k0, a, b;
-};
-
-__device__ __forceinline__ uint32_t v2_word_at(const uint8_t *w, uint32_t i, uint32_t nw)
-{
-    return i < nw ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i) : 0;
-}
-
-__device__ __forceinline__ void v2_words_init(v2_words *W, const uint8_t *w, uint32_t nw, unsigned lane)
-{
-    W->w = w;
-    W->nw = nw;
-    W->k0 = 0;
-    W->a = v2_word_at(w, lane, nw);
-    W->b = v2_word_at(w, 32 + lane, nw);
-}
-
 /* Take the next word where a lane needs one: the lanes in need numbered in
- * lane order from *k; a word past the segment's marks it bad.  Before a
- * take fewer than 32 words of the window are used, after it fewer than 64. */
-__device__ __forceinline__ void v2_take(bool need, uint32_t *state, v2_words *W, uint32_t *k, bool *bad,
-                                        unsigned lane)
+ * lane order from *k; a word past the segment's marks it bad. */
+__device__ __forceinline__ void v2_take(bool need, uint32_t *state, const uint8_t *w, uint32_t *k, uint32_t nw,
+                                        bool *bad, unsigned lane)
 {
     const unsigned mask = __ballot_sync(0xFFFFFFFFu, need);
-    const uint32_t i = *k + __popc(mask & ((1u << lane) - 1)), off = i - W->k0;
-    const uint32_t lo = __shfl_sync(0xFFFFFFFFu, W->a, off & 31), hi = __shfl_sync(0xFFFFFFFFu, W->b, off & 31);
     if (need) {
-        if (i < W->nw)
-            *state = gpulz_rans_take_word(*state, off < 32 ? lo : hi);
+        const uint32_t i = *k + __popc(mask & ((1u << lane) - 1));
+        if (i < nw)
+            *state = gpulz_rans_take_word(*state, gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i));
         else
             *bad = true;
     }
     *k += __popc(mask);
-    if (*k - W->k0 >= 32) {
-        W->a = W->b;
-        W->k0 += 32;
-        W->b = v2_word_at(W->w, W->k0 + 32 + lane, W->nw);
-    }
 }
 
 /*
@@ -385,8 +334,6 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
     const uint32_t nw = J.words[st.seg0 + s], umask = (1u << (8 * st.u)) - 1;
     uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
     bool bad = state < GPULZ_RANS_L;
-    v2_words W;
-    v2_words_init(&W, w, nw, lane);
     for (unsigned r = 0; r < (c + 31) / 32; r++) {
         const unsigned i = r * 32 + lane;
         const bool active = i < c;
@@ -396,7 +343,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
             e = slot[sl];
             state = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
         }
-        v2_take(active && gpulz_rans_needs_word(state), &state, &W, &k, &bad, lane);
+        v2_take(active && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
         const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
         if (active && !esc)
             v2_unit_put(J, st, first + i, value[sl]);
@@ -404,7 +351,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
             v2_unit_put(J, st, first + i, state & umask);
             state >>= 8 * st.u;
         }
-        v2_take(esc && gpulz_rans_needs_word(state), &state, &W, &k, &bad, lane);
+        v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
     }
     bad = bad || state != GPULZ_RANS_L || k != nw;
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
