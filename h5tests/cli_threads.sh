@@ -6,11 +6,8 @@
 # writes the bytes of -t 1.  Above 4096 is a usage error.
 . "$top_srcdir/h5tests/cli_common.sh"
 
-# 8 MiB of 256-symbol blocks: 32768 blocks, work for all 4096 workers.
-# Under the limit in mode lz: in auto, the default, a worker that cannot get
-# its entropy coder's segment fails the call ("cannot allocate a coded
-# segment") instead of leaving the work to the others; the runs without a
-# limit below take the default.
+# 8 MiB of 256-symbol blocks: 32768 blocks, work for all 4096 workers; mode
+# lz here, the default (auto) below, each under the limit its -t 1 runs in.
 "$GPULZ" gen quant 8M -o q.raw || fail "gen"
 expect 0 "$GPULZ" compress --mode lz -t 1 -b 256 --backend cpu q.raw -o one.gplz
 
@@ -35,8 +32,20 @@ cmp one.gplz many.gplz || fail "compress -t 4096 under ulimit -v $limit wrote ot
     2>err.log || fail "decompress -t 4096 under ulimit -v $limit failed: $(cat err.log)"
 cmp q.raw back.raw || fail "decompress -t 4096 under ulimit -v $limit: round trip differs"
 
-# the limit itself, in the default mode
+# the default mode, auto: its entropy coder's segments too are done
+# without where a worker cannot get them (in place, on one thread)
 expect 0 "$GPULZ" compress -t 1 -b 256 --backend cpu -f q.raw -o one.gplz
+limit=
+for kib in 262144 524288 1048576 2097152; do
+    if (ulimit -v "$kib" && "$GPULZ" compress -t 1 -b 256 --backend cpu -f q.raw -o lim.gplz) 2>/dev/null; then
+        limit=$kib
+        break
+    fi
+done
+[ -n "$limit" ] || fail "compress -t 1 in mode auto does not run under ulimit -v 2097152"
+(ulimit -v "$limit" && exec "$GPULZ" compress -t 4096 -b 256 --backend cpu -f q.raw -o many.gplz) \
+    2>err.log || fail "compress -t 4096 in mode auto under ulimit -v $limit failed: $(cat err.log)"
+cmp one.gplz many.gplz || fail "compress -t 4096 in mode auto under ulimit -v $limit wrote other bytes"
 expect 0 "$GPULZ" compress -t 4096 -b 256 --backend cpu -f q.raw -o many.gplz
 cmp one.gplz many.gplz || fail "compress -t 4096 wrote other bytes than -t 1"
 expect 2 "$GPULZ" compress -t 4097 -f q.raw -o many.gplz

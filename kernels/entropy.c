@@ -624,7 +624,25 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     J.tmp = calloc(workers, sizeof *J.tmp);
     if (!J.words || !J.tmp)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate coder scratch for %llu segments", (unsigned long long)nseg);
-    if ((rc = gpulz_parallel_for(nseg, workers, 1, enc_init, enc_segment, &J)) != GPULZ_OK)
+    rc = gpulz_parallel_for(nseg, workers, 1, enc_init, enc_segment, &J);
+    if (rc == GPULZ_ERR_NOMEM && workers > 1) {
+        /* the segments' own buffers could not all be had: code them in
+         * place on one thread, as one worker does (threads are a ceiling) */
+        for (uint64_t s = 0; s < nseg; s++)
+            free(J.seg[s]);
+        free(J.seg);
+        J.seg = NULL;
+        for (unsigned w = 0; w < workers; w++) {
+            free(J.tmp[w]);
+            J.tmp[w] = NULL;
+        }
+        J.direct = out + seg0;
+        J.room = U->N * U->u - tsize - 4 * nseg;
+        J.pos = 0;
+        J.over = 0;
+        rc = gpulz_parallel_for(nseg, 1, 1, enc_init, enc_segment, &J);
+    }
+    if (rc != GPULZ_OK)
         goto done;
     uint64_t body = tsize + 4 * nseg;
     if (!J.over)
