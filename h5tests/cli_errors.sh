@@ -87,6 +87,17 @@ for bad in truncated header-only longer magic version symbol notgpulz empty; do
     [ $? -eq 1 ] || fail "decompress of $bad.gplz from stdin did not exit 1"
 done
 ls | grep -q '\.tmp-' && fail "temporary files left behind"
+# format 2 (the default mode) has no block table: info walks its streams'
+# headers, so that a chunk cut short or grown is refused there too
+"$GPULZ" compress -s 2 q.raw -o q2.gplz || fail "compress in the default mode"
+size2=$(size q2.gplz)
+head -c $((size2 - 1)) q2.gplz >truncated2.gplz
+cp q2.gplz longer2.gplz && printf 'z' >>longer2.gplz
+expect 0 "$GPULZ" info q2.gplz
+for bad in truncated2 longer2; do
+    expect 1 "$GPULZ" info "$bad.gplz"
+    expect 1 "$GPULZ" decompress "$bad.gplz" -o out.raw
+done
 
 # 3: I/O
 expect 3 "$GPULZ" compress no-such-file -o o.gplz

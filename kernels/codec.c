@@ -479,6 +479,9 @@ int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info)
     if (!src || !info)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     int rc = gpulz_header_parse(src, n, &L, &raw);
+    /* format 2 has no table of sizes: its streams' headers say how long it is */
+    if (rc == GPULZ_OK && L.version == 2)
+        rc = gpulz_v2_span_check(src, n, &L);
     if (rc != GPULZ_OK)
         return rc;
     const uint8_t *h = src;

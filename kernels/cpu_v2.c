@@ -764,6 +764,24 @@ done:
     return rc;
 }
 
+int gpulz_v2_span_check(const uint8_t *src, size_t n, const gpulz_layout *L)
+{
+    const unsigned streams = gpulz_stream_count(L->flags, L->symbol_size);
+    size_t pos = (size_t)L->table_end;
+    for (unsigned j = 0; j < streams; j++) {
+        uint64_t N;
+        int rc = gpulz_stream_peek(src + pos, n - pos, &N, "of the chunk");
+        if (rc != GPULZ_OK)
+            return rc;
+        const uint64_t size = gpulz_get_u64(src + pos + 9);
+        if (size > n - pos - GPULZ_STREAM_HEADER_SIZE)
+            return gpulz_fail(GPULZ_ERR_TRUNCATED, "stream %u of the chunk: %llu bytes, %zu left", j,
+                              (unsigned long long)size, n - pos - GPULZ_STREAM_HEADER_SIZE);
+        pos += GPULZ_STREAM_HEADER_SIZE + (size_t)size;
+    }
+    return gpulz_v2_tail_check(n, pos, L);
+}
+
 int gpulz_v2_tail_check(size_t n, size_t pos, const gpulz_layout *L)
 {
     if (n - pos == L->tail)

@@ -108,7 +108,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     J.C = C;
     J.g = g;
     J.split = (unsigned)split;
-    J.count = planes + 3;
+    J.count = gpulz_stream_count(L->flags, S);
     byte_stream(&J.s[0], scratch + P->flags, NULL, nf);
     K.h[0] = &hF;
     for (unsigned j = 0; j < planes; j++) {

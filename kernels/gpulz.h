@@ -148,7 +148,8 @@ typedef struct gpulz_chunk_info {
     size_t compressed_size;  /* the whole chunk as its header and table describe it */
 } gpulz_chunk_info;
 
-/* Parse and check the header and block table (not the blocks themselves). */
+/* Parse and check the header and block table, or in format 2 the streams'
+ * headers and sizes (not the blocks or the streams' contents). */
 int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info);
 
 /* One block of a chunk as its table describes it (FORMAT.md §3). */

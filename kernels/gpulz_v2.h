@@ -52,6 +52,11 @@ int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, int *split);
  * which end at pos: GPULZ_OK, else _TRUNCATED or _CORRUPT. */
 int gpulz_v2_tail_check(size_t n, size_t pos, const gpulz_layout *L);
 
+/* The layout of the chunk src (n bytes, header checked into L) without
+ * decoding it: each stream's header in turn, its size within the chunk,
+ * then the tail (§11, §14, §20): GPULZ_OK, _TRUNCATED or _CORRUPT. */
+int gpulz_v2_span_check(const uint8_t *src, size_t n, const gpulz_layout *L);
+
 /* Decode the format 2 chunk src (n bytes, header checked into L) into dst
  * (L->n bytes), every field checked (§20), the checksum included. */
 int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
