@@ -35,15 +35,6 @@
 #include "h5_dynamic.h" /* the plugin module: HDF5 calls through the loader's table */
 #endif
 
-/* Push a message onto HDF5's error stack, set the return value, go to done. */
-#define PUSH_AND_GOTO(MAJ, MIN, RET, ...)                                                    \
-    do {                                                                                     \
-        H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, MAJ, MIN,          \
-                 __VA_ARGS__);                                                               \
-        ret_value = RET;                                                                     \
-        goto done;                                                                           \
-    } while (0)
-
 /* gpulz_cd.h includes neither HDF5 nor gpulz.h, so what its contract shares
  * with the codec is tied here, where both are seen. */
 _Static_assert(H5Z_GPULZ_CD_VERSION_CURRENT == GPULZ_FORMAT_VERSION &&

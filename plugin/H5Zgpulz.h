@@ -11,6 +11,17 @@
 #include "gpulz.h"
 #include "gpulz_h5filter.h"
 
+/* Push a message onto HDF5's error stack, set the return value, go to done:
+ * the one error macro of the filter core and of direct chunk I/O (a
+ * function using it has ret_value and a done label). */
+#define PUSH_AND_GOTO(MAJ, MIN, RET, ...)                                                    \
+    do {                                                                                     \
+        H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, MAJ, MIN,          \
+                 __VA_ARGS__);                                                               \
+        ret_value = RET;                                                                     \
+        goto done;                                                                           \
+    } while (0)
+
 /*
  * The IDs the core answers for come from gpulz_cd.h, except in the build that
  * h5tests/plugin.inc makes to test the move to a registered ID before one

@@ -29,15 +29,6 @@
 
 #include "H5Zgpulz.h"
 
-/* Push a message onto HDF5's error stack, set the return value, go to done. */
-#define PUSH_AND_GOTO(MAJ, MIN, RET, ...)                                                    \
-    do {                                                                                     \
-        H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, MAJ, MIN,          \
-                 __VA_ARGS__);                                                               \
-        ret_value = RET;                                                                     \
-        goto done;                                                                           \
-    } while (0)
-
 /* A batch: up to this many chunks and this many bytes of raw chunks (at
  * least one chunk), enough to keep every core or the GPU busy while the
  * staging stays a fraction of the memory of any machine that has a GPU. */
