@@ -107,8 +107,8 @@ herr_t gpulz_h5_read_direct(hid_t dset, hid_t mem_type, hid_t file_space, hid_t 
  * placed into d_buf on the device with strided copies, compressed and
  * decompressed there in batches (gpulz_compress_batch with
  * GPULZ_MEMORY_DEVICE); only the compressed chunks cross PCIe.  Where the
- * chunk path is not taken, or cannot run on the GPU (no usable GPU, modes
- * ratio and auto when writing), the selection is moved through host memory
+ * chunk path is not taken, or cannot run on the GPU (no usable GPU), the
+ * selection is moved through host memory
  * and the host call above does the rest.  The call returns with the stream's
  * work for it done.  A libh5gpulz built without CUDA fails these calls.
  */
