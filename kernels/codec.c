@@ -386,7 +386,9 @@ static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params 
         v2++;
     if (v2 && want_gpu(&q, n)) {
         uint8_t *out = NULL;
-        size_t len = 0, cap = (size_t)gpulz_v2_bound(n, S, p->block_symbols);
+        size_t len = 0, cap = gpulz_compress_bound(n, &q);
+        if (!cap)
+            return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
         if ((rc = v2_room(cap, room, room_cap, room_used, &out)) != GPULZ_OK)
             return rc;
         rc = gpulz_gpu_compress_v2_host(src, n, &q, list, v2, out, cap, &len);
