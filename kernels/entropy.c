@@ -173,33 +173,60 @@ static int rem_cmp(const void *a, const void *b)
     return rank_cmp(a, b);
 }
 
-int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
+/* The escape's place among r[0, K), which rank_cmp sorts: after every
+ * value counted as often or more. */
+static void insert_escape(ranked *r, unsigned K, ranked esc)
+{
+    unsigned at = 0;
+    while (at < K && rank_cmp(&r[at], &esc) < 0)
+        at++;
+    memmove(r + at + 1, r + at, (K - at) * sizeof *r);
+    r[at] = esc;
+}
+
+/*
+ * The model of h.  With tables, the model of §18 step 4 whole: the values
+ * ascending and the entry of every value.  Without, what §19's estimate
+ * reads and no more: the kept values in rank order, each its own entry,
+ * and no table of 2^(8u) entries; the frequencies are the same, as ties
+ * are broken by rank and never by a value's place in the table.
+ */
+static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
 {
     int rc = GPULZ_OK;
     const size_t V = (size_t)1 << (8 * h->u);
     ranked *r = NULL;
     unsigned distinct = 0;
     memset(m, 0, offsetof(gpulz_model, value));
+    m->entry = NULL;
     m->u = h->u;
     m->N = h->N;
     /* Selection: a value's ideal share is at least one slot, and room is
      * left, in rank order.  A value under one slot is escaped whatever its
      * rank, so only the others (at most M of them: their counts add up to
      * N at most) are ranked and sorted; for u = 2 that is far fewer than the
-     * values present. */
-    unsigned cand = 0;
+     * values present.  Their array grows as they are found: most streams
+     * keep a few dozen. */
+    unsigned cand = 0, cap = 64;
     uint64_t escaped = 0;
-    m->entry = malloc(V * sizeof *m->entry);
-    r = malloc((GPULZ_RANS_M + 1) * sizeof *r);
-    if (!m->entry || !r)
+    r = malloc((cap + 1) * sizeof *r);
+    if (!r || (tables && !(m->entry = malloc(V * sizeof *m->entry))))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
     for (size_t v = 0; v < V; v++)
         if (h->count[v]) {
             distinct++;
-            if ((unsigned __int128)h->count[v] * GPULZ_RANS_M >= h->N)
+            if ((unsigned __int128)h->count[v] * GPULZ_RANS_M >= h->N) {
+                if (cand == cap) {
+                    ranked *more = realloc(r, (2 * (size_t)cap + 1) * sizeof *r);
+                    if (!more)
+                        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+                    r = more;
+                    cap *= 2;
+                }
                 r[cand++] = (ranked){h->count[v], (uint32_t)v, 0, 0, 0};
-            else
+            } else {
                 escaped += h->count[v];
+            }
         }
     m->distinct = distinct;
     qsort(r, cand, sizeof *r, rank_cmp);
@@ -214,10 +241,10 @@ int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
     m->E = escaped != 0;
     m->escaped = escaped;
     unsigned n = K + m->E;
-    /* table order: values ascending, the escape last */
-    for (size_t v = 0; v < V; v++)
-        m->entry[v] = (uint16_t)K;
-    {
+    if (tables) {
+        /* table order: values ascending, the escape last */
+        for (size_t v = 0; v < V; v++)
+            m->entry[v] = (uint16_t)K;
         /* the kept values marked in place (no entry is 0xFFFF: K < 2^12) */
         for (unsigned i = 0; i < K; i++)
             m->entry[r[i].value] = 0xFFFF;
@@ -227,13 +254,17 @@ int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
                 m->value[e] = (uint32_t)v;
                 m->entry[v] = (uint16_t)e++;
             }
+        for (unsigned i = 0; i < K; i++)
+            r[i].entry = m->entry[r[i].value];
+    } else {
+        for (unsigned i = 0; i < K; i++) {
+            m->value[i] = r[i].value;
+            r[i].entry = i;
+        }
     }
+    /* r[0..n) in rank order, the escape ranked by its count (cap > K) */
     if (m->E)
-        r[K] = (ranked){escaped, 0, 1, K, 0};
-    for (unsigned i = 0; i < K; i++)
-        r[i].entry = m->entry[r[i].value];
-    /* r[0..n) is in rank order again (the escape ranks by its count) */
-    qsort(r, n, sizeof *r, rank_cmp);
+        insert_escape(r, K, (ranked){escaped, 0, 1, K, 0});
     /* normalisation: floors, then the largest remainders, then no zero */
     uint64_t sum = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -271,6 +302,11 @@ done:
     if (rc != GPULZ_OK)
         gpulz_model_free(m);
     return rc;
+}
+
+int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
+{
+    return model_make(m, h, 1);
 }
 
 void gpulz_model_free(gpulz_model *m)
@@ -349,7 +385,7 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
         return GPULZ_OK;
     }
     gpulz_model m;
-    int rc = gpulz_model_build(&m, h);
+    int rc = model_make(&m, h, 0);
     if (rc != GPULZ_OK)
         return rc;
     if (m.distinct == 1) {
