@@ -232,16 +232,22 @@ done:
 
 int gpu_grow_pinned(gpu_ctx *c, size_t need)
 {
-    int rc = GPULZ_OK;
     if (need <= c->pinned_cap)
+        return GPULZ_OK;
+    return gpu_grow_host(&c->h_pinned, &c->pinned_cap, need + need / 8);
+}
+
+int gpu_grow_host(uint8_t **buf, size_t *cap, size_t need)
+{
+    int rc = GPULZ_OK;
+    if (need <= *cap)
         return rc;
-    if (c->h_pinned)
-        GPULZ_CK(cudaFreeHost(c->h_pinned));
-    c->h_pinned = NULL;
-    c->pinned_cap = 0;
-    need += need / 8;
-    GPULZ_CK(cudaHostAlloc((void **)&c->h_pinned, need, cudaHostAllocDefault));
-    c->pinned_cap = need;
+    if (*buf)
+        GPULZ_CK(cudaFreeHost(*buf));
+    *buf = NULL;
+    *cap = 0;
+    GPULZ_CK(cudaHostAlloc((void **)buf, need, cudaHostAllocDefault));
+    *cap = need;
 done:
     return rc;
 }

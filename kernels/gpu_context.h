@@ -92,6 +92,10 @@ typedef struct gpu_ctx {
     uint8_t *h_pinned; /* staging for pageable host buffers */
     size_t pinned_cap;
     uint64_t *h_status; /* pinned, GPULZ_STATUS_BYTES */
+    /* pinned: format 2's histograms on their way to the host, and its
+     * coding tables on their way to the device (gpu_v2.c) */
+    uint8_t *h_hists, *h_tables;
+    size_t hists_cap, tables_cap;
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
 } gpu_ctx;
@@ -120,6 +124,8 @@ void gpu_ctx_release(gpu_ctx *c, int prev);
 /* Grow a cached buffer of the context to at least need bytes. */
 int gpu_grow_device(uint8_t **buf, size_t *cap, size_t need);
 int gpu_grow_pinned(gpu_ctx *c, size_t need);
+/* The same for a pinned host buffer (its contents are not kept). */
+int gpu_grow_host(uint8_t **buf, size_t *cap, size_t need);
 int gpu_grow_events(gpu_ctx *c, size_t need);
 
 /* GPULZ_OK when the kernels implement every stage of layout L's chunk. */

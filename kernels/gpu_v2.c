@@ -45,30 +45,35 @@ static uint32_t only_value(const gpulz_hist *h)
     return 0;
 }
 
-int gpu_v2_stats(const uint8_t *d_src, size_t n, unsigned S, unsigned C, int checksum, uint8_t *scratch,
-                 const gpu_v2_plan *P, cudaStream_t st, gpulz_fast_hists *H, uint32_t *sum)
+int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int checksum, uint8_t *scratch,
+                 const gpu_v2_plan *P, cudaStream_t st, gpu_v2_memo *M)
 {
     int rc = GPULZ_OK;
+    const unsigned S = M->S;
     const uint64_t m = n / S;
-    uint64_t *counts = malloc(2 * P->hist_bins * sizeof *counts);
-    if (!counts)
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
+    gpulz_fast_hists *H = &M->H;
+    /* pinned, so that the copy is one DMA and no page is faulted in */
+    if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768) * sizeof(uint64_t))) != GPULZ_OK)
+        return rc;
+    uint64_t *counts = (uint64_t *)c->h_hists;
     if ((rc = gpu_v2_hist(d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins, st)) != GPULZ_OK ||
         (checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), st)) != GPULZ_OK))
         goto done;
     GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
                              st));
     if (checksum)
-        GPULZ_CK(cudaMemcpyAsync(sum, scratch + P->status, sizeof *sum, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaMemcpyAsync(&M->sum, scratch + P->status, sizeof M->sum, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     for (int d = 0; d < 2; d++) {
-        const uint64_t *c = counts + d * P->hist_bins;
+        uint64_t *cd = counts + d * P->hist_bins;
         if (S <= 2) {
-            memcpy(H->whole[d].count, c, ((size_t)1 << (8 * S)) * sizeof *c);
+            /* read where they arrived: no copy of 2^16 counters */
+            free(H->whole[d].count);
+            H->whole[d].count = cd;
             H->whole[d].N = m;
         } else {
             for (unsigned j = 0; j < S; j++) {
-                memcpy(H->plane[d][j].count, c + 256 * j, 256 * sizeof *c);
+                memcpy(H->plane[d][j].count, cd + 256 * j, 256 * sizeof *cd);
                 H->plane[d][j].N = m;
             }
         }
@@ -76,7 +81,6 @@ int gpu_v2_stats(const uint8_t *d_src, size_t n, unsigned S, unsigned C, int che
     if (S == 2)
         gpulz_fast_hists_planes_from_whole(H);
 done:
-    free(counts);
     return rc;
 }
 
@@ -93,6 +97,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     uint64_t *bounds = NULL;
     uint32_t *enc = NULL;
     uint8_t *meta = NULL;
+    gpu_ctx *c = K->c;
     memset(model, 0, sizeof model);
     J->words = (uint32_t *)(K->scratch + P->words);
     J->seg_off = (uint64_t *)(K->scratch + P->seg_off);
@@ -101,8 +106,10 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     enc_at[0] = 0;
     for (unsigned j = 0; j < J->count; j++)
         enc_at[j + 1] = enc_at[j] + ((size_t)1 << (8 * J->s[j].u));
-    if (!(enc = calloc(enc_at[J->count], sizeof *enc)))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the coding tables");
+    /* pinned: the tables' copy is one DMA; it is done when this returns */
+    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, enc_at[J->count] * sizeof *enc)) != GPULZ_OK)
+        goto done;
+    enc = (uint32_t *)c->h_tables;
     uint64_t segs = 0, max_segs = 0, max_units = 0;
     for (unsigned j = 0; j < J->count; j++) {
         const gpulz_hist *h = K->h[j];
@@ -190,7 +197,6 @@ done:
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
         gpulz_model_free(&model[j]);
     free(bounds);
-    free(enc);
     free(meta);
     return rc;
 }
@@ -220,6 +226,9 @@ void gpu_v2_memo_init(gpu_v2_memo *M)
 
 void gpu_v2_memo_free(gpu_v2_memo *M)
 {
+    /* whole histograms are the context's (gpu_v2_stats) */
+    if (M->valid && M->S <= 2)
+        M->H.whole[0].count = M->H.whole[1].count = NULL;
     if (M->S)
         gpulz_fast_hists_free(&M->H);
     memset(M, 0, sizeof *M);
@@ -257,7 +266,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         M->S = S;
         M->C = C;
         M->checksum = (unsigned)checksum;
-        if ((rc = gpu_v2_stats(d_src, n, S, C, checksum, scratch, &P, st, &M->H, &M->sum)) != GPULZ_OK)
+        if ((rc = gpu_v2_stats(c, d_src, n, C, checksum, scratch, &P, st, M)) != GPULZ_OK)
             goto done;
         M->valid = 1;
     }
@@ -291,6 +300,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         J.s[j].x = d_src;
         K.h[j] = split ? &H->plane[delta][j] : &H->whole[delta];
     }
+    K.c = c;
     K.J = &J;
     K.P = &P;
     K.scratch = scratch;

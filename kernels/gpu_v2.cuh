@@ -21,6 +21,7 @@
 #include "gpu_v2.h"
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
+#define GPU_V2_ENC_BATCH 8 /* rounds of a segment whose units are loaded at once */
 #define GPU_V2_UNDELTA_THREADS 256
 
 /* Symbol i of the input, S bytes little-endian, from any alignment. */
@@ -229,28 +230,47 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
         seg = dst + st.seg_at + (J.seg_off[st.seg0 + s] - J.seg_off[st.seg0]);
     }
     uint32_t state = GPULZ_RANS_L, nw = 0;
-    for (unsigned r = (c + 31) / 32; r-- > 0;) {
-        const unsigned i = r * 32 + lane;
-        const bool active = i < c;
-        uint32_t v = 0, e = 0, w = 0;
-        if (active) {
-            v = v2_unit<S>(J, st, first + i);
-            e = st.enc[v];
+    /* The rounds in batches of GPU_V2_ENC_BATCH, last first: a batch's units
+     * and then their entries are loaded before any is coded, so that a
+     * segment waits on memory once per batch and not twice per round (with
+     * few segments, small chunks, nothing else hides that wait). */
+    for (unsigned top = (c + 31) / 32; top > 0;) {
+        const unsigned nb = top < GPU_V2_ENC_BATCH ? top : GPU_V2_ENC_BATCH;
+        uint32_t vb[GPU_V2_ENC_BATCH], eb[GPU_V2_ENC_BATCH];
+#pragma unroll
+        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
+            const unsigned i = (top - 1 - k) * 32 + lane;
+            vb[k] = k < nb && i < c ? v2_unit<S>(J, st, first + i) : 0;
         }
-        int emit = 0;
-        if (active && (e & GPU_V2_ENC_ESC))
-            state = gpulz_rans_encode_raw(state, v, st.u, &emit, &w);
-        unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
-        if (WRITE && emit)
-            v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
-        nw += __popc(mask);
-        emit = 0;
-        if (active)
-            state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
-        mask = __ballot_sync(0xFFFFFFFFu, emit);
-        if (WRITE && emit)
-            v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
-        nw += __popc(mask);
+#pragma unroll
+        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
+            const unsigned i = (top - 1 - k) * 32 + lane;
+            eb[k] = k < nb && i < c ? st.enc[vb[k]] : 0;
+        }
+#pragma unroll
+        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
+            if (k >= nb) /* the same for the whole warp */
+                break;
+            const unsigned i = (top - 1 - k) * 32 + lane;
+            const bool active = i < c;
+            const uint32_t v = vb[k], e = eb[k];
+            uint32_t w = 0;
+            int emit = 0;
+            if (active && (e & GPU_V2_ENC_ESC))
+                state = gpulz_rans_encode_raw(state, v, st.u, &emit, &w);
+            unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
+            if (WRITE && emit)
+                v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
+            nw += __popc(mask);
+            emit = 0;
+            if (active)
+                state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
+            mask = __ballot_sync(0xFFFFFFFFu, emit);
+            if (WRITE && emit)
+                v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
+            nw += __popc(mask);
+        }
+        top -= nb;
     }
     if (WRITE) {
         gpulz_put_u32(seg + 4 * lane, state);

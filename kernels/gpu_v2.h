@@ -78,7 +78,7 @@ int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, int lzss, g
 typedef struct gpu_v2_memo {
     int valid;
     unsigned S, C, checksum;
-    gpulz_fast_hists H;
+    gpulz_fast_hists H; /* for S <= 2 the whole histograms are the context's h_hists */
     uint32_t sum;
 } gpu_v2_memo;
 void gpu_v2_memo_init(gpu_v2_memo *M);
@@ -111,6 +111,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
 
 /* The streams' statistics in one place: per stream j its histogram h[j]. */
 typedef struct gpu_v2_coding {
+    gpu_ctx *c; /* its h_tables carries the coding tables */
     gpu_v2_job *J;
     const gpulz_hist *h[GPU_V2_STREAMS_MAX];
     const gpu_v2_plan *P;
@@ -144,9 +145,18 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
                             uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st);
 
 /* The statistics shared by the modes: the histograms of both transforms
- * into H (S: the chunk's) and, with checksum, the checksum into *sum. */
-int gpu_v2_stats(const uint8_t *d_src, size_t n, unsigned S, unsigned C, int checksum, uint8_t *scratch,
-                 const gpu_v2_plan *P, cudaStream_t st, gpulz_fast_hists *H, uint32_t *sum);
+ * into M->H (S: M->S) and, with checksum, the checksum into M->sum.  They
+ * come back through c's h_hists, which also gets room after them for
+ * ratio's token histograms (gpu_v2_ratio_hists()). */
+int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int checksum, uint8_t *scratch,
+                 const gpu_v2_plan *P, cudaStream_t st, gpu_v2_memo *M);
+
+/* Where ratio's token histograms (768 + bins counters) come back to in
+ * h_hists: after the statistics, which stay in use. */
+static inline uint64_t *gpu_v2_ratio_hists(gpu_ctx *c, size_t bins)
+{
+    return (uint64_t *)c->h_hists + 2 * bins;
+}
 
 /*
  * Decoding's walk through a chunk's streams in chunk order: each opened on

@@ -47,7 +47,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     const unsigned S = L->symbol_size, C = L->block_symbols, W = p->window, g = GPULZ_SEG_LOG2_DEFAULT;
     const uint64_t m = L->symbols, nb = L->blocks, bins = P->hist_bins;
     const uint32_t ck = L->checksum;
-    int rc = GPULZ_OK, split = 0;
+    int rc = GPULZ_OK, split = 0, borrowed = 0;
     uint64_t tot[3], end = 0, *counts = NULL;
     gpulz_hist hF, hLn, hOf;
     gpulz_fast_hists HL;
@@ -81,15 +81,18 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
         (rc = gpu_v2_hist(scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, st)) != GPULZ_OK ||
         (rc = gpu_v2_hist(scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, st)) != GPULZ_OK)
         goto done;
-    if (!(counts = malloc((768 + bins) * sizeof *counts)))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
+    /* pinned, after the statistics (gpu_v2_stats made the room) */
+    counts = gpu_v2_ratio_hists(c, bins);
     GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     if ((rc = byte_hist(&hF, counts, nf)) != GPULZ_OK || (rc = byte_hist(&hLn, counts + 256 + bins, nm)) != GPULZ_OK ||
         (rc = byte_hist(&hOf, counts + 512 + bins, nm)) != GPULZ_OK || (rc = gpulz_fast_hists_init(&HL, S)) != GPULZ_OK)
         goto done;
     if (S <= 2) {
-        memcpy(HL.whole[0].count, counts + 256, ((size_t)1 << (8 * S)) * sizeof *counts);
+        /* read where they arrived, as the statistics are */
+        free(HL.whole[0].count);
+        HL.whole[0].count = counts + 256;
+        borrowed = 1;
         HL.whole[0].N = nl;
     } else {
         for (unsigned j = 0; j < S; j++) {
@@ -123,6 +126,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     byte_stream(&J.s[planes + 2], scratch + P->offs, NULL, nm);
     K.h[planes + 1] = &hLn;
     K.h[planes + 2] = &hOf;
+    K.c = c;
     K.J = &J;
     K.P = P;
     K.scratch = scratch;
@@ -134,8 +138,9 @@ done:
     gpulz_hist_free(&hF);
     gpulz_hist_free(&hLn);
     gpulz_hist_free(&hOf);
+    if (borrowed)
+        HL.whole[0].count = NULL;
     gpulz_fast_hists_free(&HL);
-    free(counts);
     return rc;
 }
 
