@@ -173,6 +173,42 @@ def make_params(opts, symbol_size, threads=0, backend="auto"):
     return p
 
 
+def cd_values_options(values):
+    """The encoder's settings that a gpulz dataset's stored cd_values give,
+    as the filter resolves them for every chunk it compresses: a dict as
+    encoder_options() returns, symbol_size never 0.  A vector the filter
+    refuses is a ValueError.
+
+    The rule is the filter's: H5Z_gpulz_encoder_params() of plugin/H5Zgpulz.c
+    with the mode of H5Z_gpulz_cd_mode() (gpulz_cd.h).  Neither can be
+    called from here (a static inline, and a function the plugin does not
+    export), so this is the one Python copy, on the slot numbers and
+    defaults of the headers and the library's range checks; python -m
+    gpulz.test holds it to the filter's bytes."""
+    values = [integer("cd_values[%d]" % i, v) for i, v in enumerate(values)]
+    n, most = len(values), C["H5Z_GPULZ_CD_NELMTS_STORED"]
+    if n > most:
+        raise ValueError("gpulz takes at most %d cd_values, not %d" % (most, n))
+    cd = values + [0] * (most - n)
+    version = cd[C["H5Z_GPULZ_CD_VERSION"]]
+    if version > C["H5Z_GPULZ_CD_VERSION_CURRENT"]:
+        raise ValueError("cd_values[%d] asks for chunk format version %d, newer than this "
+                         "gpulz's %d" % (C["H5Z_GPULZ_CD_VERSION"], version,
+                                         C["H5Z_GPULZ_CD_VERSION_CURRENT"]))
+    # H5Z_gpulz_cd_mode(): a mode in its slot wins; else slot 0 says lz or the default
+    mode = cd[C["H5Z_GPULZ_CD_MODE"]]
+    if mode == C["H5Z_GPULZ_CD_MODE_LZ"]:
+        lz = n > C["H5Z_GPULZ_CD_VERSION"] and version == C["H5Z_GPULZ_CD_VERSION_LZ"]
+        mode = C["H5Z_GPULZ_CD_MODE_LZ"] if lz else C["H5Z_GPULZ_CD_MODE_DEFAULT"]
+    # 0s remain only where set_local never ran: the defaults, symbol size 1
+    opts = dict(symbol_size=cd[C["H5Z_GPULZ_CD_SYMBOL"]] or 1,
+                window=cd[C["H5Z_GPULZ_CD_WINDOW"]] or C["GPULZ_WINDOW_DEFAULT"],
+                block=cd[C["H5Z_GPULZ_CD_BLOCK"]] or C["GPULZ_BLOCK_DEFAULT"],
+                flags=cd[C["H5Z_GPULZ_CD_FLAGS"]], mode=mode)
+    make_params(opts, opts["symbol_size"])  # the library's range checks
+    return opts
+
+
 def symbol_size_of(data):
     """The element size of an array where it is a symbol size, else 1."""
     size = getattr(getattr(data, "dtype", None), "itemsize", 1)
@@ -437,15 +473,21 @@ def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
 # the bytes of the host API.
 
 
-def _device_input(data):
-    """A contiguous CuPy array of data, after the producer's stream (CUDA Array
-    Interface v3: the consumer waits for the stream the producer names)."""
+def _after_producer(data):
+    """CuPy's current stream, once the stream data's producer names is done
+    with it (CUDA Array Interface v3: the consumer waits for that stream)."""
     import cupy
-    cai = data.__cuda_array_interface__
-    stream = cai.get("stream")
+    stream = data.__cuda_array_interface__.get("stream")
     current = cupy.cuda.get_current_stream()
     if stream is not None and stream != current.ptr:
         cupy.cuda.runtime.streamSynchronize(stream)
+    return current
+
+
+def _device_input(data):
+    """A contiguous CuPy array of data, after the producer's stream."""
+    import cupy
+    current = _after_producer(data)
     arr = cupy.ascontiguousarray(cupy.asarray(data))
     return cupy, arr.reshape(-1).view(cupy.uint8), current
 
