@@ -90,7 +90,8 @@ def _dont_filter_partial(h5py, dcpl):
     if not _chunk_opts:
         try:
             fn = ctypes.CDLL(h5py.h5p.__file__).H5Pget_chunk_opts
-            fn.argtypes = [ctypes.c_int64, ctypes.POINTER(ctypes.c_uint)]  # hid_t: 64 bits since 1.10
+            # hid_t has 64 bits since HDF5 1.10
+            fn.argtypes = [ctypes.c_int64, ctypes.POINTER(ctypes.c_uint)]
             fn.restype = ctypes.c_int
         except (OSError, AttributeError):
             fn = None
@@ -203,6 +204,7 @@ class _Memory:
 
     def __init__(self, device):
         self.device = device
+        self._staging = None
         if device:
             import cupy
             self.xp = cupy
@@ -222,6 +224,13 @@ class _Memory:
                                 [self.address(d) for d in dst], dst_cap, p, self.device,
                                 self.stream.ptr if self.device else None)
 
+    def staging(self, P):
+        """A batch's raw chunks, allocated on first use: chunks that are
+        runs of the caller's array need none."""
+        if self._staging is None:
+            self._staging = self.xp.empty(P.batch * P.chunk_bytes, dtype=self.xp.uint8)
+        return self._staging
+
     def fill(self, P):
         """A chunk of the fill value (zeros without one) in this memory."""
         if P.fill is None:
@@ -240,7 +249,6 @@ def _write_chunks(P, data, M, p):
     flat = data.reshape(-1).view(xp.uint8) if data.flags.c_contiguous else None
     fill = None
     bound = int(_codec.batch_bounds([cb], p)[0][0])
-    raw = xp.empty(P.batch * cb, dtype=xp.uint8)
     out = xp.empty(P.batch * bound, dtype=xp.uint8)
     for first in range(0, P.nchunks, P.batch):
         n = min(P.batch, P.nchunks - first)
@@ -251,7 +259,7 @@ def _write_chunks(P, data, M, p):
                 src.append(flat[run:run + cb])  # compressed in place
             else:
                 # edge chunks hold the fill value beyond the box, as HDF5 pads them
-                staged = raw[j * cb:(j + 1) * cb]
+                staged = M.staging(P)[j * cb:(j + 1) * cb]
                 if edge:
                     fill = M.fill(P) if fill is None else fill
                     staged[...] = fill
@@ -310,7 +318,6 @@ def _read_chunks(P, out, M, p):
     xp, cb, h5d = M.xp, P.chunk_bytes, P.dset.id
     flat = out.reshape(-1).view(xp.uint8) if out.flags.c_contiguous else None
     fill = None
-    raw = xp.empty(P.batch * cb, dtype=xp.uint8)
     for first in range(0, P.nchunks, P.batch):
         n = min(P.batch, P.nchunks - first)
         chunks, kinds, sizes = [], [], []
@@ -341,7 +348,7 @@ def _read_chunks(P, out, M, p):
                 dst[j] = flat[run:run + cb]
                 in_place.add(j)
             else:
-                dst[j] = raw[j * cb:(j + 1) * cb]
+                dst[j] = M.staging(P)[j * cb:(j + 1) * cb]
         _, dst_len, statuses = M.run(False, [stored[at[j]:at[j] + sizes[j]] for j in coded],
                                      [sizes[j] for j in coded], [dst[j] for j in coded],
                                      [cb] * len(coded), p)
@@ -412,7 +419,8 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
         arr = cupy.asarray(data)
     else:
         arr = data = numpy.asarray(data)
-    _codec.make_params(_codec.encoder_options(), 1, threads, backend)  # bad arguments, before any work
+    # bad arguments are refused before any work
+    _codec.make_params(_codec.encoder_options(), 1, threads, backend)
     P = _plan(h5py, dset, selection, arr.dtype, True)
     if P is None or _selection_shape(P) != tuple(arr.shape):
         if device:

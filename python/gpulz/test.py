@@ -282,10 +282,9 @@ class BatchSpy:
         self.codec, self.real, self.calls = _codec, _codec.batch_run, []
 
     def __enter__(self):
-        def spy(compressing, src, *args, **kwargs):
-            self.calls.append((compressing, len(src), bool(args[5] if len(args) > 5
-                                                           else kwargs.get("device"))))
-            return self.real(compressing, src, *args, **kwargs)
+        def spy(compressing, src, src_len, dst, dst_cap, p, device=False, stream=None):
+            self.calls.append((compressing, len(src), bool(device)))
+            return self.real(compressing, src, src_len, dst, dst_cap, p, device, stream)
         self.codec.batch_run = spy
         return self
 
@@ -370,7 +369,8 @@ def test_h5py_direct():
                              **gpulz.Gpulz())
         for sel in (np.s_[16:48, 32:], np.s_[48:, :32], np.s_[..., 64:70], np.s_[32:48]):
             a[sel] = x[sel]
-            check(gpulz.write_direct(b, x[sel], sel) is True, "box %r: chunk path not taken" % (sel,))
+            check(gpulz.write_direct(b, x[sel], sel) is True,
+                  "box %r: chunk path not taken" % (sel,))
             same_chunks(a, b, "box %r" % (sel,))
         want = a[...]
         check((want == -3).sum() > 0, "no unallocated chunks left to read")
@@ -416,7 +416,8 @@ def test_h5py_direct():
         for k, (fill, when, mandatory) in enumerate((
                 (7, h5py.h5d.FILL_TIME_IFSET, False), (7, h5py.h5d.FILL_TIME_ALLOC, True),
                 (7, h5py.h5d.FILL_TIME_NEVER, False), (None, None, True), (0, None, False))):
-            what = "fill %r, fill time %r, %s" % (fill, when, "mandatory" if mandatory else "optional")
+            what = "fill %r, fill time %r, %s" % (fill, when,
+                                                   "mandatory" if mandatory else "optional")
             ds = [make_dataset(h5py, f, "fill%d_%s" % (k, w), y.shape, y.dtype, (256,),
                                mandatory=mandatory, fill=fill, fill_time=when) for w in "ab"]
             ds[0][...] = y
@@ -696,6 +697,128 @@ def test_gpu():
                 cupy.__version__, " and ".join(str(g >> 20) for g in grew.values())))
 
 
+def test_h5py_direct_gpu():
+    """write_direct and read_direct with CuPy arrays: chunks gathered,
+    compressed, decompressed and placed on the GPU (batches with
+    GPULZ_MEMORY_DEVICE), the filter's bytes in every mode; what the GPU
+    wrote the CPU filter reads; 256 MiB moved with no host copy."""
+    cupy = need_gpu()
+    import h5py
+    import resource
+    from gpulz import _h5direct
+    x = sample(300 * 1000, np.uint16, seed=12).reshape(300, 1000)
+    d = cupy.asarray(x)
+    nchunks = 5 * 4  # (300, 1000) in chunks of (64, 256), edges in both dimensions
+    with tempfile.TemporaryDirectory() as tmp, BatchSpy() as spy, \
+            h5py.File(os.path.join(tmp, "direct_gpu.h5"), "w") as f:
+        for mode in ("lz", "fast", "ratio", "auto"):
+            what = "CuPy, mode %s" % mode
+            opts = dict(shape=x.shape, dtype=x.dtype, chunks=(64, 256), fillvalue=9,
+                        **gpulz.Gpulz(mode=mode))
+            a = f.create_dataset("a_" + mode, **opts)
+            b = f.create_dataset("b_" + mode, **opts)
+            a[...] = x
+            spy.take()
+            check(gpulz.write_direct(b, d) is True, "%s: chunk path not taken" % what)
+            calls = spy.take()
+            check(calls == [(True, nchunks, True)], "%s: not one batch on the device: %r"
+                  % (what, calls))
+            stored = same_chunks(a, b, what)
+            check(np.array_equal(b[...], x), "%s: the CPU filter reads other data" % what)
+            coded = sum(m == 0 for m, _ in stored.values())
+            for ds in (a, b):
+                out = cupy.full(x.shape, 1, dtype=x.dtype)
+                check(gpulz.read_direct(ds, out) is True and bool((out == d).all()),
+                      "%s: read_direct of %s into a CuPy array" % (what, ds.name))
+                calls = spy.take()
+                check(calls == [(False, coded, True)], "%s: not one batch on the device: %r"
+                      % (what, calls))
+        # boxes, an integer, unallocated chunks (the fill value), unfiltered
+        # chunks (incompressible, optional filter) placed from the upload
+        c = f.create_dataset("box", shape=x.shape, dtype=x.dtype, chunks=(1, 256), fillvalue=9,
+                             **gpulz.Gpulz())
+        check(gpulz.write_direct(c, d[64:128, 256:], np.s_[64:128, 256:])
+              and gpulz.write_direct(c, d[200], 200), "CuPy boxes: chunk path not taken")
+        want = np.full(x.shape, 9, x.dtype)
+        want[64:128, 256:], want[200] = x[64:128, 256:], x[200]
+        check(np.array_equal(c[...], want), "CuPy boxes: the CPU filter reads other data")
+        out = cupy.empty_like(d)
+        check(gpulz.read_direct(c, out) and bool((out == cupy.asarray(want)).all()),
+              "CuPy: unallocated chunks")
+        row = cupy.empty(1000, dtype=x.dtype)
+        check(gpulz.read_direct(c, row, 200) and bool((row == d[200]).all()), "CuPy: a row")
+        noise = np.random.default_rng(5).integers(0, 1 << 16, 30000).astype(np.uint16)
+        ds = [f.create_dataset("noise_" + w, shape=noise.shape, dtype=noise.dtype, chunks=(4096,),
+                               **gpulz.Gpulz()) for w in "ab"]
+        ds[0][...] = noise
+        check(gpulz.write_direct(ds[1], cupy.asarray(noise)), "CuPy noise: chunk path not taken")
+        masks = {m for m, _ in same_chunks(ds[0], ds[1], "CuPy, incompressible").values()}
+        check(1 in masks, "CuPy, incompressible: filter masks %s" % masks)
+        out = cupy.empty(noise.shape, noise.dtype)
+        check(gpulz.read_direct(ds[1], out) and bool((out == cupy.asarray(noise)).all()),
+              "CuPy, incompressible: unfiltered chunks placed")
+
+        # anything with __cuda_array_interface__, not only CuPy
+        class Foreign:
+            def __init__(self, a):
+                self.__cuda_array_interface__ = a.__cuda_array_interface__
+        e = f.create_dataset("foreign", shape=x.shape, dtype=x.dtype, chunks=(64, 256),
+                             **gpulz.Gpulz())
+        out = cupy.zeros_like(d)
+        check(gpulz.write_direct(e, Foreign(d)) and gpulz.read_direct(e, Foreign(out))
+              and bool((out == d).all()), "__cuda_array_interface__: direct I/O")
+        # h5py's path, through the host
+        spy.take()
+        out = cupy.zeros((60, 1000), dtype=x.dtype)
+        check(gpulz.write_direct(e, d[10:70] + 1, np.s_[10:70]) is False
+              and gpulz.read_direct(e, out, np.s_[10:70]) is False and not spy.take()
+              and bool((out == d[10:70] + 1).all()), "CuPy through h5py")
+        # where the GPU cannot run the chunk path: through host memory
+        real = _h5direct._device_usable
+        _h5direct._device_usable = lambda: False
+        try:
+            out = cupy.zeros_like(d)
+            check(gpulz.write_direct(e, d) and gpulz.read_direct(e, out)
+                  and bool((out == d).all()), "CuPy through host memory")
+            check({c[2] for c in spy.take()} == {False}, "CuPy through host memory: device")
+        finally:
+            _h5direct._device_usable = real
+
+        # no host copy: 256 MiB made on the GPU moves the process's peak
+        # resident size by far less than a host round trip would
+        n = 1 << 27
+        big = (cupy.arange(n, dtype=cupy.uint32) // 37 % 1000).astype(cupy.uint16)
+        grew = {}
+        for mode in ("lz", "auto"):
+            g = f.create_dataset("big_" + mode, shape=(n,), dtype=np.uint16, chunks=(1 << 22,),
+                                 **gpulz.Gpulz(mode=mode))
+            warm = f.create_dataset("warm_" + mode, shape=(1 << 22,), dtype=np.uint16,
+                                    chunks=(1 << 22,), **gpulz.Gpulz(mode=mode))
+            out = cupy.empty_like(big)
+            gpulz.write_direct(warm, big[:1 << 22])  # the GPU's buffers, once
+            gpulz.read_direct(warm, out[:1 << 22])
+            for step in ("write", "read"):
+                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+                now = resident()
+                ok = gpulz.write_direct(g, big) if step == "write" else gpulz.read_direct(g, out)
+                after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+                grew[mode, step] = after - now if after > peak else 0
+                check(ok and grew[mode, step] < big.nbytes // 8,
+                      "CuPy, mode %s, %s: the resident size peaked %d bytes higher for %d on "
+                      "the GPU (a host copy?)" % (mode, step, grew[mode, step], big.nbytes))
+            check(bool((out == big).all()), "CuPy, mode %s: 256 MiB" % mode)
+            check(g.id.get_storage_size() < big.nbytes // 8, "CuPy, mode %s: %d bytes stored"
+                  % (mode, g.id.get_storage_size()))
+            del out
+        check(np.array_equal(g[(1 << 26) - 5:(1 << 26) + 5],
+                             cupy.asnumpy(big[(1 << 26) - 5:(1 << 26) + 5])),
+              "CuPy, 256 MiB: the CPU filter reads other data")
+    return ("CuPy %s: datasets written and read directly on the GPU in modes lz, fast, ratio, "
+            "auto, the filter's bytes; boxes, fill values, unfiltered chunks, h5py's path; "
+            "256 MiB with %s MiB of host growth" % (
+                cupy.__version__, "/".join(str(v >> 20) for v in grew.values())))
+
+
 def resident():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -787,7 +910,8 @@ def main(argv=None):
              ("h5py", test_h5py, ("h5py",)), ("fixture", test_fixture, ("h5py",)),
              ("h5py-direct", test_h5py_direct, ("h5py",)),
              ("numcodecs", test_numcodecs, ("numcodecs",)), ("zarr", test_zarr, ("zarr",)),
-             ("gpu", test_gpu, ()), ("numcodecs-gpu", test_numcodecs_gpu, ("numcodecs",)),
+             ("gpu", test_gpu, ()), ("h5py-direct-gpu", test_h5py_direct_gpu, ("h5py",)),
+             ("numcodecs-gpu", test_numcodecs_gpu, ("numcodecs",)),
              ("zarr-gpu", test_zarr_gpu, ("zarr",))]
     cfg = gpulz.get_config()
     print("gpulz %s (library %s, %s): plugin %s, CUDA %s, GPU %s" % (
