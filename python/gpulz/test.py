@@ -4,11 +4,13 @@
 The codec (round trips in every mode, the batch functions, the bytes of the
 bundled `gpulz` command, damaged input refused), then, where they are
 installed, h5py (a compressed dataset written and read through the filter
-registered on import, and the file gpulz 0.1 wrote, data-checked against its
-formulas), numcodecs and Zarr v3; where a GPU is usable (the CUDA wheel) the
-GPU backend, CuPy arrays compressed and decompressed on the GPU with no host
-copy, numcodecs with CuPy buffers and Zarr's GPU mode, bytes equal to the
-CPU's.  Prints one line per check; exit status 0 when all passed, 1 when one
+registered on import, the file gpulz 0.1 wrote, data-checked against its
+formulas, and direct chunk I/O: write_direct's chunks equal to the filter's,
+read_direct, h5py's path where the chunk path cannot go), numcodecs and Zarr
+v3; where a GPU is usable (the CUDA wheel) the GPU backend, CuPy arrays
+compressed and decompressed on the GPU with no host copy, direct chunk I/O
+from and into CuPy arrays, numcodecs with CuPy buffers and Zarr's GPU mode,
+bytes equal to the CPU's.  Prints one line per check; exit status 0 when all passed, 1 when one
 failed.  A part whose Python package is missing says "skipped: not
 installed".
 
