@@ -10,10 +10,11 @@ __cuda_array_interface__) are gathered, compressed, decompressed and placed
 on their GPU; only compressed chunks cross PCIe.
 
 This is gpulz_h5_write_direct() and gpulz_h5_read_direct() of libh5gpulz
-(plugin/gpulz_h5direct.c) for h5py, whose HDF5 the wheel's libh5gpulz-less
-plugin cannot link: the same conditions for the chunk path, the same fill
-and padding, the same "did not shrink" rule, so that the stored chunks are
-the filter's bytes.  Files written here read through the filter anywhere,
+(plugin/gpulz_h5direct.c) for h5py: libh5gpulz links one HDF5, and h5py
+brings its own (the wheel carries only the plugin, which binds to it), so
+the rules are followed here rather than called: the same conditions for
+the chunk path, the same fill and padding, the same "did not shrink" rule,
+so that the stored chunks are the filter's bytes.  Files written here read through the filter anywhere,
 and files the filter wrote read here.  What the chunk path cannot do
 exactly goes through h5py's own dset[...] instead.
 """
@@ -168,6 +169,9 @@ def _plan(h5py, dset, selection, dtype, writing):
     fid, flags, values, _ = dcpl.get_filter(0)
     if fid not in (FILTER_ID, PROVISIONAL_FILTER_ID):
         return None
+    # h5py built for an HDF5 before 1.10.5 cannot locate chunks by their offset
+    if not writing and not hasattr(dset.id, "get_chunk_info_by_coord"):
+        return None
     # no conversion, and no variable-length data (whose memory form is not its stored form)
     ftype = dset.id.get_type()
     try:
@@ -289,28 +293,20 @@ def _write_chunks(P, data, M, p):
                 h5d.write_direct_chunk(where[j], M.to_host(src[j]), 1)
 
 
-_read_into = []
-
-
-def _read_stored(h5d, offset, buf):
-    """The stored bytes of the chunk at offset into buf (numpy uint8):
-    h5py's read_direct_chunk(out=) where it has it (3.8 and later)."""
-    if not _read_into or _read_into[0]:
-        try:
-            h5d.read_direct_chunk(offset, out=buf)
-            if not _read_into:
-                _read_into.append(True)
-            return
-        except TypeError:
-            if _read_into:
-                raise
-            _read_into.append(False)
-    data = h5d.read_direct_chunk(offset)[1]
-    if len(data) != buf.size:
-        raise _codec.GpulzError(C["GPULZ_ERR_TRUNCATED"], "gpulz: the chunk at %s holds %d "
-                                "bytes, not the %d its index says" % (offset, len(data),
-                                                                      buf.size))
-    buf[...] = numpy.frombuffer(data, dtype=numpy.uint8)
+def _read_stored(h5d, offset):
+    """(filter mask, stored bytes as a numpy uint8 array) of the chunk at
+    offset, or None where it is not allocated.  read_direct_chunk finds
+    the chunk itself, where get_chunk_info_by_coord takes hundreds of
+    microseconds a call in HDF5 2.0; only its error (h5py's RuntimeError)
+    is checked against the chunk index, so that a failed read is never
+    taken for an unallocated chunk."""
+    try:
+        mask, data = h5d.read_direct_chunk(offset)
+    except RuntimeError:
+        if h5d.get_chunk_info_by_coord(offset).byte_offset is not None:
+            raise
+        return None
+    return mask, numpy.frombuffer(data, dtype=numpy.uint8)
 
 
 def _read_chunks(P, out, M, p):
@@ -320,26 +316,29 @@ def _read_chunks(P, out, M, p):
     fill = None
     for first in range(0, P.nchunks, P.batch):
         n = min(P.batch, P.nchunks - first)
-        chunks, kinds, sizes = [], [], []
+        chunks, kinds, stored = [], [], []
         for j in range(n):
             chunks.append(P.locate(first + j))
-            info = h5d.get_chunk_info_by_coord(chunks[j][0])
-            kind = _FILL if info.byte_offset is None else _RAW if info.filter_mask & 1 else _CODED
-            if kind == _RAW and info.size != cb:
+            got = _read_stored(h5d, chunks[j][0])
+            kind = _FILL if got is None else _RAW if got[0] & 1 else _CODED
+            if kind == _RAW and got[1].size != cb:
                 raise _codec.GpulzError(C["GPULZ_ERR_CORRUPT"], "gpulz: an unfiltered chunk "
                                         "holds %d bytes where the dataset's chunks hold %d"
-                                        % (info.size, cb))
+                                        % (got[1].size, cb))
             kinds.append(kind)
-            sizes.append(0 if kind == _FILL else int(info.size))
-        # each stored chunk at a multiple of 16 bytes, so that an unfiltered
-        # one can be viewed as the dataset's type on the GPU, which needs
-        # aligned elements
-        at = _codec._offsets([-(-size // 16) * 16 for size in sizes])
-        stored = numpy.empty(at[-1] + sizes[-1], dtype=numpy.uint8)
-        for j in range(n):
-            if kinds[j] != _FILL:
-                _read_stored(h5d, chunks[j][0], stored[at[j]:at[j] + sizes[j]])
-        stored = xp.asarray(stored)  # the device: one upload of the stored chunks
+            stored.append(None if got is None else got[1])
+        if M.device:
+            # one upload of the batch's stored chunks, each at a multiple of
+            # 16 bytes so that an unfiltered one can be viewed as the
+            # dataset's type on the GPU, which needs aligned elements
+            sizes = [0 if a is None else a.size for a in stored]
+            at = _codec._offsets([-(-size // 16) * 16 for size in sizes])
+            packed = numpy.empty(at[-1] + sizes[-1], dtype=numpy.uint8)
+            for j in range(n):
+                if sizes[j]:
+                    packed[at[j]:at[j] + sizes[j]] = stored[j]
+            packed = xp.asarray(packed)
+            stored = [None if a is None else packed[b:b + a.size] for a, b in zip(stored, at)]
         coded = [j for j in range(n) if kinds[j] == _CODED]
         dst, in_place = {}, set()
         for j in coded:
@@ -349,8 +348,8 @@ def _read_chunks(P, out, M, p):
                 in_place.add(j)
             else:
                 dst[j] = M.staging(P)[j * cb:(j + 1) * cb]
-        _, dst_len, statuses = M.run(False, [stored[at[j]:at[j] + sizes[j]] for j in coded],
-                                     [sizes[j] for j in coded], [dst[j] for j in coded],
+        _, dst_len, statuses = M.run(False, [stored[j] for j in coded],
+                                     [stored[j].size for j in coded], [dst[j] for j in coded],
                                      [cb] * len(coded), p)
         for i, j in enumerate(coded):
             if statuses[i] != C["GPULZ_OK"]:
@@ -365,8 +364,7 @@ def _read_chunks(P, out, M, p):
                 continue
             if kinds[j] == _FILL and fill is None:
                 fill = M.fill(P)
-            src = fill if kinds[j] == _FILL else dst[j] if kinds[j] == _CODED \
-                else stored[at[j]:at[j] + cb]
+            src = fill if kinds[j] == _FILL else dst[j] if kinds[j] == _CODED else stored[j]
             out[chunks[j][1]] = _typed(P, src)[chunks[j][2]]
 
 

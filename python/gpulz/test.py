@@ -547,6 +547,9 @@ def test_h5py_direct():
             data = src[name][...]
             check(gpulz.write_direct(d, data), "fixture %s: chunk path not taken" % name)
             same_chunks(src[name], d, "fixture %s" % name)
+            out = np.empty_like(data)
+            check(gpulz.read_direct(src[name], out) and out.tobytes() == data.tobytes(),
+                  "fixture %s: read_direct" % name)
     for values, want in (((), 3), ((0, 0, 0, 0, 0), 3), ((1, 0, 0, 0, 0), 0),
                          ((1, 4, 64, 4096, 1, 800), 0), ((2, 4, 128, 2048, 0, 800, 0), 3),
                          ((1, 4, 128, 2048, 0, 800, 0), 0), ((2, 4, 128, 2048, 2, 800, 1), 1),
