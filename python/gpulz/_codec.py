@@ -534,7 +534,7 @@ def _one_device(chunks):
 
 
 def _compress_batch_device(chunks, p):
-    cupy = __import__("cupy")
+    import cupy
     arrays, one = _one_device(chunks)
     if not one:
         return [_compress_device(c, p) for c in chunks]
@@ -553,7 +553,7 @@ def _compress_batch_device(chunks, p):
 
 
 def _decompress_batch_device(chunks, outs, p):
-    cupy = __import__("cupy")
+    import cupy
     arrays, one = _one_device(chunks)
     if not one:
         return [_decompress_device(c, o, p) for c, o in zip(chunks, outs)]
