@@ -14,12 +14,13 @@
 # `pip install --no-deps --no-index --target TARGET`, so nothing is
 # downloaded, and `PYTHONPATH=TARGET python -m gpulz.test --strict` runs the
 # checks: the GPU parts must run (a CUDA build, a usable GPU, CuPy), and CuPy
-# arrays, numcodecs and Zarr's GPU mode must give the CPU's bytes and decode
-# into device buffers.  Before that the wheel's ELF files are checked for a
+# arrays, h5py direct chunk I/O (gpulz.write_direct/read_direct), numcodecs
+# and Zarr's GPU mode must give the CPU's bytes and decode into device
+# buffers.  Before that the wheel's ELF files are checked for a
 # NEEDED CUDA library (the driver is to be loaded at run time only).
 # Exit status 0 when everything passed.
 set -u
-case ${1:-} in -h|--help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ $# -ge 2 ] || { echo "usage: python/device-test.sh WHEEL LOG [TARGET] (--help)" >&2; exit 2; }
 whl=$1
 log=$2

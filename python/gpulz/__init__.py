@@ -9,7 +9,10 @@ Importing gpulz registers the bundled HDF5 plugin with h5py's HDF5 where the
 filter is not available already (as hdf5plugin does); PLUGIN_PATH is the
 folder to give HDF5_PLUGIN_PATH for programs that are not Python.
 compress() and decompress() run the codec on numpy arrays, bytes and CuPy
-arrays, compress_batch() and decompress_batch() on lists of them; numcodecs and Zarr v3 find the codec "gpulz" through entry points.
+arrays, compress_batch() and decompress_batch() on lists of them;
+write_direct() and read_direct() move whole chunks of an h5py dataset
+between numpy or CuPy arrays and the file in batches, around HDF5's filter
+pipeline; numcodecs and Zarr v3 find the codec "gpulz" through entry points.
 docs/python.md has the recipes; `python -m gpulz.test` checks an install.
 """
 import collections.abc
@@ -20,12 +23,14 @@ from . import _build_info
 from ._codec import (DEFAULT_MODE, GpulzError, compress, compress_batch, decompress,
                      decompress_batch, decompressed_size, encoder_options, gpu_available,
                      library_version)
+from ._h5direct import read_direct, write_direct
 from ._header import C as _C
 from ._header import INCLUDE_DIR
 
 __all__ = ["DEFAULT_MODE", "FILTER_ID", "PROVISIONAL_FILTER_ID", "FILTER_NAME", "PLUGIN_PATH", "Gpulz",
            "GpulzError", "compress", "compress_batch", "decompress", "decompress_batch",
-           "decompressed_size", "get_config", "get_include", "register"]
+           "decompressed_size", "get_config", "get_include", "read_direct", "register",
+           "write_direct"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

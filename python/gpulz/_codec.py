@@ -6,6 +6,7 @@ and the typed option checks that the h5py filter, numcodecs and Zarr share.
 Range checks are the library's (gpulz_params_check()), so Python and C refuse
 the same values with the same reason."""
 import ctypes
+import itertools
 import numbers
 import os
 
@@ -46,7 +47,12 @@ def _load():
     lib = ctypes.CDLL(LIBRARY_FILE)
     size_p = ctypes.POINTER(ctypes.c_size_t)
     params_p = ctypes.POINTER(_Params)
-    vp, sz = ctypes.c_void_p, ctypes.c_size_t
+    vp, sz, int_p = ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)
+    vpp = ctypes.POINTER(ctypes.c_void_p)  # const void *const src[], void *const dst[]
+    # gpulz.h's batched calls: count, src, src_len, dst, dst_cap, dst_len,
+    # statuses, p, memory (enum gpulz_memory), cuda_stream, d_scratch, scratch_size
+    batch = (ctypes.c_int, [sz, vpp, size_p, vpp, size_p, size_p, int_p, params_p, ctypes.c_int,
+                            vp, vp, sz])
     sigs = {
         "gpulz_params_init": (None, [params_p]),
         "gpulz_params_check": (ctypes.c_int, [params_p]),
@@ -57,6 +63,11 @@ def _load():
         "gpulz_decompressed_size": (ctypes.c_int, [vp, sz, ctypes.POINTER(ctypes.c_uint64)]),
         "gpulz_compress_device": (ctypes.c_int, [vp, sz, vp, sz, size_p, params_p, vp, vp, sz]),
         "gpulz_decompress_device": (ctypes.c_int, [vp, sz, vp, sz, size_p, vp, vp, sz]),
+        "gpulz_compress_batch_bound": (sz, [sz, size_p, params_p, size_p]),
+        "gpulz_compress_batch_scratch_size": (sz, [sz, size_p, params_p]),
+        "gpulz_decompress_batch_scratch_size": (sz, [sz, size_p]),
+        "gpulz_compress_batch": batch,
+        "gpulz_decompress_batch": batch,
         "gpulz_gpu_available": (ctypes.c_int, []),
         "gpulz_strerror": (ctypes.c_char_p, [ctypes.c_int]),
         "gpulz_last_error": (ctypes.c_char_p, []),
@@ -162,6 +173,42 @@ def make_params(opts, symbol_size, threads=0, backend="auto"):
     return p
 
 
+def cd_values_options(values):
+    """The encoder's settings that a gpulz dataset's stored cd_values give,
+    as the filter resolves them for every chunk it compresses: a dict as
+    encoder_options() returns, symbol_size never 0.  A vector the filter
+    refuses is a ValueError.
+
+    The rule is the filter's: H5Z_gpulz_encoder_params() of plugin/H5Zgpulz.c
+    with the mode of H5Z_gpulz_cd_mode() (gpulz_cd.h).  Neither can be
+    called from here (a static inline, and a function the plugin does not
+    export), so this is the one Python copy, on the slot numbers and
+    defaults of the headers and the library's range checks; python -m
+    gpulz.test holds it to the filter's bytes."""
+    values = [integer("cd_values[%d]" % i, v) for i, v in enumerate(values)]
+    n, most = len(values), C["H5Z_GPULZ_CD_NELMTS_STORED"]
+    if n > most:
+        raise ValueError("gpulz takes at most %d cd_values, not %d" % (most, n))
+    cd = values + [0] * (most - n)
+    version = cd[C["H5Z_GPULZ_CD_VERSION"]]
+    if version > C["H5Z_GPULZ_CD_VERSION_CURRENT"]:
+        raise ValueError("cd_values[%d] asks for chunk format version %d, newer than this "
+                         "gpulz's %d" % (C["H5Z_GPULZ_CD_VERSION"], version,
+                                         C["H5Z_GPULZ_CD_VERSION_CURRENT"]))
+    # H5Z_gpulz_cd_mode(): a mode in its slot wins; else slot 0 says lz or the default
+    mode = cd[C["H5Z_GPULZ_CD_MODE"]]
+    if mode == C["H5Z_GPULZ_CD_MODE_LZ"]:
+        lz = n > C["H5Z_GPULZ_CD_VERSION"] and version == C["H5Z_GPULZ_CD_VERSION_LZ"]
+        mode = C["H5Z_GPULZ_CD_MODE_LZ"] if lz else C["H5Z_GPULZ_CD_MODE_DEFAULT"]
+    # 0s remain only where set_local never ran: the defaults, symbol size 1
+    opts = dict(symbol_size=cd[C["H5Z_GPULZ_CD_SYMBOL"]] or 1,
+                window=cd[C["H5Z_GPULZ_CD_WINDOW"]] or C["GPULZ_WINDOW_DEFAULT"],
+                block=cd[C["H5Z_GPULZ_CD_BLOCK"]] or C["GPULZ_BLOCK_DEFAULT"],
+                flags=cd[C["H5Z_GPULZ_CD_FLAGS"]], mode=mode)
+    make_params(opts, opts["symbol_size"])  # the library's range checks
+    return opts
+
+
 def symbol_size_of(data):
     """The element size of an array where it is a symbol size, else 1."""
     size = getattr(getattr(data, "dtype", None), "itemsize", 1)
@@ -251,19 +298,24 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     if _is_device(buf):
         return _decompress_device(buf, out, p)
     src = _host_bytes(buf)
-    size = decompressed_size(src)
-    if out is None:
-        result = bytearray(size)
-        dst = numpy.frombuffer(result, dtype=numpy.uint8) if size else numpy.empty(0, numpy.uint8)
-    else:
-        result = out
-        dst = _writable_bytes(out)
-        if dst.size < size:
-            raise ValueError("out holds %d bytes, the chunk decompresses to %d" % (dst.size, size))
+    result, dst = _host_out(out, decompressed_size(src))
     length = ctypes.c_size_t()
     _check(lib.gpulz_decompress(src.ctypes.data, src.size, dst.ctypes.data, dst.size,
                                 ctypes.byref(length), ctypes.byref(p)), "gpulz_decompress")
     return result
+
+
+def _host_out(out, size):
+    """(what decompress() returns, its bytes as a uint8 array) for an out
+    argument and a chunk of size bytes: a new bytearray for None."""
+    if out is None:
+        result = bytearray(size)
+        dst = numpy.frombuffer(result, dtype=numpy.uint8) if size else numpy.empty(0, numpy.uint8)
+        return result, dst
+    dst = _writable_bytes(out)
+    if dst.size < size:
+        raise ValueError("out holds %d bytes, the chunk decompresses to %d" % (dst.size, size))
+    return out, dst
 
 
 def _batch_symbol_size(chunks, symbol_size):
@@ -287,6 +339,62 @@ def _batch_where(chunks):
     return device.pop() if device else False
 
 
+# The batched calls of gpulz.h take host arrays of pointers and sizes; these
+# are numpy arrays of the C types, kept alive across the call.
+_SIZE_T = numpy.dtype("u%d" % ctypes.sizeof(ctypes.c_size_t))
+_SIZE_P = ctypes.POINTER(ctypes.c_size_t)
+_VOID_PP = ctypes.POINTER(ctypes.c_void_p)
+
+
+def batch_bounds(src_len, p):
+    """gpulz_compress_batch_bound(): each chunk's dst_cap (a numpy array) and
+    their sum, the bytes of one buffer cut into the chunks' dst."""
+    lens = numpy.ascontiguousarray(src_len, dtype=_SIZE_T)
+    caps = numpy.zeros(lens.size, _SIZE_T)
+    if not lens.size:
+        return caps, 0
+    total = lib.gpulz_compress_batch_bound(lens.size, lens.ctypes.data_as(_SIZE_P), ctypes.byref(p),
+                                           caps.ctypes.data_as(_SIZE_P))
+    if not total:
+        raise ValueError("no compressed size bound for a batch of %d chunks (%s)"
+                         % (lens.size, lib.gpulz_last_error().decode(errors="replace")))
+    return caps, int(total)
+
+
+def batch_run(compressing, src, src_len, dst, dst_cap, p, device=False, stream=None):
+    """One gpulz_compress_batch() or gpulz_decompress_batch() call.
+
+    src and dst are addresses (ints): host memory, or device memory of one
+    device where device is true (GPULZ_MEMORY_DEVICE, queued after the work
+    on stream, a cudaStream_t as an int or None for CUDA's default stream).
+    Returns (status, dst_len, statuses): the call's gpulz_status and, as
+    numpy arrays, each chunk's length and status; raises nothing, so that
+    the caller decides what a failed chunk means."""
+    n = len(src)
+    ptrs = [numpy.ascontiguousarray(a, dtype=numpy.uintp) for a in (src, dst)]
+    sizes = [numpy.ascontiguousarray(a, dtype=_SIZE_T) for a in (src_len, dst_cap)]
+    dst_len = numpy.zeros(n, _SIZE_T)
+    statuses = numpy.zeros(n, numpy.intc)
+    if not n:
+        return C["GPULZ_OK"], dst_len, statuses
+    if any(a.size != n for a in ptrs + sizes):
+        raise ValueError("a batch of %d chunks needs %d pointers and sizes of each" % (n, n))
+    fn = lib.gpulz_compress_batch if compressing else lib.gpulz_decompress_batch
+    memory = C["GPULZ_MEMORY_DEVICE"] if device else C["GPULZ_MEMORY_HOST"]
+    status = fn(n, ptrs[0].ctypes.data_as(_VOID_PP), sizes[0].ctypes.data_as(_SIZE_P),
+                ptrs[1].ctypes.data_as(_VOID_PP), sizes[1].ctypes.data_as(_SIZE_P),
+                dst_len.ctypes.data_as(_SIZE_P),
+                statuses.ctypes.data_as(ctypes.POINTER(ctypes.c_int)), ctypes.byref(p), memory,
+                stream or None, None, 0)
+    return status, dst_len, statuses
+
+
+def _offsets(sizes):
+    """Where each of consecutive pieces of these sizes starts (Python ints:
+    numpy 1's scalars turn uint64 plus int into a float)."""
+    return [0] + list(itertools.accumulate(int(n) for n in sizes))[:-1] if len(sizes) else []
+
+
 def compress_batch(chunks, *, symbol_size=None, window=None, level=None, block=None,
                    adaptive=False, mode=DEFAULT_MODE, checksum=True, threads=0, backend="auto"):
     """Compress each of a sequence of chunks into its own gpulz chunk.
@@ -298,18 +406,31 @@ def compress_batch(chunks, *, symbol_size=None, window=None, level=None, block=N
     the bytes compress() returns for that chunk with the same options (bytes,
     or a CuPy uint8 array for CUDA arrays).
 
-    Today this is a loop over the single-chunk call (gpulz_compress or
-    gpulz_compress_device), so it is as fast as that loop; it is the entry
-    point that a batched C call can take over without a change for callers.
+    One call of gpulz_compress_batch(): on the host the chunks are spread
+    over the cores (or go through the GPU, backend permitting); CUDA arrays
+    of one device are compressed there (GPULZ_MEMORY_DEVICE), those of
+    several devices one call per chunk.
     """
     chunks = list(chunks)
-    _batch_where(chunks)
+    device = _batch_where(chunks)
     symbol_size = _batch_symbol_size(chunks, symbol_size)
-    opts = dict(symbol_size=symbol_size, window=window, level=level, block=block,
-                adaptive=adaptive, mode=mode, checksum=checksum, threads=threads,
-                backend=backend)
-    encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
-    return [compress(c, **opts) for c in chunks]
+    opts = encoder_options(symbol_size, window, level, block, adaptive, mode, checksum)
+    if not opts["symbol_size"]:
+        raise ValueError("symbol_size must be 1, 2, 4 or 8")
+    p = make_params(opts, opts["symbol_size"], threads, backend)
+    if not chunks:
+        return []
+    if device:
+        return _compress_batch_device(chunks, p)
+    srcs = [_host_bytes(c) for c in chunks]
+    lens = [s.size for s in srcs]
+    caps, total = batch_bounds(lens, p)
+    out = numpy.empty(total, dtype=numpy.uint8)
+    at = _offsets(caps)
+    status, dst_len, _ = batch_run(True, [s.ctypes.data for s in srcs], lens,
+                                   [out.ctypes.data + a for a in at], caps, p)
+    _check(status, "gpulz_compress_batch")
+    return [out[a:a + int(n)].tobytes() for a, n in zip(at, dst_len)]
 
 
 def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
@@ -321,35 +442,52 @@ def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
     Returns a list in the order of chunks: what decompress(chunk, out)
     returns.  A damaged chunk raises GpulzError for the batch.
 
-    Today this is a loop over the single-chunk call (gpulz_decompress or
-    gpulz_decompress_device); a batched C call can take it over without a
-    change for callers.
+    One call of gpulz_decompress_batch(), as compress_batch() compresses.
     """
     chunks = list(chunks)
-    _batch_where(chunks)
+    device = _batch_where(chunks)
     if outs is None:
         outs = [None] * len(chunks)
     else:
         outs = list(outs)
         if len(outs) != len(chunks):
             raise ValueError("%d outs for %d chunks" % (len(outs), len(chunks)))
-    make_params(encoder_options(), 1, threads, backend)  # refuse bad arguments before any work
-    return [decompress(c, o, threads=threads, backend=backend) for c, o in zip(chunks, outs)]
+    p = make_params(encoder_options(), 1, threads, backend)  # refuse bad arguments before any work
+    if not chunks:
+        return []
+    if device:
+        return _decompress_batch_device(chunks, outs, p)
+    srcs = [_host_bytes(c) for c in chunks]
+    results, dsts = [], []
+    for src, out in zip(srcs, outs):
+        result, dst = _host_out(out, decompressed_size(src))
+        results.append(result)
+        dsts.append(dst)
+    status, _, _ = batch_run(False, [s.ctypes.data for s in srcs], [s.size for s in srcs],
+                             [d.ctypes.data for d in dsts], [d.size for d in dsts], p)
+    _check(status, "gpulz_decompress_batch")
+    return results
 
 
 # CUDA arrays (CuPy): every mode is encoded and decoded on the device, with
 # the bytes of the host API.
 
 
-def _device_input(data):
-    """A contiguous CuPy array of data, after the producer's stream (CUDA Array
-    Interface v3: the consumer waits for the stream the producer names)."""
+def _after_producer(data):
+    """CuPy's current stream, once the stream data's producer names is done
+    with it (CUDA Array Interface v3: the consumer waits for that stream)."""
     import cupy
-    cai = data.__cuda_array_interface__
-    stream = cai.get("stream")
+    stream = data.__cuda_array_interface__.get("stream")
     current = cupy.cuda.get_current_stream()
     if stream is not None and stream != current.ptr:
         cupy.cuda.runtime.streamSynchronize(stream)
+    return current
+
+
+def _device_input(data):
+    """A contiguous CuPy array of data, after the producer's stream."""
+    import cupy
+    current = _after_producer(data)
     arr = cupy.ascontiguousarray(cupy.asarray(data))
     return cupy, arr.reshape(-1).view(cupy.uint8), current
 
@@ -385,3 +523,61 @@ def _decompress_device(buf, out, p):
                                          ctypes.byref(length), stream.ptr or None, None, 0)
     _check(status, "gpulz_decompress_device")
     return out
+
+
+def _one_device(chunks):
+    """CuPy views of CUDA arrays, and whether they are all on one device (a
+    batched call takes the buffers of one)."""
+    import cupy
+    arrays = [cupy.asarray(c) for c in chunks]
+    return arrays, len({a.device.id for a in arrays}) == 1
+
+
+def _compress_batch_device(chunks, p):
+    import cupy
+    arrays, one = _one_device(chunks)
+    if not one:
+        return [_compress_device(c, p) for c in chunks]
+    with arrays[0].device:
+        srcs = [_device_input(c)[1] for c in chunks]
+        stream = cupy.cuda.get_current_stream()
+        lens = [s.size for s in srcs]
+        caps, total = batch_bounds(lens, p)
+        out = cupy.empty(total, dtype=cupy.uint8)
+        at = _offsets(caps)
+        status, dst_len, _ = batch_run(True, [s.data.ptr for s in srcs], lens,
+                                       [out.data.ptr + a for a in at], caps, p, device=True,
+                                       stream=stream.ptr)
+    _check(status, "gpulz_compress_batch")
+    return [out[a:a + int(n)] for a, n in zip(at, dst_len)]
+
+
+def _decompress_batch_device(chunks, outs, p):
+    import cupy
+    arrays, one = _one_device(chunks)
+    if not one:
+        return [_decompress_device(c, o, p) for c, o in zip(chunks, outs)]
+    with arrays[0].device:
+        srcs = [_device_input(c)[1] for c in chunks]
+        stream = cupy.cuda.get_current_stream()
+        for i, s in enumerate(srcs):
+            if s.size < 20:
+                raise GpulzError(C["GPULZ_ERR_TRUNCATED"], "gpulz_decompress_batch: chunk %d: "
+                                 "%d bytes is no chunk" % (i, s.size))
+        # each chunk's n as _decompress_device reads it, in one download
+        sizes = cupy.concatenate([s[12:20] for s in srcs]).get().view("<u8")
+        results, dsts = [], []
+        for out, size in zip(outs, sizes):
+            size = int(size)
+            if out is None:
+                out = cupy.empty(size, dtype=cupy.uint8)
+            dst = out.reshape(-1).view(cupy.uint8)
+            if not out.flags.c_contiguous or dst.size < size:
+                raise ValueError("out must be C-contiguous and hold %d bytes" % size)
+            results.append(out)
+            dsts.append(dst)
+        status, _, _ = batch_run(False, [s.data.ptr for s in srcs], [s.size for s in srcs],
+                                 [d.data.ptr for d in dsts], [d.size for d in dsts], p,
+                                 device=True, stream=stream.ptr)
+    _check(status, "gpulz_decompress_batch")
+    return results

@@ -4,11 +4,13 @@
 The codec (round trips in every mode, the batch functions, the bytes of the
 bundled `gpulz` command, damaged input refused), then, where they are
 installed, h5py (a compressed dataset written and read through the filter
-registered on import, and the file gpulz 0.1 wrote, data-checked against its
-formulas), numcodecs and Zarr v3; where a GPU is usable (the CUDA wheel) the
-GPU backend, CuPy arrays compressed and decompressed on the GPU with no host
-copy, numcodecs with CuPy buffers and Zarr's GPU mode, bytes equal to the
-CPU's.  Prints one line per check; exit status 0 when all passed, 1 when one
+registered on import, the file gpulz 0.1 wrote, data-checked against its
+formulas, and direct chunk I/O: write_direct's chunks equal to the filter's,
+read_direct, h5py's path where the chunk path cannot go), numcodecs and Zarr
+v3; where a GPU is usable (the CUDA wheel) the GPU backend, CuPy arrays
+compressed and decompressed on the GPU with no host copy, direct chunk I/O
+from and into CuPy arrays, numcodecs with CuPy buffers and Zarr's GPU mode,
+bytes equal to the CPU's.  Prints one line per check; exit status 0 when all passed, 1 when one
 failed.  A part whose Python package is missing says "skipped: not
 installed".
 
@@ -249,6 +251,328 @@ def test_fixture():
     return "the gpulz 0.1 fixture: %d datasets equal their formulas" % len(names)
 
 
+def stored_chunks(d):
+    """{chunk offset: (filter mask, stored bytes)} of every allocated chunk."""
+    out = {}
+    for i in range(d.id.get_num_chunks()):
+        info = d.id.get_chunk_info(i)
+        mask, data = d.id.read_direct_chunk(info.chunk_offset)
+        out[info.chunk_offset] = (mask, bytes(data))
+    return out
+
+
+def same_chunks(a, b, what):
+    """The chunks of dataset b, written directly, are those the filter stored
+    in a: the same offsets, filter masks and bytes."""
+    sa, sb = stored_chunks(a), stored_chunks(b)
+    check(sorted(sa) == sorted(sb), "%s: chunks %s stored, the filter's %s" % (what, sorted(sb),
+                                                                              sorted(sa)))
+    for k in sa:
+        check(sa[k][0] == sb[k][0], "%s: chunk %s: filter mask %d, the filter's %d"
+              % (what, k, sb[k][0], sa[k][0]))
+        check(sa[k][1] == sb[k][1], "%s: chunk %s: %d bytes differ from the filter's %d"
+              % (what, k, len(sb[k][1]), len(sa[k][1])))
+    return sa
+
+
+class BatchSpy:
+    """Counts the batched calls of direct chunk I/O: (compressing, chunks,
+    device) for each gpulz_compress_batch / gpulz_decompress_batch."""
+
+    def __init__(self):
+        from gpulz import _codec
+        self.codec, self.real, self.calls = _codec, _codec.batch_run, []
+
+    def __enter__(self):
+        def spy(compressing, src, src_len, dst, dst_cap, p, device=False, stream=None):
+            self.calls.append((compressing, len(src), bool(device)))
+            return self.real(compressing, src, src_len, dst, dst_cap, p, device, stream)
+        self.codec.batch_run = spy
+        return self
+
+    def __exit__(self, *exc):
+        self.codec.batch_run = self.real
+
+    def take(self):
+        calls, self.calls = self.calls, []
+        return calls
+
+
+def make_dataset(h5py, f, name, shape, dtype, chunks, values=(), mandatory=False, fill=None,
+                 fill_time=None, dont_filter_partial=False):
+    """A gpulz dataset through the low-level API, for what create_dataset
+    cannot set: a mandatory filter, a fill time, HDF5's option to store
+    edge chunks unfiltered (through ctypes: h5py has no H5Pset_chunk_opts)."""
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk(chunks)
+    if dont_filter_partial:
+        import ctypes
+        fn = ctypes.CDLL(h5py.h5p.__file__).H5Pset_chunk_opts
+        fn.argtypes, fn.restype = [ctypes.c_int64, ctypes.c_uint], ctypes.c_int
+        check(fn(dcpl.id, 0x2) >= 0, "H5Pset_chunk_opts failed")
+    if fill is not None:
+        dcpl.set_fill_value(np.array([fill], dtype=dtype))
+    if fill_time is not None:
+        dcpl.set_fill_time(fill_time)
+    dcpl.set_filter(gpulz.FILTER_ID, h5py.h5z.FLAG_MANDATORY if mandatory
+                    else h5py.h5z.FLAG_OPTIONAL, tuple(values))
+    space = h5py.h5s.create_simple(shape)
+    dsid = h5py.h5d.create(f.id, name.encode(), h5py.h5t.py_create(np.dtype(dtype)), space,
+                           dcpl=dcpl)
+    return h5py.Dataset(dsid)
+
+
+def test_h5py_direct():
+    """gpulz.write_direct and read_direct: the filter's bytes, chunk for
+    chunk, in every mode, element size and rank, with edge chunks, fill
+    values and unallocated chunks, in one batched call; files either way
+    read the other way; and h5py's path where the chunk path cannot go."""
+    import h5py
+    from gpulz import _codec, _h5direct
+    shapes = [((5000,), (1024,)), ((60, 70), (16, 32)), ((9, 20, 30), (4, 8, 16))]
+    dtypes = [np.uint8, np.int16, np.float32, np.float64]
+    cases = 0
+    with tempfile.TemporaryDirectory() as tmp, BatchSpy() as spy, \
+            h5py.File(os.path.join(tmp, "direct.h5"), "w") as f:
+        for mode in ("lz", "fast", "ratio", "auto"):
+            for t, dtype in enumerate(dtypes):
+                for r, (shape, chunks) in enumerate(shapes):
+                    x = sample(int(np.prod(shape)), dtype, seed=t * 3 + r).reshape(shape)
+                    what = "%s %s %s" % (mode, np.dtype(dtype).name, shape)
+                    fill = 7 if (t + r) % 2 else None
+                    opts = dict(shape=shape, dtype=dtype, chunks=chunks, fillvalue=fill,
+                                **gpulz.Gpulz(mode=mode))
+                    a = f.create_dataset("a%d" % cases, **opts)
+                    b = f.create_dataset("b%d" % cases, **opts)
+                    a[...] = x
+                    spy.take()
+                    check(gpulz.write_direct(b, x) is True, "%s: chunk path not taken" % what)
+                    n = int(np.prod([-(-s // c) for s, c in zip(shape, chunks)]))
+                    check(spy.take() == [(True, n, False)],
+                          "%s: not one gpulz_compress_batch of %d chunks" % (what, n))
+                    stored = same_chunks(a, b, what)
+                    check(any(m == 0 for m, _ in stored.values()), "%s: nothing compressed" % what)
+                    check(np.array_equal(b[...], x), "%s: the filter reads other data" % what)
+                    for d in (a, b):
+                        out = np.full(shape, 99, dtype=dtype)
+                        check(gpulz.read_direct(d, out) is True and np.array_equal(out, x),
+                              "%s: read_direct of %s" % (what, d.name))
+                        coded = sum(m == 0 for m, _ in stored.values())
+                        check(spy.take() == [(False, coded, False)],
+                              "%s: not one gpulz_decompress_batch of %d chunks" % (what, coded))
+                    cases += 1
+
+        # chunk-aligned boxes, ending at the extent or on a chunk border;
+        # integers; unallocated chunks read as the fill value
+        x = sample(60 * 70, np.int32, seed=11).reshape(60, 70)
+        a = f.create_dataset("box_a", shape=x.shape, dtype=x.dtype, chunks=(16, 32), fillvalue=-3,
+                             **gpulz.Gpulz())
+        b = f.create_dataset("box_b", shape=x.shape, dtype=x.dtype, chunks=(16, 32), fillvalue=-3,
+                             **gpulz.Gpulz())
+        for sel in (np.s_[16:48, 32:], np.s_[48:, :32], np.s_[..., 64:70], np.s_[32:48]):
+            a[sel] = x[sel]
+            check(gpulz.write_direct(b, x[sel], sel) is True,
+                  "box %r: chunk path not taken" % (sel,))
+            same_chunks(a, b, "box %r" % (sel,))
+        want = a[...]
+        check((want == -3).sum() > 0, "no unallocated chunks left to read")
+        for d in (a, b):
+            out = np.empty_like(x)
+            check(gpulz.read_direct(d, out) and np.array_equal(out, want),
+                  "%s: unallocated chunks, fill value" % d.name)
+            for sel in (np.s_[16:32, 32:64], np.s_[48:, 64:], np.s_[32:48, ...]):
+                out = np.empty(want[sel].shape, x.dtype)
+                check(gpulz.read_direct(d, out, sel) is True and np.array_equal(out, want[sel]),
+                      "%s: read_direct of %r" % (d.name, sel))
+        # an integer drops its axis, on the chunk path where chunks are 1 long there
+        z = sample(9 * 20 * 30, np.float32, seed=5).reshape(9, 20, 30)
+        ds = [f.create_dataset("planes_" + w, shape=z.shape, dtype=z.dtype, chunks=(1, 8, 16),
+                               **gpulz.Gpulz()) for w in "ab"]
+        ds[0][4] = z[4]
+        ds[0][-1, :, 16:] = z[-1, :, 16:]
+        check(gpulz.write_direct(ds[1], z[4], 4) and gpulz.write_direct(ds[1], z[-1, :, 16:],
+                                                                         np.s_[-1, :, 16:]),
+              "planes: chunk path not taken")
+        same_chunks(ds[0], ds[1], "planes")
+        out = np.empty((20, 14), z.dtype)
+        check(gpulz.read_direct(ds[1], out, np.s_[7, :, 16:]) and np.array_equal(out, 0 * out)
+              and gpulz.read_direct(ds[1], out, np.s_[-1, :, 16:])
+              and np.array_equal(out, z[-1, :, 16:]), "planes: read_direct")
+        # a gather from non-contiguous data and a scatter into a non-contiguous out
+        c = f.create_dataset("box_c", shape=x.shape, dtype=x.dtype, chunks=(16, 32), fillvalue=-3,
+                             **gpulz.Gpulz())
+        big = np.zeros((60, 140), x.dtype)
+        big[:, ::2] = want
+        check(gpulz.write_direct(c, big[:, ::2]) and gpulz.write_direct(c, np.asfortranarray(want)),
+              "non-contiguous data: chunk path not taken")
+        a = f.create_dataset("box_d", data=want, chunks=(16, 32), fillvalue=-3, **gpulz.Gpulz())
+        same_chunks(a, c, "non-contiguous data")
+        big[...] = 0
+        check(gpulz.read_direct(c, big[:, 1::2]) and np.array_equal(big[:, 1::2], want)
+              and not big[:, ::2].any(), "read_direct into a non-contiguous out")
+
+        # fill values and fill times (HDF5 pads edge chunks with the fill
+        # value unless it never writes it), a mandatory filter, incompressible
+        # data: an optional filter stores it unfiltered, mask bit 0 set
+        y = sample(1000, np.int16, seed=4)
+        for k, (fill, when, mandatory) in enumerate((
+                (7, h5py.h5d.FILL_TIME_IFSET, False), (7, h5py.h5d.FILL_TIME_ALLOC, True),
+                (7, h5py.h5d.FILL_TIME_NEVER, False), (None, None, True), (0, None, False))):
+            what = "fill %r, fill time %r, %s" % (fill, when,
+                                                   "mandatory" if mandatory else "optional")
+            ds = [make_dataset(h5py, f, "fill%d_%s" % (k, w), y.shape, y.dtype, (256,),
+                               mandatory=mandatory, fill=fill, fill_time=when) for w in "ab"]
+            ds[0][...] = y
+            check(gpulz.write_direct(ds[1], y), "%s: chunk path not taken" % what)
+            same_chunks(ds[0], ds[1], what)
+        noise = np.random.default_rng(3).integers(0, 256, 20000).astype(np.uint8)
+        for mandatory in (False, True):
+            what = "incompressible, %s" % ("mandatory" if mandatory else "optional")
+            ds = [make_dataset(h5py, f, "noise%d_%s" % (mandatory, w), noise.shape, noise.dtype,
+                               (4096,), mandatory=mandatory) for w in "ab"]
+            ds[0][...] = noise
+            check(gpulz.write_direct(ds[1], noise), "%s: chunk path not taken" % what)
+            masks = {m for m, _ in same_chunks(ds[0], ds[1], what).values()}
+            # the edge chunk's zeros shrink even so
+            check(masks == ({0} if mandatory else {0, 1}), "%s: filter masks %s" % (what, masks))
+            out = np.empty_like(noise)
+            check(gpulz.read_direct(ds[1], out) and np.array_equal(out, noise), "%s: read" % what)
+        # a compound type of 6 bytes (symbol size 2 from the type)
+        rec = np.zeros(3000, dtype=[("a", "<i2"), ("b", "<f4")])
+        rec["a"], rec["b"] = sample(3000, np.int16), sample(3000, np.float32, seed=2)
+        ds = [f.create_dataset("rec_" + w, shape=rec.shape, dtype=rec.dtype, chunks=(512,),
+                               **gpulz.Gpulz()) for w in "ab"]
+        ds[0][...] = rec
+        check(gpulz.write_direct(ds[1], rec), "compound: chunk path not taken")
+        same_chunks(ds[0], ds[1], "compound")
+        out = np.empty_like(rec)
+        check(gpulz.read_direct(ds[1], out) and out.tobytes() == rec.tobytes(), "compound: read")
+
+        # batches: a dataset's chunks over several batched calls
+        old = _h5direct.BATCH_CHUNKS
+        _h5direct.BATCH_CHUNKS = 3
+        try:
+            d = f.create_dataset("batches", shape=x.shape, dtype=x.dtype, chunks=(16, 32),
+                                 **gpulz.Gpulz())
+            spy.take()
+            check(gpulz.write_direct(d, x), "batches: chunk path not taken")
+            calls = spy.take()
+            check([c[1] for c in calls] == [3] * 4, "batches of 3 of 12 chunks: %r" % calls)
+            out = np.empty_like(x)
+            check(gpulz.read_direct(d, out) and np.array_equal(out, x), "batches: read")
+        finally:
+            _h5direct.BATCH_CHUNKS = old
+        a = f.create_dataset("batches_filter", shape=x.shape, dtype=x.dtype, chunks=(16, 32),
+                             **gpulz.Gpulz())
+        a[...] = x
+        same_chunks(a, d, "batches")
+
+        # what the chunk path cannot do goes through h5py, correctly
+        d = f.create_dataset("fallback", shape=x.shape, dtype=x.dtype, chunks=(16, 32),
+                             fillvalue=-3, **gpulz.Gpulz())
+        want = np.full(x.shape, -3, x.dtype)
+        for sel, data in ((np.s_[5:20], x[5:20]), (np.s_[::2], x[::2]), (np.s_[[1, 3, 40]],
+                                                                        x[[1, 3, 40]]),
+                          (np.s_[16:32, 0:32], x[16:32, 0:32].astype(np.float64) + 0.25),
+                          (np.s_[16:40], x[16:40] + 1),
+                          (np.s_[32:48], 5), (np.s_[0:0], x[0:0]),
+                          (np.s_[48:], x[48:].astype(">i4"))):
+            spy.take()
+            check(gpulz.write_direct(d, data, sel) is False and not spy.take(),
+                  "write of %r %r: the chunk path was taken" % (sel, getattr(data, "dtype", None)))
+            want[sel] = data
+            check(np.array_equal(d[...], want), "write of %r through h5py" % (sel,))
+        for sel, out in ((np.s_[5:20], np.empty((15, 70), x.dtype)),
+                         (np.s_[16:40], np.empty((24, 70), x.dtype)),
+                         (np.s_[:, 1], np.empty(60, x.dtype)),
+                         (np.s_[16:32], np.empty((16, 70), np.float64)),
+                         (np.s_[16:32], np.empty((1, 16, 70), x.dtype)),
+                         (np.s_[16:32], np.empty((16, 70), ">i4"))):
+            check(gpulz.read_direct(d, out, sel) is False and not spy.take(),
+                  "read of %r into %s %s: the chunk path was taken" % (sel, out.dtype, out.shape))
+            check(np.array_equal(out, np.broadcast_to(want[sel], out.shape)),
+                  "read of %r into %s through h5py" % (sel, out.dtype))
+        for what, kwargs in (("shuffle", dict(shuffle=True, **gpulz.Gpulz())),
+                             ("deflate", dict(compression="gzip")), ("no filter", {}),
+                             ("contiguous", dict(chunks=None))):
+            kwargs.setdefault("chunks", (16, 32))
+            d = f.create_dataset("fallback_" + what, shape=x.shape, dtype=x.dtype, **kwargs)
+            out = np.empty_like(x)
+            check(gpulz.write_direct(d, x) is False and np.array_equal(d[...], x)
+                  and gpulz.read_direct(d, out) is False and np.array_equal(out, x)
+                  and not spy.take(), "%s: the chunk path was taken, or wrong data" % what)
+        # HDF5 stores edge chunks unfiltered here, with no mask bit saying so
+        ds = [make_dataset(h5py, f, "partial_" + w, x.shape, x.dtype, (16, 32),
+                           dont_filter_partial=True) for w in "ab"]
+        ds[0][...] = x
+        out = np.empty_like(x)
+        check(gpulz.write_direct(ds[1], x) is False and gpulz.read_direct(ds[0], out) is False
+              and np.array_equal(out, x) and not spy.take(),
+              "H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS: the chunk path was taken")
+        same_chunks(ds[0], ds[1], "H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS")
+        read_only = np.empty_like(x)
+        read_only.setflags(write=False)
+        try:
+            gpulz.read_direct(d, read_only)
+            raise Failed("a read-only out was accepted")
+        except ValueError:
+            pass
+
+        # damaged chunks, and a chunk of another size, fail the read
+        d = f.create_dataset("damaged", data=x, chunks=(16, 32), **gpulz.Gpulz())
+        info = d.id.get_chunk_info(1)
+        _, good = d.id.read_direct_chunk(info.chunk_offset)
+        bad = bytearray(good)
+        bad[len(bad) // 2] ^= 0x5A
+        d.id.write_direct_chunk(info.chunk_offset, bytes(bad), 0)
+        for chunk, why in ((bytes(bad), "damaged"),
+                           (gpulz.compress(x[:8, :32], mode="auto"), "half a chunk's size")):
+            d.id.write_direct_chunk(info.chunk_offset, chunk, 0)
+            try:
+                gpulz.read_direct(d, np.empty_like(x))
+                raise Failed("a %s chunk was read" % why)
+            except gpulz.GpulzError as e:
+                check(str(info.chunk_offset) in str(e), "%s chunk: %s" % (why, e))
+
+    # the stored vectors of gpulz 0.1 (five values: lz) and of gpulz today,
+    # resolved as the filter resolves them: the 0.1 fixture's chunks again,
+    # byte for byte (its edge chunks padded with zeros, its optional
+    # incompressible chunks unfiltered, its big-endian integers)
+    with tempfile.TemporaryDirectory() as tmp, h5py.File(FIXTURE, "r") as src, \
+            h5py.File(os.path.join(tmp, "fixture_copy.h5"), "w") as f:
+        for name in src:
+            f.copy(src[name], name)
+            d = f[name]
+            check(len(d.id.get_create_plist().get_filter(0)[2]) == 5, "%s: not 5 values" % name)
+            data = src[name][...]
+            check(gpulz.write_direct(d, data), "fixture %s: chunk path not taken" % name)
+            same_chunks(src[name], d, "fixture %s" % name)
+            out = np.empty_like(data)
+            check(gpulz.read_direct(src[name], out) and out.tobytes() == data.tobytes(),
+                  "fixture %s: read_direct" % name)
+    for values, want in (((), 3), ((0, 0, 0, 0, 0), 3), ((1, 0, 0, 0, 0), 0),
+                         ((1, 4, 64, 4096, 1, 800), 0), ((2, 4, 128, 2048, 0, 800, 0), 3),
+                         ((1, 4, 128, 2048, 0, 800, 0), 0), ((2, 4, 128, 2048, 2, 800, 1), 1),
+                         ((1, 2, 128, 2048, 0, 800, 2), 2), ((0, 8, 32, 256, 0, 800, 3), 3)):
+        opts = _codec.cd_values_options(values)
+        check(opts["mode"] == want, "cd_values %r: mode %d, not %d" % (values, opts["mode"], want))
+        full = tuple(values) + (0,) * (5 - len(values))
+        check((opts["symbol_size"], opts["window"], opts["block"], opts["flags"])
+              == (full[1] or 1, full[2] or 128, full[3] or 2048, full[4]),
+              "cd_values %r: %r" % (values, opts))
+    for values in ((3, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 4), (0,) * 8, (0, 3, 0, 0, 0),
+                   (0, 0, 256, 0, 0), (0, 0, 0, 1000, 0), (0, 0, 0, 0, 4)):
+        try:
+            _codec.cd_values_options(values)
+            raise Failed("cd_values %r were accepted" % (values,))
+        except ValueError:
+            pass
+    return ("h5py %s: %d datasets (modes lz, fast, ratio, auto; 1, 2, 4 and 8-byte elements; "
+            "ranks 1-3) written and read directly, the filter's bytes; boxes, fill values, "
+            "unallocated chunks, batches, h5py's path where needed; the 0.1 fixture's "
+            "chunks again" % (h5py.version.version, cases))
+
+
 def test_numcodecs():
     import numcodecs
     from gpulz.numcodecs_codec import GpulzCodec
@@ -378,6 +702,128 @@ def test_gpu():
                 cupy.__version__, " and ".join(str(g >> 20) for g in grew.values())))
 
 
+def test_h5py_direct_gpu():
+    """write_direct and read_direct with CuPy arrays: chunks gathered,
+    compressed, decompressed and placed on the GPU (batches with
+    GPULZ_MEMORY_DEVICE), the filter's bytes in every mode; what the GPU
+    wrote the CPU filter reads; 256 MiB moved with no host copy."""
+    cupy = need_gpu()
+    import h5py
+    import resource
+    from gpulz import _h5direct
+    x = sample(300 * 1000, np.uint16, seed=12).reshape(300, 1000)
+    d = cupy.asarray(x)
+    nchunks = 5 * 4  # (300, 1000) in chunks of (64, 256), edges in both dimensions
+    with tempfile.TemporaryDirectory() as tmp, BatchSpy() as spy, \
+            h5py.File(os.path.join(tmp, "direct_gpu.h5"), "w") as f:
+        for mode in ("lz", "fast", "ratio", "auto"):
+            what = "CuPy, mode %s" % mode
+            opts = dict(shape=x.shape, dtype=x.dtype, chunks=(64, 256), fillvalue=9,
+                        **gpulz.Gpulz(mode=mode))
+            a = f.create_dataset("a_" + mode, **opts)
+            b = f.create_dataset("b_" + mode, **opts)
+            a[...] = x
+            spy.take()
+            check(gpulz.write_direct(b, d) is True, "%s: chunk path not taken" % what)
+            calls = spy.take()
+            check(calls == [(True, nchunks, True)], "%s: not one batch on the device: %r"
+                  % (what, calls))
+            stored = same_chunks(a, b, what)
+            check(np.array_equal(b[...], x), "%s: the CPU filter reads other data" % what)
+            coded = sum(m == 0 for m, _ in stored.values())
+            for ds in (a, b):
+                out = cupy.full(x.shape, 1, dtype=x.dtype)
+                check(gpulz.read_direct(ds, out) is True and bool((out == d).all()),
+                      "%s: read_direct of %s into a CuPy array" % (what, ds.name))
+                calls = spy.take()
+                check(calls == [(False, coded, True)], "%s: not one batch on the device: %r"
+                      % (what, calls))
+        # boxes, an integer, unallocated chunks (the fill value), unfiltered
+        # chunks (incompressible, optional filter) placed from the upload
+        c = f.create_dataset("box", shape=x.shape, dtype=x.dtype, chunks=(1, 256), fillvalue=9,
+                             **gpulz.Gpulz())
+        check(gpulz.write_direct(c, d[64:128, 256:], np.s_[64:128, 256:])
+              and gpulz.write_direct(c, d[200], 200), "CuPy boxes: chunk path not taken")
+        want = np.full(x.shape, 9, x.dtype)
+        want[64:128, 256:], want[200] = x[64:128, 256:], x[200]
+        check(np.array_equal(c[...], want), "CuPy boxes: the CPU filter reads other data")
+        out = cupy.empty_like(d)
+        check(gpulz.read_direct(c, out) and bool((out == cupy.asarray(want)).all()),
+              "CuPy: unallocated chunks")
+        row = cupy.empty(1000, dtype=x.dtype)
+        check(gpulz.read_direct(c, row, 200) and bool((row == d[200]).all()), "CuPy: a row")
+        noise = np.random.default_rng(5).integers(0, 1 << 16, 30000).astype(np.uint16)
+        ds = [f.create_dataset("noise_" + w, shape=noise.shape, dtype=noise.dtype, chunks=(4096,),
+                               **gpulz.Gpulz()) for w in "ab"]
+        ds[0][...] = noise
+        check(gpulz.write_direct(ds[1], cupy.asarray(noise)), "CuPy noise: chunk path not taken")
+        masks = {m for m, _ in same_chunks(ds[0], ds[1], "CuPy, incompressible").values()}
+        check(1 in masks, "CuPy, incompressible: filter masks %s" % masks)
+        out = cupy.empty(noise.shape, noise.dtype)
+        check(gpulz.read_direct(ds[1], out) and bool((out == cupy.asarray(noise)).all()),
+              "CuPy, incompressible: unfiltered chunks placed")
+
+        # anything with __cuda_array_interface__, not only CuPy
+        class Foreign:
+            def __init__(self, a):
+                self.__cuda_array_interface__ = a.__cuda_array_interface__
+        e = f.create_dataset("foreign", shape=x.shape, dtype=x.dtype, chunks=(64, 256),
+                             **gpulz.Gpulz())
+        out = cupy.zeros_like(d)
+        check(gpulz.write_direct(e, Foreign(d)) and gpulz.read_direct(e, Foreign(out))
+              and bool((out == d).all()), "__cuda_array_interface__: direct I/O")
+        # h5py's path, through the host
+        spy.take()
+        out = cupy.zeros((60, 1000), dtype=x.dtype)
+        check(gpulz.write_direct(e, d[10:70] + 1, np.s_[10:70]) is False
+              and gpulz.read_direct(e, out, np.s_[10:70]) is False and not spy.take()
+              and bool((out == d[10:70] + 1).all()), "CuPy through h5py")
+        # where the GPU cannot run the chunk path: through host memory
+        real = _h5direct._device_usable
+        _h5direct._device_usable = lambda: False
+        try:
+            out = cupy.zeros_like(d)
+            check(gpulz.write_direct(e, d) and gpulz.read_direct(e, out)
+                  and bool((out == d).all()), "CuPy through host memory")
+            check({c[2] for c in spy.take()} == {False}, "CuPy through host memory: device")
+        finally:
+            _h5direct._device_usable = real
+
+        # no host copy: 256 MiB made on the GPU moves the process's peak
+        # resident size by far less than a host round trip would
+        n = 1 << 27
+        big = (cupy.arange(n, dtype=cupy.uint32) // 37 % 1000).astype(cupy.uint16)
+        grew = {}
+        for mode in ("lz", "auto"):
+            g = f.create_dataset("big_" + mode, shape=(n,), dtype=np.uint16, chunks=(1 << 22,),
+                                 **gpulz.Gpulz(mode=mode))
+            warm = f.create_dataset("warm_" + mode, shape=(1 << 22,), dtype=np.uint16,
+                                    chunks=(1 << 22,), **gpulz.Gpulz(mode=mode))
+            out = cupy.empty_like(big)
+            gpulz.write_direct(warm, big[:1 << 22])  # the GPU's buffers, once
+            gpulz.read_direct(warm, out[:1 << 22])
+            for step in ("write", "read"):
+                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+                now = resident()
+                ok = gpulz.write_direct(g, big) if step == "write" else gpulz.read_direct(g, out)
+                after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+                grew[mode, step] = after - now if after > peak else 0
+                check(ok and grew[mode, step] < big.nbytes // 8,
+                      "CuPy, mode %s, %s: the resident size peaked %d bytes higher for %d on "
+                      "the GPU (a host copy?)" % (mode, step, grew[mode, step], big.nbytes))
+            check(bool((out == big).all()), "CuPy, mode %s: 256 MiB" % mode)
+            check(g.id.get_storage_size() < big.nbytes // 8, "CuPy, mode %s: %d bytes stored"
+                  % (mode, g.id.get_storage_size()))
+            del out
+        check(np.array_equal(g[(1 << 26) - 5:(1 << 26) + 5],
+                             cupy.asnumpy(big[(1 << 26) - 5:(1 << 26) + 5])),
+              "CuPy, 256 MiB: the CPU filter reads other data")
+    return ("CuPy %s: datasets written and read directly on the GPU in modes lz, fast, ratio, "
+            "auto, the filter's bytes; boxes, fill values, unfiltered chunks, h5py's path; "
+            "256 MiB with %s MiB of host growth" % (
+                cupy.__version__, "/".join(str(v >> 20) for v in grew.values())))
+
+
 def resident():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -467,8 +913,10 @@ def main(argv=None):
             return 2
     tests = [("codec", test_codec, ()), ("batch", test_batch, ()), ("command", test_command, ()),
              ("h5py", test_h5py, ("h5py",)), ("fixture", test_fixture, ("h5py",)),
+             ("h5py-direct", test_h5py_direct, ("h5py",)),
              ("numcodecs", test_numcodecs, ("numcodecs",)), ("zarr", test_zarr, ("zarr",)),
-             ("gpu", test_gpu, ()), ("numcodecs-gpu", test_numcodecs_gpu, ("numcodecs",)),
+             ("gpu", test_gpu, ()), ("h5py-direct-gpu", test_h5py_direct_gpu, ("h5py",)),
+             ("numcodecs-gpu", test_numcodecs_gpu, ("numcodecs",)),
              ("zarr-gpu", test_zarr_gpu, ("zarr",))]
     cfg = gpulz.get_config()
     print("gpulz %s (library %s, %s): plugin %s, CUDA %s, GPU %s" % (
