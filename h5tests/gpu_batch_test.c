@@ -5,7 +5,8 @@
  * API give the CPU's bytes one call per chunk, with per-chunk failures;
  * gpulz_h5_write_direct_device() stores the chunks H5Dwrite stores and
  * gpulz_h5_read_direct_device() reads them back into device memory, for
- * 1-D to 3-D shapes with edge chunks.  Exits 77 where no GPU is usable.
+ * 1-D to 3-D shapes with edge chunks, and more chunks than one batch holds
+ * (batches pipelined).  Exits 77 where no GPU is usable.
  */
 #include <cuda_runtime_api.h>
 
@@ -326,6 +327,9 @@ int main(void)
     direct_device(file, "2d", 2, d2, c2);
     hsize_t d3[3] = {40, 21, 37}, c3[3] = {16, 16, 16};
     direct_device(file, "3d", 3, d3, c3);
+    /* more chunks than a batch (1024): batches pipelined, edge chunks in each */
+    hsize_t d4[2] = {2500, 70}, c4[2] = {1, 64};
+    direct_device(file, "many_batches", 2, d4, c4);
     CHECK(H5Fclose(file) >= 0);
     remove("h5_gpu_batch.h5");
     return 0;

@@ -9,7 +9,8 @@
  * selections (direct) and unaligned ones, a datatype conversion and a
  * pipeline with shuffle (HDF5's path, same data); a user fill value padding
  * edge chunks and filling unallocated ones; an optional filter over random
- * data (chunks stored unfiltered, mask bit set); mode fast.
+ * data (chunks stored unfiltered, mask bit set); mode fast; more chunks
+ * than a batch holds.
  *
  * With an argument, writes that file with one dataset /direct written
  * directly, for h5_direct_dump.sh.
@@ -250,6 +251,14 @@ int main(int argc, char **argv)
         snprintf(tag, sizeof tag, "3d_e%zu", esizes[e]);
         dcpl = h5u_dcpl(3, c3, H5Z_FLAG_MANDATORY, 0, NULL);
         whole(tag, esizes[e], 3, d3, c3, dcpl, (unsigned)e);
+        H5Pclose(dcpl);
+    }
+    /* more chunks than one batch takes (1024): batches pipelined, edge
+     * chunks in every batch */
+    {
+        hsize_t d[2] = {2500, 70}, c[2] = {1, 64};
+        hid_t dcpl = h5u_dcpl(2, c, H5Z_FLAG_MANDATORY, 0, NULL);
+        whole("many_batches", 2, 2, d, c, dcpl, 6);
         H5Pclose(dcpl);
     }
     /* tiny chunks, far below one block */

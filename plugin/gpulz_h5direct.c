@@ -19,7 +19,9 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -389,54 +391,246 @@ static void batch_next(const plan *P, hsize_t first, size_t *n)
     *n = left < most ? (size_t)left : most;
 }
 
+/* ---- the codec beside HDF5 ---------------------------------------------------- */
+
+/*
+ * Batches are pipelined: while HDF5 stores (or reads) the chunks of one
+ * batch on the calling thread, a thread of the call's runs the codec on the
+ * next, so that the one waits on the other only where it is the slower.
+ * The codec's thread makes no HDF5 call (HDF5 may not be thread-safe); its
+ * failures are handed back as text and pushed on HDF5's stack by the caller.
+ */
+typedef struct codec_thread {
+    pthread_t thread;
+    int running;
+} codec_thread;
+
+static herr_t codec_start(codec_thread *T, void *(*run)(void *), void *job)
+{
+    herr_t ret_value = 0;
+    if (pthread_create(&T->thread, NULL, run, job) != 0)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_CANTINIT, -1, "gpulz: cannot start the codec's thread");
+    T->running = 1;
+done:
+    return ret_value;
+}
+
+static void codec_join(codec_thread *T)
+{
+    if (T->running)
+        pthread_join(T->thread, NULL);
+    T->running = 0;
+}
+
+/* The calling thread's CUDA device for the codec's thread: a batch of host
+ * chunks runs where a call on the calling thread would. */
+static void codec_device_take(int *device)
+{
+    *device = -1;
+#if GPULZ_HAVE_CUDA
+    if (gpulz_gpu_available() && cudaGetDevice(device) != cudaSuccess)
+        *device = -1;
+#endif
+}
+
+static void codec_device_set(int device)
+{
+#if GPULZ_HAVE_CUDA
+    if (device >= 0)
+        cudaSetDevice(device);
+#else
+    (void)device;
+#endif
+}
+
+/* Pinned host memory where the compressed chunks cross PCIe (device calls). */
+static herr_t host_grow(const mem *M, uint8_t **buf, size_t *cap, size_t need)
+{
+    herr_t ret_value = 0;
+    if (need <= *cap)
+        goto done;
+    need += need / 8;
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        cudaFreeHost(*buf);
+        *buf = NULL;
+        *cap = 0;
+        CUDA_OR_GOTO(cudaMallocHost((void **)buf, need));
+        *cap = need;
+        goto done;
+    }
+#endif
+    (void)M;
+    free(*buf);
+    *cap = 0;
+    if (!(*buf = malloc(need)))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes", need);
+    *cap = need;
+done:
+    return ret_value;
+}
+
+static void host_free(const mem *M, uint8_t *buf)
+{
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        cudaFreeHost(buf);
+        return;
+    }
+#endif
+    (void)M;
+    free(buf);
+}
+
 /* ---- writing ---------------------------------------------------------------- */
 
 typedef struct write_batch {
+    const mem *M;
+    const plan *P;
+    size_t n;               /* chunks in the batch */
+    hsize_t first;          /* the first one's number in the box */
     const void **src;
-    size_t *src_len, *dst_cap, *dst_len;
+    size_t *src_len, *dst_cap, *dst_len, *pos;
     void **dst;
     int *statuses;
-    long long *run;
     chunk_at *at;
     uint8_t *raw, *out;     /* the call's memory */
-    uint8_t *host_out;      /* device calls: the compressed chunks on the host */
+    uint8_t *host_out;      /* device calls: the compressed chunks on the host, chunk j at pos[j] */
+    size_t host_cap;
     uint8_t *host_raw;      /* device calls: one raw chunk on the host */
     size_t bound;
+    int device;
+    const char *failed;     /* set by the codec's thread: what it could not do */
+    char detail[256];       /* the batch's first failure, or the failure above */
 } write_batch;
 
-static void write_batch_free(const mem *M, write_batch *W)
+static void write_batch_free(write_batch *W)
 {
     free(W->src);
     free(W->src_len);
     free(W->dst_cap);
     free(W->dst_len);
+    free(W->pos);
     free(W->dst);
     free(W->statuses);
-    free(W->run);
     free(W->at);
-    mem_free(M, W->raw);
-    mem_free(M, W->out);
-    free(W->host_out);
+    if (W->M) {
+        mem_free(W->M, W->raw);
+        mem_free(W->M, W->out);
+        host_free(W->M, W->host_out);
+    }
     free(W->host_raw);
+}
+
+static herr_t write_batch_open(const mem *M, const plan *P, size_t most, size_t bound, write_batch *W)
+{
+    herr_t ret_value = 0;
+    W->M = M;
+    W->P = P;
+    W->bound = bound;
+    W->src = calloc(most, sizeof *W->src);
+    W->src_len = calloc(most, sizeof *W->src_len);
+    W->dst_cap = calloc(most, sizeof *W->dst_cap);
+    W->dst_len = calloc(most, sizeof *W->dst_len);
+    W->pos = calloc(most, sizeof *W->pos);
+    W->dst = calloc(most, sizeof *W->dst);
+    W->statuses = calloc(most, sizeof *W->statuses);
+    W->at = calloc(most, sizeof *W->at);
+    if (!W->src || !W->src_len || !W->dst_cap || !W->dst_len || !W->pos || !W->dst || !W->statuses || !W->at)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
+    if (mem_alloc(M, &W->raw, most * P->chunk_bytes) < 0 || mem_alloc(M, &W->out, most * bound) < 0)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
+    if (M->device && !(W->host_raw = malloc(P->chunk_bytes)))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a chunk's staging");
+done:
+    return ret_value;
+}
+
+/* The chunks of batch first .. first + n - 1 where the codec reads them:
+ * in place where a chunk is one run of buf, else gathered (edge chunks
+ * holding the fill value beyond the dataset, as HDF5 pads them). */
+static herr_t write_batch_gather(write_batch *W, const uint8_t *buf, hsize_t first, size_t n)
+{
+    herr_t ret_value = 0;
+    const plan *P = W->P;
+    W->first = first;
+    W->n = n;
+    for (size_t j = 0; j < n; j++) {
+        uint8_t *staged = W->raw + j * P->chunk_bytes;
+        chunk_locate(P, first + j, &W->at[j]);
+        long long run = chunk_run(P, &W->at[j]);
+        if (run >= 0) {
+            W->src[j] = buf + run;
+        } else {
+            if ((W->at[j].edge && mem_fill(W->M, P, staged) < 0) ||
+                region_copy(W->M, P, &W->at[j], (uint8_t *)buf, staged, 1) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot gather a chunk");
+            W->src[j] = staged;
+        }
+        W->src_len[j] = P->chunk_bytes;
+        W->dst[j] = W->out + j * W->bound;
+        W->dst_cap[j] = W->bound;
+    }
+done:
+    return ret_value;
+}
+
+/* The codec's thread: the batch compressed and, from device memory, the
+ * compressed chunks brought to pinned host memory in one wait. */
+static void *write_batch_codec(void *arg)
+{
+    write_batch *W = arg;
+    const mem *M = W->M;
+    W->failed = NULL;
+    W->detail[0] = 0;
+    codec_device_set(W->device);
+    /* each chunk's status is looked at by the caller; the call's is the first of them */
+    if (gpulz_compress_batch(W->n, W->src, W->src_len, W->dst, W->dst_cap, W->dst_len, W->statuses, &W->P->p,
+                             M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST, M->stream, NULL, 0) != GPULZ_OK)
+        snprintf(W->detail, sizeof W->detail, "%s", gpulz_last_error());
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        size_t sum = 0;
+        for (size_t j = 0; j < W->n; j++) {
+            W->pos[j] = sum;
+            sum += W->statuses[j] == GPULZ_OK ? W->dst_len[j] : 0;
+        }
+        cudaError_t e = cudaSuccess;
+        if (sum > W->host_cap) {
+            cudaFreeHost(W->host_out);
+            W->host_out = NULL;
+            W->host_cap = 0;
+            if ((e = cudaMallocHost((void **)&W->host_out, sum + sum / 8)) == cudaSuccess)
+                W->host_cap = sum + sum / 8;
+        }
+        for (size_t j = 0; j < W->n && e == cudaSuccess; j++)
+            if (W->statuses[j] == GPULZ_OK && W->dst_len[j])
+                e = cudaMemcpyAsync(W->host_out + W->pos[j], W->dst[j], W->dst_len[j], cudaMemcpyDeviceToHost,
+                                    CUDA_STREAM(M));
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(CUDA_STREAM(M));
+        if (e != cudaSuccess) {
+            W->failed = "cannot fetch the compressed chunks";
+            snprintf(W->detail, sizeof W->detail, "%s", cudaGetErrorString(e));
+        }
+    }
+#endif
+    return NULL;
 }
 
 /* Store chunk j of the batch: compressed, or (optional filter, no gain or a
  * failure) unfiltered with the filter's mask bit, as HDF5 would. */
-static herr_t write_one(const mem *M, const plan *P, hid_t dxpl, write_batch *W, size_t j)
+static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
 {
     herr_t ret_value = 0;
+    const mem *M = W->M;
     const chunk_at *c = &W->at[j];
     int ok = W->statuses[j] == GPULZ_OK;
     if (!ok && !P->optional)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1, "gpulz: cannot compress the chunk at %llu: %s: %s",
-                      (unsigned long long)c->offset[0], gpulz_strerror(W->statuses[j]), gpulz_last_error());
+                      (unsigned long long)c->offset[0], gpulz_strerror(W->statuses[j]), W->detail);
     if (ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
-        const uint8_t *bytes = (const uint8_t *)W->dst[j];
-        if (M->device) {
-            if (mem_get(M, W->host_out, bytes, W->dst_len[j]) < 0)
-                PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot fetch a compressed chunk");
-            bytes = W->host_out;
-        }
+        const uint8_t *bytes = M->device ? W->host_out + W->pos[j] : (const uint8_t *)W->dst[j];
         if (H5Dwrite_chunk(P->dset, dxpl, 0, c->offset, W->dst_len[j], bytes) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk");
         goto done;
@@ -456,55 +650,47 @@ done:
 static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_t *buf)
 {
     herr_t ret_value = 0;
-    write_batch W = {0};
-    size_t most;
+    write_batch W[2];
+    codec_thread T = {0};
+    size_t most, n = 0;
+    memset(W, 0, sizeof W);
     batch_next(P, 0, &most);
-    W.bound = gpulz_compress_bound(P->chunk_bytes, &P->p);
-    if (!W.bound)
+    const size_t bound = gpulz_compress_bound(P->chunk_bytes, &P->p);
+    if (!bound)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
-    W.src = calloc(most, sizeof *W.src);
-    W.src_len = calloc(most, sizeof *W.src_len);
-    W.dst_cap = calloc(most, sizeof *W.dst_cap);
-    W.dst_len = calloc(most, sizeof *W.dst_len);
-    W.dst = calloc(most, sizeof *W.dst);
-    W.statuses = calloc(most, sizeof *W.statuses);
-    W.run = calloc(most, sizeof *W.run);
-    W.at = calloc(most, sizeof *W.at);
-    if (!W.src || !W.src_len || !W.dst_cap || !W.dst_len || !W.dst || !W.statuses || !W.run || !W.at)
-        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
-    if (mem_alloc(M, &W.raw, most * P->chunk_bytes) < 0 || mem_alloc(M, &W.out, most * W.bound) < 0)
-        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
-    if (M->device && (!(W.host_out = malloc(W.bound)) || !(W.host_raw = malloc(P->chunk_bytes))))
-        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a chunk's staging");
-    for (hsize_t first = 0; first < P->nchunks; first += most) {
-        size_t n;
-        batch_next(P, first, &n);
-        for (size_t j = 0; j < n; j++) {
-            uint8_t *staged = W.raw + j * P->chunk_bytes;
-            chunk_locate(P, first + j, &W.at[j]);
-            W.run[j] = chunk_run(P, &W.at[j]);
-            if (W.run[j] >= 0) {
-                W.src[j] = buf + W.run[j];
-            } else {
-                /* edge chunks hold the fill value beyond the dataset, as HDF5 pads them */
-                if ((W.at[j].edge && mem_fill(M, P, staged) < 0) ||
-                    region_copy(M, P, &W.at[j], (uint8_t *)buf, staged, 1) < 0)
-                    PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot gather a chunk");
-                W.src[j] = staged;
-            }
-            W.src_len[j] = P->chunk_bytes;
-            W.dst[j] = W.out + j * W.bound;
-            W.dst_cap[j] = W.bound;
-        }
-        /* each chunk's status is looked at below; the call's is the first of them */
-        gpulz_compress_batch(n, W.src, W.src_len, W.dst, W.dst_cap, W.dst_len, W.statuses, &P->p,
-                             M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST, M->stream, NULL, 0);
-        for (size_t j = 0; j < n; j++)
-            if (write_one(M, P, dxpl, &W, j) < 0)
+    const int two = P->nchunks > most; /* a second batch buffer only where there is a second batch */
+    if (write_batch_open(M, P, most, bound, &W[0]) < 0 || (two && write_batch_open(M, P, most, bound, &W[1]) < 0))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
+    codec_device_take(&W[0].device);
+    W[1].device = W[0].device;
+    batch_next(P, 0, &n);
+    if (write_batch_gather(&W[0], buf, 0, n) < 0 || codec_start(&T, write_batch_codec, &W[0]) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
+    for (unsigned k = 0;; k++) {
+        write_batch *cur = &W[k & 1], *next = &W[(k + 1) & 1];
+        const hsize_t after = cur->first + cur->n;
+        /* the next batch gathered while the codec runs on this one */
+        if (after < P->nchunks) {
+            batch_next(P, after, &n);
+            if (write_batch_gather(next, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
+        }
+        codec_join(&T);
+        if (cur->failed)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: %s: %s", cur->failed, cur->detail);
+        /* and compressed while HDF5 stores this one */
+        if (after < P->nchunks && codec_start(&T, write_batch_codec, next) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
+        for (size_t j = 0; j < cur->n; j++)
+            if (write_one(P, dxpl, cur, j) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
+        if (after >= P->nchunks)
+            break;
     }
 done:
-    write_batch_free(M, &W);
+    codec_join(&T); /* nothing is freed under the codec */
+    write_batch_free(&W[0]);
+    write_batch_free(&W[1]);
     return ret_value;
 }
 
@@ -513,6 +699,11 @@ done:
 enum { CHUNK_FILL, CHUNK_RAW, CHUNK_CODED };
 
 typedef struct read_batch {
+    const mem *M;
+    const plan *P;
+    size_t n, coded;        /* chunks in the batch, and coded ones among them */
+    hsize_t first;
+    size_t total;           /* bytes of stored chunks */
     const void **src;
     size_t *src_len, *dst_cap, *dst_len;
     void **dst;
@@ -520,14 +711,17 @@ typedef struct read_batch {
     size_t *pos, *stored; /* a chunk's bytes in host_in, and how many */
     size_t *slot;         /* a coded chunk's place among the batch's coded ones */
     chunk_at *at;
-    uint8_t *host_in;   /* the stored chunks as read */
+    uint8_t *host_in;   /* the stored chunks as read (pinned for device calls) */
     size_t host_cap;
     uint8_t *dev_in;    /* the same on the device (device calls) */
     size_t dev_cap;
     uint8_t *raw;       /* decoded chunks, the call's memory */
+    int device;
+    const char *failed; /* set by the codec's thread: what it could not do */
+    char detail[256];   /* the batch's first failure, or the failure above */
 } read_batch;
 
-static void read_batch_free(const mem *M, read_batch *R)
+static void read_batch_free(read_batch *R)
 {
     free(R->src);
     free(R->src_len);
@@ -540,17 +734,48 @@ static void read_batch_free(const mem *M, read_batch *R)
     free(R->stored);
     free(R->slot);
     free(R->at);
-    free(R->host_in);
-    if (M->device)
-        mem_free(M, R->dev_in);
-    mem_free(M, R->raw);
+    if (R->M) {
+        host_free(R->M, R->host_in);
+        if (R->M->device)
+            mem_free(R->M, R->dev_in);
+        mem_free(R->M, R->raw);
+    }
 }
 
-/* The stored chunks of the batch into R->host_in, each one's kind noted. */
-static herr_t read_stored(const plan *P, hid_t dxpl, read_batch *R, hsize_t first, size_t n, size_t *total)
+static herr_t read_batch_open(const mem *M, const plan *P, size_t most, read_batch *R)
 {
     herr_t ret_value = 0;
+    R->M = M;
+    R->P = P;
+    R->src = calloc(most, sizeof *R->src);
+    R->src_len = calloc(most, sizeof *R->src_len);
+    R->dst_cap = calloc(most, sizeof *R->dst_cap);
+    R->dst_len = calloc(most, sizeof *R->dst_len);
+    R->dst = calloc(most, sizeof *R->dst);
+    R->statuses = calloc(most, sizeof *R->statuses);
+    R->kind = calloc(most, sizeof *R->kind);
+    R->pos = calloc(most, sizeof *R->pos);
+    R->stored = calloc(most, sizeof *R->stored);
+    R->slot = calloc(most, sizeof *R->slot);
+    R->at = calloc(most, sizeof *R->at);
+    if (!R->src || !R->src_len || !R->dst_cap || !R->dst_len || !R->dst || !R->statuses || !R->kind || !R->pos ||
+        !R->stored || !R->slot || !R->at)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
+    if (mem_alloc(M, &R->raw, most * P->chunk_bytes) < 0)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
+done:
+    return ret_value;
+}
+
+/* The stored chunks of batch first .. first + n - 1 into R->host_in, each
+ * one's kind noted, and the coded ones listed for the codec. */
+static herr_t read_stored(read_batch *R, hid_t dxpl, hsize_t first, size_t n)
+{
+    herr_t ret_value = 0;
+    const plan *P = R->P;
     size_t sum = 0;
+    R->first = first;
+    R->n = n;
     for (size_t j = 0; j < n; j++) {
         unsigned mask = 0;
         haddr_t addr = HADDR_UNDEF;
@@ -571,21 +796,105 @@ static herr_t read_stored(const plan *P, hid_t dxpl, read_batch *R, hsize_t firs
         R->stored[j] = (size_t)size;
         sum += (size_t)size;
     }
-    if (sum > R->host_cap) {
-        free(R->host_in);
-        R->host_cap = 0;
-        if (!(R->host_in = malloc(sum)))
-            PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of stored chunks",
-                          sum);
-        R->host_cap = sum;
-    }
+    if (host_grow(R->M, &R->host_in, &R->host_cap, sum) < 0)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of stored chunks", sum);
     for (size_t j = 0; j < n; j++) {
         uint32_t mask = 0;
         if (R->kind[j] != CHUNK_FILL && H5Dread_chunk(P->dset, dxpl, R->at[j].offset, &mask,
                                                       R->host_in + R->pos[j]) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot read a chunk");
     }
-    *total = sum;
+    R->total = sum;
+    R->coded = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (R->kind[j] != CHUNK_CODED)
+            continue;
+        R->slot[j] = R->coded;
+        R->src_len[R->coded] = R->stored[j];
+        R->dst[R->coded] = R->raw + j * P->chunk_bytes;
+        R->dst_cap[R->coded] = P->chunk_bytes;
+        R->coded++;
+    }
+done:
+    return ret_value;
+}
+
+/* Where the stored chunks are for the codec and for placing: host_in, or
+ * its copy on the device. */
+static uint8_t *read_batch_in(const read_batch *R)
+{
+    return R->M->device ? R->dev_in : R->host_in;
+}
+
+/* The codec's thread: the stored chunks sent to the device (device calls),
+ * then the coded ones decompressed. */
+static void *read_batch_codec(void *arg)
+{
+    read_batch *R = arg;
+    const mem *M = R->M;
+    R->failed = NULL;
+    R->detail[0] = 0;
+    codec_device_set(R->device);
+#if GPULZ_HAVE_CUDA
+    if (M->device) {
+        cudaError_t e = cudaSuccess;
+        if (R->total > R->dev_cap) {
+            cudaFree(R->dev_in);
+            R->dev_in = NULL;
+            R->dev_cap = 0;
+            if ((e = cudaMalloc((void **)&R->dev_in, R->total)) == cudaSuccess)
+                R->dev_cap = R->total;
+        }
+        if (e == cudaSuccess && R->total)
+            e = cudaMemcpyAsync(R->dev_in, R->host_in, R->total, cudaMemcpyHostToDevice, CUDA_STREAM(M));
+        if (e != cudaSuccess) {
+            R->failed = "cannot upload the stored chunks";
+            snprintf(R->detail, sizeof R->detail, "%s", cudaGetErrorString(e));
+            return NULL;
+        }
+    }
+#endif
+    uint8_t *in = read_batch_in(R);
+    for (size_t j = 0; j < R->n; j++)
+        if (R->kind[j] == CHUNK_CODED)
+            R->src[R->slot[j]] = in + R->pos[j];
+    if (gpulz_decompress_batch(R->coded, R->src, R->src_len, R->dst, R->dst_cap, R->dst_len, R->statuses,
+                               &R->P->p, M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST, M->stream, NULL,
+                               0) != GPULZ_OK)
+        snprintf(R->detail, sizeof R->detail, "%s", gpulz_last_error());
+#if GPULZ_HAVE_CUDA
+    /* host_in is read again by the next batch but one: its upload is over */
+    cudaError_t e = M->device ? cudaStreamSynchronize(CUDA_STREAM(M)) : cudaSuccess;
+    if (e != cudaSuccess) {
+        R->failed = "cannot upload the stored chunks";
+        snprintf(R->detail, sizeof R->detail, "%s", cudaGetErrorString(e));
+    }
+#endif
+    return NULL;
+}
+
+/* The decoded, unfiltered and unallocated chunks of the batch into buf. */
+static herr_t read_place(read_batch *R, uint8_t *buf)
+{
+    herr_t ret_value = 0;
+    const plan *P = R->P;
+    for (size_t j = 0; j < R->n; j++) {
+        const chunk_at *c = &R->at[j];
+        uint8_t *from = R->raw + j * P->chunk_bytes;
+        const size_t s = R->slot[j];
+        if (R->kind[j] == CHUNK_CODED && (R->statuses[s] != GPULZ_OK || R->dst_len[s] != P->chunk_bytes))
+            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1, "gpulz: cannot decompress the chunk at %llu: %s: %s",
+                          (unsigned long long)c->offset[0],
+                          R->statuses[s] != GPULZ_OK ? gpulz_strerror(R->statuses[s]) : "wrong size",
+                          R->statuses[s] != GPULZ_OK ? R->detail
+                                                     : "it declares another size than the dataset's chunks");
+        if (R->kind[j] == CHUNK_RAW)
+            from = read_batch_in(R) + R->pos[j];
+        if (R->kind[j] == CHUNK_FILL && mem_fill(R->M, P, from) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot fill a chunk");
+        if (region_copy(R->M, P, c, buf, from, 0) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot place a chunk");
+    }
 done:
     return ret_value;
 }
@@ -593,82 +902,51 @@ done:
 static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
 {
     herr_t ret_value = 0;
-    read_batch R = {0};
-    size_t most;
+    read_batch R[2];
+    codec_thread T = {0};
+    size_t most, n = 0;
+    memset(R, 0, sizeof R);
     batch_next(P, 0, &most);
-    R.src = calloc(most, sizeof *R.src);
-    R.src_len = calloc(most, sizeof *R.src_len);
-    R.dst_cap = calloc(most, sizeof *R.dst_cap);
-    R.dst_len = calloc(most, sizeof *R.dst_len);
-    R.dst = calloc(most, sizeof *R.dst);
-    R.statuses = calloc(most, sizeof *R.statuses);
-    R.kind = calloc(most, sizeof *R.kind);
-    R.pos = calloc(most, sizeof *R.pos);
-    R.stored = calloc(most, sizeof *R.stored);
-    R.slot = calloc(most, sizeof *R.slot);
-    R.at = calloc(most, sizeof *R.at);
-    if (!R.src || !R.src_len || !R.dst_cap || !R.dst_len || !R.dst || !R.statuses || !R.kind || !R.pos ||
-        !R.stored || !R.slot || !R.at)
-        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
-    if (mem_alloc(M, &R.raw, most * P->chunk_bytes) < 0)
-        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
-    for (hsize_t first = 0; first < P->nchunks; first += most) {
-        size_t n, total = 0, coded = 0;
-        batch_next(P, first, &n);
-        if (read_stored(P, dxpl, &R, first, n, &total) < 0)
+    const int two = P->nchunks > most;
+    if (read_batch_open(M, P, most, &R[0]) < 0 || (two && read_batch_open(M, P, most, &R[1]) < 0))
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
+    codec_device_take(&R[0].device);
+    R[1].device = R[0].device;
+    batch_next(P, 0, &n);
+    if (read_stored(&R[0], dxpl, 0, n) < 0 || codec_start(&T, read_batch_codec, &R[0]) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
+    for (unsigned k = 0;; k++) {
+        read_batch *cur = &R[k & 1], *next = &R[(k + 1) & 1];
+        const hsize_t after = cur->first + cur->n;
+        /* HDF5 reads the next batch while the codec decodes this one */
+        if (after < P->nchunks) {
+            batch_next(P, after, &n);
+            if (read_stored(next, dxpl, after, n) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
+        }
+        codec_join(&T);
+        if (cur->failed)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: %s: %s", cur->failed, cur->detail);
+        /* and decodes the next while this one is placed */
+        if (after < P->nchunks && codec_start(&T, read_batch_codec, next) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
-        uint8_t *in = R.host_in;
-        if (M->device) {
-            if (total > R.dev_cap) {
-                mem_free(M, R.dev_in);
-                R.dev_in = NULL;
-                R.dev_cap = 0;
-                if (mem_alloc(M, &R.dev_in, total) < 0)
-                    PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate stored chunks");
-                R.dev_cap = total;
-            }
-            in = R.dev_in;
-            if (total && mem_put(M, in, R.host_in, total) < 0)
-                PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot upload stored chunks");
-        }
-        for (size_t j = 0; j < n; j++) {
-            if (R.kind[j] != CHUNK_CODED)
-                continue;
-            R.slot[j] = coded;
-            R.src[coded] = in + R.pos[j];
-            R.src_len[coded] = R.stored[j];
-            R.dst[coded] = R.raw + j * P->chunk_bytes;
-            R.dst_cap[coded] = P->chunk_bytes;
-            coded++;
-        }
-        gpulz_decompress_batch(coded, R.src, R.src_len, R.dst, R.dst_cap, R.dst_len, R.statuses, &P->p,
-                               M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST, M->stream, NULL, 0);
-        for (size_t j = 0; j < n; j++) {
-            const chunk_at *c = &R.at[j];
-            uint8_t *from = R.raw + j * P->chunk_bytes;
-            if (R.kind[j] == CHUNK_CODED &&
-                (R.statuses[R.slot[j]] != GPULZ_OK || R.dst_len[R.slot[j]] != P->chunk_bytes))
-                PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
-                              "gpulz: cannot decompress the chunk at %llu: %s: %s",
-                              (unsigned long long)c->offset[0],
-                              R.statuses[R.slot[j]] != GPULZ_OK ? gpulz_strerror(R.statuses[R.slot[j]])
-                                                                : "wrong size",
-                              R.statuses[R.slot[j]] != GPULZ_OK ? gpulz_last_error()
-                                                                : "it declares another size than the dataset's chunks");
-            if (R.kind[j] == CHUNK_RAW)
-                from = in + R.pos[j];
-            if (R.kind[j] == CHUNK_FILL && mem_fill(M, P, from) < 0)
-                PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot fill a chunk");
-            if (region_copy(M, P, c, buf, from, 0) < 0)
-                PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot place a chunk");
-        }
+        if (read_place(cur, buf) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
+        if (after >= P->nchunks)
+            break;
     }
 #if GPULZ_HAVE_CUDA
     if (M->device)
         CUDA_OR_GOTO(cudaStreamSynchronize(CUDA_STREAM(M)));
 #endif
 done:
-    read_batch_free(M, &R);
+    codec_join(&T); /* nothing is freed under the codec */
+#if GPULZ_HAVE_CUDA
+    if (M->device)
+        cudaStreamSynchronize(CUDA_STREAM(M)); /* nor under copies still queued */
+#endif
+    read_batch_free(&R[0]);
+    read_batch_free(&R[1]);
     return ret_value;
 }
 

@@ -88,7 +88,9 @@ herr_t gpulz_h5_register(void);
  * beyond the dataset's extent become the fill value.  The codec runs where
  * the filter would (GPULZ_BACKEND, GPULZ_THREADS), on the whole batch at
  * once: over every core on the CPU, or through the GPU's copy engines and
- * SMs at once (gpulz.h, gpulz_compress_batch).  Reading gives unallocated
+ * SMs at once (gpulz.h, gpulz_compress_batch); batches are pipelined, the
+ * codec running on a thread of the call (no HDF5 call there) while HDF5
+ * stores or reads the batch before on the calling thread.  Reading gives unallocated
  * chunks the fill value (zeros without one) and copies unfiltered chunks
  * (filter mask bit 0) as stored; a chunk that cannot be decoded, or
  * declares another size than the dataset's chunks, fails the call.
