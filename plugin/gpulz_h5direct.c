@@ -443,24 +443,15 @@ static void codec_device_set(int device)
 #endif
 }
 
-/* Pinned host memory where the compressed chunks cross PCIe (device calls). */
-static herr_t host_grow(const mem *M, uint8_t **buf, size_t *cap, size_t need)
+/* Host memory the compressed chunks cross PCIe from or to (device calls),
+ * grown as needed.  Pageable: pinning it anew for every call cost more than
+ * its faster copies saved, and the copies run beside HDF5's work anyway. */
+static herr_t host_grow(uint8_t **buf, size_t *cap, size_t need)
 {
     herr_t ret_value = 0;
     if (need <= *cap)
         goto done;
     need += need / 8;
-#if GPULZ_HAVE_CUDA
-    if (M->device) {
-        cudaFreeHost(*buf);
-        *buf = NULL;
-        *cap = 0;
-        CUDA_OR_GOTO(cudaMallocHost((void **)buf, need));
-        *cap = need;
-        goto done;
-    }
-#endif
-    (void)M;
     free(*buf);
     *cap = 0;
     if (!(*buf = malloc(need)))
@@ -468,18 +459,6 @@ static herr_t host_grow(const mem *M, uint8_t **buf, size_t *cap, size_t need)
     *cap = need;
 done:
     return ret_value;
-}
-
-static void host_free(const mem *M, uint8_t *buf)
-{
-#if GPULZ_HAVE_CUDA
-    if (M->device) {
-        cudaFreeHost(buf);
-        return;
-    }
-#endif
-    (void)M;
-    free(buf);
 }
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -517,7 +496,7 @@ static void write_batch_free(write_batch *W)
     if (W->M) {
         mem_free(W->M, W->raw);
         mem_free(W->M, W->out);
-        host_free(W->M, W->host_out);
+        free(W->host_out);
     }
     free(W->host_raw);
 }
@@ -576,7 +555,7 @@ done:
 }
 
 /* The codec's thread: the batch compressed and, from device memory, the
- * compressed chunks brought to pinned host memory in one wait. */
+ * compressed chunks brought to host memory in one wait. */
 static void *write_batch_codec(void *arg)
 {
     write_batch *W = arg;
@@ -597,10 +576,11 @@ static void *write_batch_codec(void *arg)
         }
         cudaError_t e = cudaSuccess;
         if (sum > W->host_cap) {
-            cudaFreeHost(W->host_out);
-            W->host_out = NULL;
+            free(W->host_out);
             W->host_cap = 0;
-            if ((e = cudaMallocHost((void **)&W->host_out, sum + sum / 8)) == cudaSuccess)
+            if (!(W->host_out = malloc(sum + sum / 8)))
+                e = cudaErrorMemoryAllocation;
+            else
                 W->host_cap = sum + sum / 8;
         }
         for (size_t j = 0; j < W->n && e == cudaSuccess; j++)
@@ -711,7 +691,7 @@ typedef struct read_batch {
     size_t *pos, *stored; /* a chunk's bytes in host_in, and how many */
     size_t *slot;         /* a coded chunk's place among the batch's coded ones */
     chunk_at *at;
-    uint8_t *host_in;   /* the stored chunks as read (pinned for device calls) */
+    uint8_t *host_in;   /* the stored chunks as read */
     size_t host_cap;
     uint8_t *dev_in;    /* the same on the device (device calls) */
     size_t dev_cap;
@@ -735,7 +715,7 @@ static void read_batch_free(read_batch *R)
     free(R->slot);
     free(R->at);
     if (R->M) {
-        host_free(R->M, R->host_in);
+        free(R->host_in);
         if (R->M->device)
             mem_free(R->M, R->dev_in);
         mem_free(R->M, R->raw);
@@ -796,7 +776,7 @@ static herr_t read_stored(read_batch *R, hid_t dxpl, hsize_t first, size_t n)
         R->stored[j] = (size_t)size;
         sum += (size_t)size;
     }
-    if (host_grow(R->M, &R->host_in, &R->host_cap, sum) < 0)
+    if (host_grow(&R->host_in, &R->host_cap, sum) < 0)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of stored chunks", sum);
     for (size_t j = 0; j < n; j++) {
         uint32_t mask = 0;
