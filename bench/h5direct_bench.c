@@ -52,7 +52,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +68,7 @@
 #include "gpulz.h"
 #include "gpulz_env.h"
 #include "gpulz_h5filter.h"
+#include "quant_gen.h"
 
 #define MAX_REPEATS 50
 #define MAX_CHUNKS 8
@@ -173,56 +173,6 @@ static int parse_size(const char *s, size_t *out)
 }
 
 /* ---- the data ----------------------------------------------------------------- */
-
-/* The generator runs in 64 MiB pieces, one seed each, over every core: one
- * thread would take longer than the whole measurement at 1 GB. */
-#define GEN_PIECE ((size_t)64 << 20)
-
-typedef struct gen_work {
-    uint8_t *buf;
-    size_t bytes;
-    uint64_t seed;
-    unsigned next_piece, pieces;
-    pthread_mutex_t lock;
-    int failed;
-} gen_work;
-
-static void *gen_worker(void *arg)
-{
-    gen_work *G = arg;
-    for (;;) {
-        pthread_mutex_lock(&G->lock);
-        unsigned k = G->next_piece++;
-        pthread_mutex_unlock(&G->lock);
-        if (k >= G->pieces)
-            return NULL;
-        size_t off = (size_t)k * GEN_PIECE, n = G->bytes - off < GEN_PIECE ? G->bytes - off : GEN_PIECE;
-        if (gpulz_gen("quant", G->buf + off, n, G->seed + k) != 0) {
-            pthread_mutex_lock(&G->lock);
-            G->failed = 1;
-            pthread_mutex_unlock(&G->lock);
-        }
-    }
-}
-
-static int generate(uint8_t *buf, size_t bytes, uint64_t seed)
-{
-    gen_work G = {buf, bytes, seed, 0, (unsigned)((bytes + GEN_PIECE - 1) / GEN_PIECE),
-                  PTHREAD_MUTEX_INITIALIZER, 0};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
-    pthread_t tid[64];
-    unsigned started = 0;
-    for (; started < nthreads; started++)
-        if (pthread_create(&tid[started], NULL, gen_worker, &G) != 0)
-            break;
-    if (started == 0)
-        gen_worker(&G);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&G.lock);
-    return G.failed ? -1 : 0;
-}
 
 static int read_input(const char *path, uint8_t *buf, size_t bytes)
 {
@@ -862,7 +812,7 @@ int main(int argc, char **argv)
         goto done;
     }
     double t0 = now();
-    if (o.input ? read_input(o.input, D.host, D.bytes) != 0 : generate(D.host, D.bytes, o.seed) != 0)
+    if (o.input ? read_input(o.input, D.host, D.bytes) != 0 : quant_gen(D.host, D.bytes, o.seed, 0, 0) != 0)
         goto done;
     fprintf(stderr, "h5direct_bench: %zu bytes of codes ready in %.1f s\n", D.bytes, now() - t0);
     if (o.paths[PATH_DIRECT_DEVICE] && gpu_usable && device_alloc(&D) != 0)
@@ -887,7 +837,7 @@ int main(int argc, char **argv)
                         skip_row(r, (file_kind)fk, o.chunk_bytes[c], (io_path)p, "no usable GPU");
                         r->gpus = n;
                     } else if (o.ngpu_counts && gpu_usable && n > devices.count) {
-                        snprintf(why, sizeof why, "%u GPUs asked, %u usable", n, devices.count);
+                        snprintf(why, sizeof why, "%u GPUs asked (%u usable)", n, devices.count);
                         skip_row(r, (file_kind)fk, o.chunk_bytes[c], (io_path)p, why);
                         r->gpus = n;
                     } else {
