@@ -156,7 +156,7 @@ cd "$work" && tar xzf "$tarball" && cd gpulz-*/ || { fail "cannot unpack $tarbal
 src=$PWD
 
 step configure 120 "$out/configure.log" "$out/configure.log" \
-    ./configure -q --with-hdf5-pkg=hdf5-openmpi --with-cuda-arch="$arch" || { tail -30 "$out/configure.log"; exit 1; }
+    ./configure --with-hdf5-pkg=hdf5-openmpi --with-cuda-arch="$arch" || { tail -30 "$out/configure.log"; exit 1; }
 grep -E "HDF5 flavour|CUDA backend" "$out/configure.log" | tee -a "$out/round.log"
 grep -q "HDF5 flavour: *parallel" "$out/configure.log" || { fail "configure: the HDF5 is not parallel"; exit 1; }
 grep -q "CUDA backend: *yes" "$out/configure.log" || [ "$rehearsal" -ge 1 ] ||
@@ -227,8 +227,15 @@ mark collect
     done
 } > "$out/gpus.csv"
 note "$(($(wc -l < "$out/gpus.csv") - 1)) rows in gpus.csv"
-if python3 -c 'import matplotlib' 2>/dev/null; then
-    python3 "$src/bench/plot_gpus.py" "$out/gpus.csv" "$out/gpus.png" >> "$out/round.log" 2>&1 ||
+py=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import matplotlib' 2>/dev/null; then
+        py=$p
+        break
+    fi
+done
+if [ -n "$py" ]; then
+    "$py" "$src/bench/plot_gpus.py" "$out/gpus.csv" "$out/gpus.png" >> "$out/round.log" 2>&1 ||
         note "plot_gpus.py drew nothing (round.log)"
 else
     note "no matplotlib here: python3 bench/plot_gpus.py gpus.csv draws gpus.png elsewhere"

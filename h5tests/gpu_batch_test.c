@@ -11,6 +11,7 @@
  * no GPU is usable.
  */
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 
 #include "gpulz.h"
 #include "h5_util.h"
@@ -198,6 +199,75 @@ static void batch_on(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned 
 static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned flags, scratch_kind kind)
 {
     batch_on(memory, mode, S, flags, kind, 0);
+}
+
+/* One host batch on the GPU of n chunks of len bytes (seed: their content)
+ * against one CPU call per chunk; 1 where the bytes agree. */
+static int host_batch_same(size_t n, size_t len, uint64_t seed)
+{
+    gpulz_params p, cpu;
+    gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_LZ;
+    p.symbol_size = 2;
+    p.backend = GPULZ_BACKEND_GPU;
+    cpu = p;
+    cpu.backend = GPULZ_BACKEND_CPU;
+    size_t bound = gpulz_compress_bound(len, &p), want_len = 0;
+    uint8_t *in = malloc(n * len), *out = malloc(n * bound), *want = malloc(bound);
+    const void **src = calloc(n, sizeof *src);
+    void **dst = calloc(n, sizeof *dst);
+    size_t *lens = calloc(n, sizeof *lens), *caps = calloc(n, sizeof *caps), *got = calloc(n, sizeof *got);
+    int *st = calloc(n, sizeof *st), same = in && out && want && src && dst && lens && caps && got && st;
+    for (size_t i = 0; same && i < n; i++) {
+        h5u_random(in + i * len, len, seed + i);
+        for (size_t k = 0; k < len; k += 3)
+            in[i * len + k] = 7; /* something to find */
+        src[i] = in + i * len;
+        dst[i] = out + i * bound;
+        lens[i] = len;
+        caps[i] = bound;
+    }
+    same = same && gpulz_compress_batch(n, src, lens, dst, caps, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                       GPULZ_OK;
+    for (size_t i = 0; same && i < n; i++)
+        same = gpulz_compress(src[i], len, want, bound, &want_len, &cpu) == GPULZ_OK && got[i] == want_len &&
+               memcmp(dst[i], want, want_len) == 0;
+    free(in);
+    free(out);
+    free(want);
+    free(src);
+    free(dst);
+    free(lens);
+    free(caps);
+    free(got);
+    free(st);
+    return same;
+}
+
+static void *host_batch_thread(void *arg)
+{
+    return (void *)(intptr_t)host_batch_same(6, (size_t)3 << 20, (uint64_t)(intptr_t)arg);
+}
+
+/*
+ * The staging a device keeps for host batches: grown for larger chunks,
+ * kept for smaller ones, and two batches at once on one device (one takes
+ * the kept slots, the other makes its own) both give the CPU's bytes.
+ */
+static void staging_reuse(void)
+{
+    CHECKF(host_batch_same(8, 65536, 1), "small chunks");
+    CHECKF(host_batch_same(4, (size_t)9 << 20, 2), "larger chunks: the staging grows");
+    CHECKF(host_batch_same(8, 65536, 3), "small chunks again in the grown staging");
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        CHECK(pthread_create(&th[t], NULL, host_batch_thread, (void *)(intptr_t)(10 + t)) == 0);
+    for (int t = 0; t < 2; t++) {
+        void *same = NULL;
+        CHECK(pthread_join(th[t], &same) == 0);
+        CHECKF(same, "two host batches at once: thread %d", t);
+    }
+    printf("host batches reuse their device's staging, grow it, and share the device\n");
 }
 
 /*
@@ -391,6 +461,7 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_FAST, 1, 0, SCRATCH_BATCH);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     mixed_decode();
+    staging_reuse();
     int count = 0;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count >= 2)
         multi_device(count);

@@ -9,7 +9,8 @@
  * uploads chunk i+1 and downloads chunk i-1.  The device API returns with
  * its chunk done, so between chunks the host copies chunk i+2's input into
  * pinned memory and chunk i-2's output out of it; with a third slot those
- * copies never wait for a transfer still in flight.
+ * copies never wait for a transfer still in flight.  The slots stay with
+ * the device's context between calls (gpu_context.h says how far).
  *
  * Where GPULZ_DEVICE lists several devices, the chunks are cut into one run
  * of consecutive chunks per device, even in bytes (gpulz_batch_split), and
@@ -35,6 +36,8 @@ typedef struct slot {
 
 typedef struct pipeline {
     gpulz_batch *B;
+    gpu_ctx *c;        /* the device's context, whose staging it may borrow */
+    int borrowed;      /* h_all and d_all are the context's (batch_lock held) */
     size_t first, end; /* the chunks of this device's run */
     void *stream;      /* the caller's stream, where it is this device's */
     slot s[SLOTS];
@@ -72,8 +75,25 @@ static int pipeline_open(pipeline *P)
     size_t slot_bytes = P->in_max + P->out_max;
     if (slot_bytes < P->in_max || slot_bytes > SIZE_MAX / SLOTS)
         return gpulz_fail(GPULZ_ERR_PARAM, "chunks too large to stage");
-    GPULZ_CK(cudaMallocHost((void **)&P->h_all, SLOTS * slot_bytes));
-    GPULZ_CK(cudaMalloc((void **)&P->d_all, SLOTS * slot_bytes));
+    const size_t need = SLOTS * slot_bytes;
+    gpu_ctx *c = P->c;
+    if (need <= GPULZ_BATCH_STAGING_KEEP && pthread_mutex_trylock(&c->batch_lock) == 0) {
+        P->borrowed = 1;
+        if (c->batch_cap < need) {
+            cudaFreeHost(c->batch_h);
+            cudaFree(c->batch_d);
+            c->batch_h = c->batch_d = NULL;
+            c->batch_cap = 0;
+            GPULZ_CK(cudaMallocHost((void **)&c->batch_h, need));
+            GPULZ_CK(cudaMalloc((void **)&c->batch_d, need));
+            c->batch_cap = need;
+        }
+        P->h_all = c->batch_h;
+        P->d_all = c->batch_d;
+    } else {
+        GPULZ_CK(cudaMallocHost((void **)&P->h_all, need));
+        GPULZ_CK(cudaMalloc((void **)&P->d_all, need));
+    }
     for (int k = 0; k < SLOTS; k++) {
         slot *s = &P->s[k];
         s->h_in = P->h_all + k * slot_bytes;
@@ -96,9 +116,12 @@ done:
 
 static void pipeline_close(pipeline *P)
 {
-    /* nothing may still copy into or out of what is freed */
+    /* nothing may still copy into or out of what is freed or handed on,
+     * nor a kernel of a chunk that failed read or write it */
     if (P->copy)
         cudaStreamSynchronize(P->copy);
+    if (P->work)
+        cudaStreamSynchronize(P->work);
     for (int k = 0; k < SLOTS; k++) {
         if (P->s[k].uploaded)
             cudaEventDestroy(P->s[k].uploaded);
@@ -109,8 +132,12 @@ static void pipeline_close(pipeline *P)
         cudaStreamDestroy(P->copy);
     if (P->own_work)
         cudaStreamDestroy(P->own_work);
-    cudaFree(P->d_all);
-    cudaFreeHost(P->h_all);
+    if (P->borrowed) {
+        pthread_mutex_unlock(&P->c->batch_lock);
+    } else {
+        cudaFree(P->d_all);
+        cudaFreeHost(P->h_all);
+    }
 }
 
 /* Chunk i's input into its slot's pinned memory, and its upload queued. */
@@ -179,12 +206,11 @@ static int run_share(share *S)
 {
     pipeline P = {.B = S->B, .first = S->first, .end = S->end, .stream = S->stream};
     int rc = GPULZ_OK, prev = -1, ctx_prev = 0;
-    gpu_ctx *c = NULL;
     /* the device's context made ready (policy, streams); released at once,
-     * as every chunk's call takes it */
-    if ((rc = gpu_ctx_acquire(&c, &ctx_prev, S->device)) != GPULZ_OK)
+     * as every chunk's call takes it (contexts live as long as the process) */
+    if ((rc = gpu_ctx_acquire(&P.c, &ctx_prev, S->device)) != GPULZ_OK)
         return rc;
-    gpu_ctx_release(c, ctx_prev);
+    gpu_ctx_release(P.c, ctx_prev);
     GPULZ_CK(cudaGetDevice(&prev));
     GPULZ_CK(cudaSetDevice(S->device));
     if (P.first == P.end || (rc = pipeline_open(&P)) != GPULZ_OK || (rc = stage_in(&P, P.first)) != GPULZ_OK)

@@ -193,6 +193,7 @@ int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
         if (c) {
             c->device = dev;
             pthread_mutex_init(&c->lock, NULL);
+            pthread_mutex_init(&c->batch_lock, NULL);
             ctx_table[dev] = c;
         }
     }

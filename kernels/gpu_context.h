@@ -99,7 +99,18 @@ typedef struct gpu_ctx {
     size_t hists_cap, tables_cap;
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
+    /* the staging slots of host batches (gpu_batch.c), kept between calls
+     * up to GPULZ_BATCH_STAGING_KEEP: pinning and freeing them every call
+     * costs a good part of a batch, and the devices of a multi-GPU batch
+     * would pin at once.  One batch at a time has them (batch_lock, taken
+     * without waiting); another allocates its own. */
+    pthread_mutex_t batch_lock;
+    uint8_t *batch_h, *batch_d;
+    size_t batch_cap;
 } gpu_ctx;
+
+/* The most staging a device keeps for host batches between calls. */
+#define GPULZ_BATCH_STAGING_KEEP ((size_t)256 << 20)
 
 /* GPULZ_ERR_NO_GPU in a child forked after CUDA started, before any CUDA call. */
 int gpu_not_forked(void);
