@@ -668,17 +668,18 @@ static void table(FILE *out, const result *R, int n)
     }
 }
 
-static void csv(FILE *out, const options *o, const result *R, int n)
+static void csv_header(FILE *out)
 {
     fprintf(out, "ranks,file,path,gpus,mode,chunk_mib,chunk_bytes,size_bytes,ratio,write_gbs,read_gbs,"
                  "write_gbs_max,read_gbs_max,write_s,read_s,repeats,status\n");
-    for (int i = 0; i < n; i++) {
-        const result *r = &R[i];
-        fprintf(out, "%d,%s,%s,%u,%s,%g,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s\n", nranks,
-                file_names[r->file], path_names[r->path], row_gpus(r), r->path == PATH_NONE ? "-" : mode_name(o->mode),
-                (double)r->chunk_bytes / MIB, r->chunk_bytes, o->size, r->ratio, r->write_gbs, r->read_gbs,
-                r->write_gbs_max, r->read_gbs_max, r->write_s, r->read_s, o->repeats, r->status);
-    }
+}
+
+static void csv_row(FILE *out, const options *o, const result *r)
+{
+    fprintf(out, "%d,%s,%s,%u,%s,%g,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s\n", nranks,
+            file_names[r->file], path_names[r->path], row_gpus(r), r->path == PATH_NONE ? "-" : mode_name(o->mode),
+            (double)r->chunk_bytes / MIB, r->chunk_bytes, o->size, r->ratio, r->write_gbs, r->read_gbs,
+            r->write_gbs_max, r->read_gbs_max, r->write_s, r->read_s, o->repeats, r->status);
 }
 
 /* ---- options -------------------------------------------------------------------- */
@@ -879,6 +880,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "mpi_bench: cannot make the codes\n");
         goto done;
     }
+    /* the CSV gets each row as it is measured: a run cut short keeps them */
+    FILE *csv_out = NULL;
+    if (rank == 0 && strcmp(o.csv_path, "-") != 0 && !(csv_out = fopen(o.csv_path, "w")))
+        fprintf(stderr, "mpi_bench: cannot write %s: %s\n", o.csv_path, strerror(errno));
+    if (!all_ok(rank != 0 || csv_out || !strcmp(o.csv_path, "-")))
+        goto done;
+    if (csv_out) {
+        csv_header(csv_out);
+        fflush(csv_out);
+    }
     header(stdout, &o);
     fflush(stdout);
     for (int fk = 0; fk < FILE_COUNT; fk++) {
@@ -892,6 +903,10 @@ int main(int argc, char **argv)
                 double t0 = MPI_Wtime();
                 measure(&o, (file_kind)fk, o.chunk_bytes[c], (io_path)p, &P, r);
                 failures += !ok_row(r) && strncmp(r->status, "skipped", 7) != 0;
+                if (csv_out) {
+                    csv_row(csv_out, &o, r);
+                    fflush(csv_out);
+                }
                 if (rank == 0)
                     fprintf(stderr, "mpi_bench: %d ranks %-6s %3g MiB %-13s write %7.2f read %7.2f GB/s  %s (%.1f s)\n",
                             nranks, file_names[fk], (double)o.chunk_bytes[c] / MIB, path_names[p], r->write_gbs,
@@ -901,16 +916,13 @@ int main(int argc, char **argv)
     status = failures ? 1 : 0;
     if (rank == 0) {
         table(stdout, R, nresults);
-        FILE *out = strcmp(o.csv_path, "-") == 0 ? stdout : fopen(o.csv_path, "w");
-        if (!out) {
-            fprintf(stderr, "mpi_bench: cannot write %s: %s\n", o.csv_path, strerror(errno));
+        if (!csv_out) {
+            fputc('\n', stdout);
+            csv_header(stdout);
+            for (int i = 0; i < nresults; i++)
+                csv_row(stdout, &o, &R[i]);
+        } else if (fclose(csv_out) != 0) {
             status = 1;
-        } else {
-            if (out == stdout)
-                fputc('\n', stdout);
-            csv(out, &o, R, nresults);
-            if (out != stdout && fclose(out) != 0)
-                status = 1;
         }
     }
 done:
