@@ -16,6 +16,9 @@
  *   direct-device  the _device variants from cudaMalloc'd buffers
  *                  (skipped where no GPU is usable)
  *
+ * (and, with --gpus, each GPU count for direct-host: GPULZ_DEVICE is set to
+ * the first N of the devices before the row, so that one run measures the
+ * same data on 1, 2 and 4 GPUs; the other paths run on the first device)
  * it creates the file and the dataset, then runs one untimed warm-up pass
  * and --repeats timed passes.  Each pass overwrites the whole dataset (its
  * chunks are allocated by the warm-up, so a timed write measures the I/O
@@ -40,8 +43,8 @@
  *
  * Output: a header (device, HDF5, sizes, settings), a readable table with
  * each direct path's factor over the filter path, and the issue's targets;
- * the CSV (--csv, default h5direct.csv) has one row per file, chunk size and
- * path.  Exit status 0, or 1 when a pass failed or read back wrong bytes,
+ * the CSV (--csv, default h5direct.csv) has one row per file, chunk size,
+ * path and GPU count.  Exit status 0, or 1 when a pass failed or read back wrong bytes,
  * or 77 when only the device path was asked for and no GPU is usable.
  */
 #include "config.h"
@@ -49,7 +52,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +66,13 @@
 
 #include "datagen.h"
 #include "gpulz.h"
+#include "gpulz_env.h"
 #include "gpulz_h5filter.h"
+#include "quant_gen.h"
 
 #define MAX_REPEATS 50
 #define MAX_CHUNKS 8
+#define MAX_GPU_COUNTS 8
 #define MIB ((size_t)1 << 20)
 #define TMPFS_MAGIC_NUMBER 0x01021994
 
@@ -91,6 +96,8 @@ typedef struct options {
     unsigned mode; /* H5Z_GPULZ_CD_MODE_* */
     long cache_mib; /* -1: one chunk plus 1 MiB */
     int fsync_writes;
+    unsigned gpu_counts[MAX_GPU_COUNTS]; /* --gpus: direct-host on the first N devices */
+    int ngpu_counts;
 } options;
 
 /* What one file kind, chunk size and path measured. */
@@ -103,7 +110,9 @@ typedef struct result {
     double ratio;
     size_t cache_bytes;
     int direct; /* the chunk path was taken on every pass (-1: not a direct path) */
+    unsigned gpus; /* devices the row's GPULZ_DEVICE named (0: no GPU used) */
     const char *status;
+    char why[96]; /* a status made for the row */
 } result;
 
 /* The data, in host memory and (where a GPU is usable) on the device. */
@@ -165,56 +174,6 @@ static int parse_size(const char *s, size_t *out)
 
 /* ---- the data ----------------------------------------------------------------- */
 
-/* The generator runs in 64 MiB pieces, one seed each, over every core: one
- * thread would take longer than the whole measurement at 1 GB. */
-#define GEN_PIECE ((size_t)64 << 20)
-
-typedef struct gen_work {
-    uint8_t *buf;
-    size_t bytes;
-    uint64_t seed;
-    unsigned next_piece, pieces;
-    pthread_mutex_t lock;
-    int failed;
-} gen_work;
-
-static void *gen_worker(void *arg)
-{
-    gen_work *G = arg;
-    for (;;) {
-        pthread_mutex_lock(&G->lock);
-        unsigned k = G->next_piece++;
-        pthread_mutex_unlock(&G->lock);
-        if (k >= G->pieces)
-            return NULL;
-        size_t off = (size_t)k * GEN_PIECE, n = G->bytes - off < GEN_PIECE ? G->bytes - off : GEN_PIECE;
-        if (gpulz_gen("quant", G->buf + off, n, G->seed + k) != 0) {
-            pthread_mutex_lock(&G->lock);
-            G->failed = 1;
-            pthread_mutex_unlock(&G->lock);
-        }
-    }
-}
-
-static int generate(uint8_t *buf, size_t bytes, uint64_t seed)
-{
-    gen_work G = {buf, bytes, seed, 0, (unsigned)((bytes + GEN_PIECE - 1) / GEN_PIECE),
-                  PTHREAD_MUTEX_INITIALIZER, 0};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
-    pthread_t tid[64];
-    unsigned started = 0;
-    for (; started < nthreads; started++)
-        if (pthread_create(&tid[started], NULL, gen_worker, &G) != 0)
-            break;
-    if (started == 0)
-        gen_worker(&G);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&G.lock);
-    return G.failed ? -1 : 0;
-}
-
 static int read_input(const char *path, uint8_t *buf, size_t bytes)
 {
     FILE *f = fopen(path, "rb");
@@ -234,32 +193,65 @@ static int read_input(const char *path, uint8_t *buf, size_t bytes)
 /* ---- the GPU, where there is one ---------------------------------------------------- */
 
 static int gpu_usable;
+/* The devices the rows may use: GPULZ_DEVICE's list where it is set, else
+ * with --gpus every visible device, without it the current device. */
+static gpulz_devices devices;
+
+/* GPULZ_DEVICE for the first n of the devices ("0,1"); unset for none. */
+static void devices_use(unsigned n)
+{
+    char list[GPULZ_DEVICES_MAX * 4] = "";
+    size_t at = 0;
+    for (unsigned k = 0; k < n && k < devices.count; k++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%d", k ? "," : "", devices.dev[k]);
+    setenv("GPULZ_DEVICE", list, 1);
+}
 
 #if GPULZ_HAVE_CUDA
 #define CUDA_OK(call) ((call) == cudaSuccess)
 #endif
 
+/* The devices of the rows; none where no GPU is usable. */
+static void devices_find(const options *o)
+{
+    devices.count = 0;
+#if GPULZ_HAVE_CUDA
+    int visible = 0;
+    /* gpulz_gpu_available() has parsed GPULZ_DEVICE: a bad one leaves no GPU usable */
+    if (!gpu_usable || !CUDA_OK(cudaGetDeviceCount(&visible)) || visible < 1 ||
+        gpulz_env_devices(visible, &devices) != GPULZ_OK)
+        return;
+    if (devices.count == 0 && o->ngpu_counts) {
+        gpulz_devices_parse("all", visible, 0, &devices);
+    } else if (devices.count == 0) {
+        devices.count = 1;
+        cudaGetDevice(&devices.dev[0]);
+    }
+    /* the device buffers of direct-device on the first device, as the rest */
+    cudaSetDevice(devices.dev[0]);
+#else
+    (void)o;
+#endif
+}
+
 static void describe_device(FILE *out)
 {
 #if GPULZ_HAVE_CUDA
-    if (gpu_usable) {
-        int dev = 0;
-        const char *want = getenv("GPULZ_DEVICE");
-        if (want && *want)
-            dev = atoi(want);
-        else
-            cudaGetDevice(&dev);
+    int rt = 0, drv = 0;
+    cudaRuntimeGetVersion(&rt);
+    cudaDriverGetVersion(&drv);
+    for (unsigned k = 0; gpu_usable && k < devices.count; k++) {
         struct cudaDeviceProp prop;
-        int rt = 0, drv = 0;
-        cudaRuntimeGetVersion(&rt);
-        cudaDriverGetVersion(&drv);
-        if (CUDA_OK(cudaGetDeviceProperties(&prop, dev))) {
+        int dev = devices.dev[k];
+        if (CUDA_OK(cudaGetDeviceProperties(&prop, dev)))
             fprintf(out, "# device: %d %s, %d SMs, %.1f GiB, compute %d.%d; CUDA runtime %d, driver %d\n", dev,
                     prop.name, prop.multiProcessorCount, (double)prop.totalGlobalMem / (1 << 30), prop.major,
                     prop.minor, rt, drv);
-            return;
-        }
+        else
+            fprintf(out, "# device: %d (no properties: %s)\n", dev, cudaGetErrorString(cudaGetLastError()));
     }
+    if (gpu_usable && devices.count)
+        return;
     fprintf(out, "# device: no usable GPU (%s)\n", gpulz_last_error());
 #else
     fprintf(out, "# device: none (this build has no CUDA)\n");
@@ -480,6 +472,28 @@ done:
         remove(name);
 }
 
+/* The GPUs a row of path p runs on with n devices named: 0 where it runs on
+ * the CPU, 1 for the paths that take one device, n for direct-host. */
+static unsigned row_gpus(io_path p, unsigned n)
+{
+    const char *b = getenv("GPULZ_BACKEND");
+    if (p == PATH_NONE || !gpu_usable || (b && !strcmp(b, "cpu")))
+        return 0;
+    return p == PATH_DIRECT_HOST ? n : 1;
+}
+
+/* A row that does not run, and why. */
+static void skip_row(result *r, file_kind fk, size_t chunk_bytes, io_path path, const char *why)
+{
+    memset(r, 0, sizeof *r);
+    r->file = fk;
+    r->chunk_bytes = chunk_bytes;
+    r->path = path;
+    r->direct = -1;
+    snprintf(r->why, sizeof r->why, "skipped: %s", why);
+    r->status = r->why;
+}
+
 /* ---- output --------------------------------------------------------------------- */
 
 static const char *mode_name(unsigned mode)
@@ -522,6 +536,20 @@ static void header(FILE *out, const options *o, const dataset_data *D)
         int tmpfs = statfs(dir, &fs) == 0 && (unsigned long)fs.f_type == TMPFS_MAGIC_NUMBER;
         fprintf(out, "# disk file: %s%s\n", o->disk_path, tmpfs ? " (WARNING: tmpfs, not a disk)" : "");
     }
+    if (o->ngpu_counts) {
+        fprintf(out, "# GPUs: direct-host with GPULZ_DEVICE set to the first");
+        for (int i = 0; i < o->ngpu_counts; i++)
+            fprintf(out, "%s%u", i ? ", " : " ", o->gpu_counts[i]);
+        fprintf(out, " of devices");
+        for (unsigned k = 0; k < devices.count; k++)
+            fprintf(out, "%s%d", k ? "," : " ", devices.dev[k]);
+        if (!devices.count)
+            fprintf(out, " (none usable: the first count on the CPU)");
+        fprintf(out, "; the other paths on the first\n");
+    } else {
+        const char *dev = getenv("GPULZ_DEVICE");
+        fprintf(out, "# GPUs: GPULZ_DEVICE=%s\n", dev && *dev ? dev : "(unset: the current device)");
+    }
     if (o->cache_mib < 0)
         fprintf(out, "# chunk cache: one chunk + 1 MiB per dataset, w0 1.0\n");
     else
@@ -543,14 +571,14 @@ static int ok_row(const result *r)
 
 static void csv(FILE *out, const options *o, const result *R, int n, size_t bytes)
 {
-    fprintf(out, "file,path,memory,mode,chunk_mib,chunk_bytes,size_bytes,cache_bytes,ratio,write_gbs,read_gbs,"
+    fprintf(out, "file,path,memory,gpus,mode,chunk_mib,chunk_bytes,size_bytes,cache_bytes,ratio,write_gbs,read_gbs,"
                  "write_gbs_max,read_gbs_max,write_s,read_s,repeats,direct,vs_filter_write,vs_filter_read,status\n");
     for (int i = 0; i < n; i++) {
         const result *r = &R[i], *f = find(R, n, r->file, r->chunk_bytes, PATH_FILTER);
         int both = ok_row(r) && ok_row(f);
-        fprintf(out, "%s,%s,%s,%s,%g,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s,%.2f,%.2f,%s\n",
+        fprintf(out, "%s,%s,%s,%u,%s,%g,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s,%.2f,%.2f,%s\n",
                 file_names[r->file], path_names[r->path], r->path == PATH_DIRECT_DEVICE ? "device" : "host",
-                r->path == PATH_NONE ? "-" : mode_name(o->mode), (double)r->chunk_bytes / MIB, r->chunk_bytes,
+                r->gpus, r->path == PATH_NONE ? "-" : mode_name(o->mode), (double)r->chunk_bytes / MIB, r->chunk_bytes,
                 bytes, r->cache_bytes, r->ratio, r->write_gbs, r->read_gbs, r->write_gbs_max, r->read_gbs_max,
                 r->write_s, r->read_s, o->repeats, r->direct < 0 ? "-" : r->direct ? "1" : "0",
                 both ? r->write_gbs / f->write_gbs : 0, both ? r->read_gbs / f->read_gbs : 0, r->status);
@@ -559,20 +587,20 @@ static void csv(FILE *out, const options *o, const result *R, int n, size_t byte
 
 static void table(FILE *out, const result *R, int n)
 {
-    fprintf(out, "\n%-7s %6s %-14s %7s %11s %11s %12s %s\n", "file", "chunk", "path", "ratio", "write GB/s",
-            "read GB/s", "x filter w/r", "status");
+    fprintf(out, "\n%-7s %6s %-14s %4s %7s %11s %11s %12s %s\n", "file", "chunk", "path", "gpus", "ratio",
+            "write GB/s", "read GB/s", "x filter w/r", "status");
     for (int i = 0; i < n; i++) {
         const result *r = &R[i], *f = find(R, n, r->file, r->chunk_bytes, PATH_FILTER);
         char factor[32] = "";
         if (r->path >= PATH_DIRECT_HOST && ok_row(r) && ok_row(f))
             snprintf(factor, sizeof factor, "%.1f/%.1f", r->write_gbs / f->write_gbs, r->read_gbs / f->read_gbs);
         if (ok_row(r))
-            fprintf(out, "%-7s %3g MiB %-14s %7.3f %11.2f %11.2f %12s %s\n", file_names[r->file],
-                    (double)r->chunk_bytes / MIB, path_names[r->path], r->ratio, r->write_gbs, r->read_gbs, factor,
-                    r->status);
+            fprintf(out, "%-7s %3g MiB %-14s %4u %7.3f %11.2f %11.2f %12s %s\n", file_names[r->file],
+                    (double)r->chunk_bytes / MIB, path_names[r->path], r->gpus, r->ratio, r->write_gbs, r->read_gbs,
+                    factor, r->status);
         else
-            fprintf(out, "%-7s %3g MiB %-14s %7s %11s %11s %12s %s\n", file_names[r->file],
-                    (double)r->chunk_bytes / MIB, path_names[r->path], "-", "-", "-", "", r->status);
+            fprintf(out, "%-7s %3g MiB %-14s %4u %7s %11s %11s %12s %s\n", file_names[r->file],
+                    (double)r->chunk_bytes / MIB, path_names[r->path], r->gpus, "-", "-", "-", "", r->status);
     }
 }
 
@@ -588,13 +616,14 @@ static void targets(FILE *out, const result *R, int n)
             continue;
         double want = r->path == PATH_DIRECT_HOST ? 15 : 25;
         if (!ok_row(r)) {
-            fprintf(out, "  %-14s %3zu MiB: %s\n", path_names[r->path], r->chunk_bytes / MIB, r->status);
+            fprintf(out, "  %-14s %3zu MiB, %u GPU(s): %s\n", path_names[r->path], r->chunk_bytes / MIB, r->gpus,
+                    r->status);
             continue;
         }
         int speed = r->write_gbs >= want && r->read_gbs >= want;
         int factor = ok_row(f) && r->write_gbs >= 5 * f->write_gbs && r->read_gbs >= 5 * f->read_gbs;
-        fprintf(out, "  %-14s %3zu MiB: write %.2f read %.2f GB/s (>= %.0f: %s), x filter %s (>= 5: %s)\n",
-                path_names[r->path], r->chunk_bytes / MIB, r->write_gbs, r->read_gbs, want, speed ? "met" : "NOT met",
+        fprintf(out, "  %-14s %3zu MiB, %u GPU(s): write %.2f read %.2f GB/s (>= %.0f: %s), x filter %s (>= 5: %s)\n",
+                path_names[r->path], r->chunk_bytes / MIB, r->gpus, r->write_gbs, r->read_gbs, want, speed ? "met" : "NOT met",
                 ok_row(f) ? "measured" : "no filter row", factor ? "met" : "NOT met");
     }
 }
@@ -616,6 +645,8 @@ static void usage(FILE *out)
             "  --mode M          gpulz mode lz, fast, ratio or auto (default lz, gpulz_h5_set_dcpl's)\n"
             "  --cache-mib N     chunk cache per dataset in MiB (default one chunk + 1 MiB; 0: HDF5's)\n"
             "  --fsync           disk writes include fsync; the file's pages are dropped before reads\n"
+            "  --gpus LIST       GPU counts for direct-host, e.g. 1,2,4: GPULZ_DEVICE is set to the first N\n"
+            "                    of its own list, or of every visible device (default: GPULZ_DEVICE as set)\n"
             "  --csv FILE        the CSV (default h5direct.csv; - for stdout)\n",
             MAX_REPEATS);
 }
@@ -724,6 +755,24 @@ static int parse_options(int argc, char **argv, options *o)
                 return -1;
         } else if (strcmp(a, "--csv") == 0) {
             o->csv_path = v;
+        } else if (strcmp(a, "--gpus") == 0) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", v);
+            o->ngpu_counts = 0;
+            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                char *end;
+                unsigned long n = strtoul(tok, &end, 10);
+                if (*end || n < 1 || n > GPULZ_DEVICES_MAX || o->ngpu_counts == MAX_GPU_COUNTS) {
+                    fprintf(stderr, "h5direct_bench: bad --gpus %s (counts 1..%d, at most %d of them)\n", v,
+                            GPULZ_DEVICES_MAX, MAX_GPU_COUNTS);
+                    return -1;
+                }
+                o->gpu_counts[o->ngpu_counts++] = (unsigned)n;
+            }
+            if (!o->ngpu_counts) {
+                fprintf(stderr, "h5direct_bench: bad --gpus %s\n", v);
+                return -1;
+            }
         } else {
             fprintf(stderr, "h5direct_bench: unknown option %s\n", a);
             usage(stderr);
@@ -748,6 +797,7 @@ int main(int argc, char **argv)
         return 1;
     }
     gpu_usable = gpulz_gpu_available();
+    devices_find(&o);
     int only_device = o.paths[PATH_DIRECT_DEVICE];
     for (int p = 0; p < PATH_DIRECT_DEVICE; p++)
         only_device = only_device && !o.paths[p];
@@ -757,12 +807,12 @@ int main(int argc, char **argv)
     }
     D.bytes = o.size;
     if (!(D.host = malloc(D.bytes)) || !(D.back = malloc(D.bytes)) ||
-        !(R = calloc((size_t)(FILE_COUNT * MAX_CHUNKS * PATH_COUNT), sizeof *R))) {
+        !(R = calloc((size_t)(FILE_COUNT * MAX_CHUNKS * (PATH_COUNT + MAX_GPU_COUNTS)), sizeof *R))) {
         fprintf(stderr, "h5direct_bench: cannot allocate 2 x %zu bytes\n", D.bytes);
         goto done;
     }
     double t0 = now();
-    if (o.input ? read_input(o.input, D.host, D.bytes) != 0 : generate(D.host, D.bytes, o.seed) != 0)
+    if (o.input ? read_input(o.input, D.host, D.bytes) != 0 : quant_gen(D.host, D.bytes, o.seed, 0, 0) != 0)
         goto done;
     fprintf(stderr, "h5direct_bench: %zu bytes of codes ready in %.1f s\n", D.bytes, now() - t0);
     if (o.paths[PATH_DIRECT_DEVICE] && gpu_usable && device_alloc(&D) != 0)
@@ -776,13 +826,32 @@ int main(int argc, char **argv)
             for (int p = 0; p < PATH_COUNT; p++) {
                 if (!o.paths[p])
                     continue;
-                result *r = &R[nresults++];
-                double t1 = now();
-                measure(&o, (file_kind)fk, o.chunk_bytes[c], (io_path)p, &D, r);
-                failures += !ok_row(r) && strncmp(r->status, "skipped", 7) != 0;
-                fprintf(stderr, "h5direct_bench: %-6s %3g MiB %-13s write %7.2f read %7.2f GB/s  %s (%.1f s)\n",
-                        file_names[fk], (double)o.chunk_bytes[c] / MIB, path_names[p], r->write_gbs, r->read_gbs,
-                        r->status, now() - t1);
+                /* with --gpus, direct-host once per GPU count, the rest on the first device */
+                int rounds = p == PATH_DIRECT_HOST && o.ngpu_counts ? o.ngpu_counts : 1;
+                for (int g = 0; g < rounds; g++) {
+                    unsigned n = !o.ngpu_counts ? devices.count : p == PATH_DIRECT_HOST ? o.gpu_counts[g] : 1;
+                    result *r = &R[nresults++];
+                    double t1 = now();
+                    char why[64];
+                    if (o.ngpu_counts && !gpu_usable && g > 0) {
+                        skip_row(r, (file_kind)fk, o.chunk_bytes[c], (io_path)p, "no usable GPU");
+                        r->gpus = n;
+                    } else if (o.ngpu_counts && gpu_usable && n > devices.count) {
+                        snprintf(why, sizeof why, "%u GPUs asked (%u usable)", n, devices.count);
+                        skip_row(r, (file_kind)fk, o.chunk_bytes[c], (io_path)p, why);
+                        r->gpus = n;
+                    } else {
+                        if (o.ngpu_counts && gpu_usable)
+                            devices_use(n);
+                        measure(&o, (file_kind)fk, o.chunk_bytes[c], (io_path)p, &D, r);
+                        r->gpus = row_gpus((io_path)p, n);
+                    }
+                    failures += !ok_row(r) && strncmp(r->status, "skipped", 7) != 0;
+                    fprintf(stderr,
+                            "h5direct_bench: %-6s %3g MiB %-13s %u GPU(s) write %7.2f read %7.2f GB/s  %s (%.1f s)\n",
+                            file_names[fk], (double)o.chunk_bytes[c] / MIB, path_names[p], r->gpus, r->write_gbs,
+                            r->read_gbs, r->status, now() - t1);
+                }
             }
         }
     }

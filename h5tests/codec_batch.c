@@ -6,7 +6,8 @@
  * compressible, a few blocks), in every mode; one chunk given too little
  * room, and one damaged chunk when decoding, get their own status while the
  * others succeed; the call's status and detail name the first failure; the
- * bound and the thread counts.
+ * bound and the thread counts.  And the cut of a batch into one run of
+ * chunks per GPU (gpulz_batch_split), which needs no GPU to be checked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "codec_testutil.h"
 #include "gpulz.h"
+#include "gpulz_batch.h"
 
 #define CHUNKS 40
 
@@ -175,6 +177,108 @@ static void whole_call_errors(void)
                  "device buffers without a GPU fail every chunk");
 }
 
+/*
+ * The cuts of weights w into parts runs: in order from 0 to count, and each
+ * cut the chunk border nearest to its share of the total among the borders
+ * not before the previous cut, the earliest on a tie.
+ */
+static void split_case(const char *what, size_t count, const size_t *w, unsigned parts)
+{
+    size_t cut[70], again[70];
+    double total = 0;
+    int zeros = 1;
+    for (size_t i = 0; i < count; i++) {
+        total += (double)w[i];
+        zeros &= w[i] == 0;
+    }
+    if (zeros)
+        total = (double)count;
+    gpulz_batch_split(count, w, parts, cut);
+    TU_CHECK(cut[0] == 0 && cut[parts] == count, "%s: runs from %zu to %zu of %zu", what, cut[0], cut[parts],
+             count);
+    double prefix = 0;
+    size_t at = 0;
+    for (unsigned k = 1; k < parts; k++) {
+        TU_CHECK(cut[k - 1] <= cut[k] && cut[k] <= count, "%s: cut %u at %zu after %zu", what, k, cut[k],
+                 cut[k - 1]);
+        const double target = total * k / parts;
+        /* the best border from the previous cut on */
+        double p = prefix, best_gap = -1;
+        size_t best = at;
+        for (size_t j = at; j <= count; j++) {
+            double gap = p > target ? p - target : target - p;
+            if (best_gap < 0 || gap < best_gap) {
+                best_gap = gap;
+                best = j;
+            }
+            if (j < count)
+                p += zeros ? 1.0 : (double)w[j];
+        }
+        TU_CHECK(cut[k] == best, "%s: cut %u of %u at %zu, the nearest border is %zu", what, k, parts, cut[k],
+                 best);
+        for (; at < cut[k] && at < count; at++)
+            prefix += zeros ? 1.0 : (double)w[at];
+    }
+    gpulz_batch_split(count, w, parts, again);
+    TU_CHECK(memcmp(cut, again, (parts + 1) * sizeof *cut) == 0, "%s: another call cut elsewhere", what);
+}
+
+static void split(void)
+{
+    size_t w[64], cut[5];
+    for (size_t i = 0; i < 64; i++)
+        w[i] = (size_t)4 << 20;
+    /* equal chunks: by count, the runs' lengths at most one apart */
+    for (unsigned parts = 1; parts <= 4; parts++)
+        for (size_t count = 1; count <= 64; count++) {
+            gpulz_batch_split(count, w, parts, cut);
+            size_t lo = count, hi = 0;
+            for (unsigned k = 0; k < parts; k++) {
+                size_t n = cut[k + 1] - cut[k];
+                lo = n < lo ? n : lo;
+                hi = n > hi ? n : hi;
+            }
+            TU_CHECK(hi - lo <= 1, "%zu equal chunks on %u devices: runs of %zu to %zu", count, parts, lo, hi);
+            split_case("equal", count, w, parts);
+        }
+    gpulz_batch_split(16, w, 2, cut);
+    TU_CHECK(cut[1] == 8, "16 chunks on 2 devices: %zu and %zu", cut[1], 16 - cut[1]);
+    /* by bytes, not by count: one large chunk against many small ones */
+    size_t big[8] = {(size_t)64 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20};
+    gpulz_batch_split(8, big, 2, cut);
+    TU_CHECK(cut[1] == 1, "the large chunk alone: cut at %zu", cut[1]);
+    split_case("one large", 8, big, 2);
+    split_case("one large of 4", 8, big, 4);
+    size_t last_big[4] = {1, 1, 1, 100};
+    gpulz_batch_split(4, last_big, 2, cut);
+    TU_CHECK(cut[1] == 3, "the large chunk last: cut at %zu", cut[1]);
+    /* a tie takes the earlier border */
+    size_t two[2] = {5, 5};
+    gpulz_batch_split(1, two, 2, cut);
+    TU_CHECK(cut[1] == 0 && cut[2] == 1, "one chunk on two devices: %zu %zu", cut[1], cut[2]);
+    /* weights of 0 count the chunks; a few of them among others go along */
+    size_t zeros[6] = {0};
+    gpulz_batch_split(6, zeros, 3, cut);
+    TU_CHECK(cut[1] == 2 && cut[2] == 4, "empty chunks: %zu %zu", cut[1], cut[2]);
+    size_t some[6] = {0, 10, 0, 0, 10, 0};
+    split_case("some empty", 6, some, 2);
+    split_case("some empty of 4", 6, some, 4);
+    /* no chunk, and sizes whose sum passes size_t */
+    gpulz_batch_split(0, w, 3, cut);
+    TU_CHECK(cut[0] == 0 && cut[1] == 0 && cut[2] == 0 && cut[3] == 0, "no chunk");
+    size_t huge[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    split_case("huge", 4, huge, 2);
+    gpulz_batch_split(4, huge, 2, cut);
+    TU_CHECK(cut[1] == 2, "huge: cut at %zu", cut[1]);
+    /* mixed sizes, as a batch of edge and whole chunks or a decoder's */
+    for (int round = 0; round < 200; round++) {
+        size_t n = 1 + rnd() % 64;
+        for (size_t i = 0; i < n; i++)
+            w[i] = rnd() % 4 == 0 ? 0 : (size_t)(rnd() % ((size_t)16 << 20));
+        split_case("mixed", n, w, 1 + (unsigned)(rnd() % 8));
+    }
+}
+
 int main(void)
 {
     static const gpulz_mode modes[] = {GPULZ_MODE_LZ, GPULZ_MODE_FAST, GPULZ_MODE_RATIO, GPULZ_MODE_AUTO};
@@ -184,5 +288,6 @@ int main(void)
     batch_against_single(GPULZ_MODE_FAST, 2, GPULZ_FLAG_ADAPTIVE | GPULZ_FLAG_NO_CHECKSUM, 1);
     batch_against_single(GPULZ_MODE_LZ, 8, 0, 64);
     whole_call_errors();
+    split();
     return tu_finish("codec_batch");
 }

@@ -6,9 +6,12 @@
  * gpulz_h5_write_direct_device() stores the chunks H5Dwrite stores and
  * gpulz_h5_read_direct_device() reads them back into device memory, for
  * 1-D to 3-D shapes with edge chunks, and more chunks than one batch holds
- * (batches pipelined).  Exits 77 where no GPU is usable.
+ * (batches pipelined).  With two GPUs or more, host batches spread over
+ * them by GPULZ_DEVICE give those bytes and statuses too.  Exits 77 where
+ * no GPU is usable.
  */
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 
 #include "gpulz.h"
 #include "h5_util.h"
@@ -53,8 +56,13 @@ static size_t scratch_for(scratch_kind kind, int compress, const size_t *len, co
     return most;
 }
 
-/* Batch on host or device memory against one CPU call per chunk. */
-static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned flags, scratch_kind kind)
+/* Batch on host or device memory against one CPU call per chunk; the
+ * caller's stream is made on device stream_dev.  Chunks 5 and 21 get too
+ * little room, chunks 3 and 19 are damaged for decoding: one failure in
+ * each half, so that with two devices each run has one and the call still
+ * names the first. */
+static void batch_on(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned flags, scratch_kind kind,
+                     int stream_dev)
 {
     gpulz_params p, cpu;
     gpulz_params_init(&p);
@@ -75,7 +83,7 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned fla
         chunk_fill(in[i], len[i], i);
     }
     CHECK(gpulz_compress_batch_bound(CHUNKS, len, &p, cap) > 0);
-    cap[5] = 16; /* chunk 5 cannot fit */
+    cap[5] = cap[21] = 16; /* chunks 5 and 21 cannot fit */
     for (size_t i = 0; i < CHUNKS; i++) {
         size_t b = gpulz_compress_bound(len[i], &cpu);
         want[i] = malloc(b);
@@ -95,7 +103,10 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned fla
         }
     }
     cudaStream_t st_caller;
+    int cur = 0;
+    CHECK(cudaGetDevice(&cur) == cudaSuccess && cudaSetDevice(stream_dev) == cudaSuccess);
     CHECK(cudaStreamCreate(&st_caller) == cudaSuccess);
+    CHECK(cudaSetDevice(cur) == cudaSuccess);
     size_t scratch_size = memory == GPULZ_MEMORY_DEVICE ? scratch_for(kind, 1, len, &p) : 0;
     CHECK(memory != GPULZ_MEMORY_DEVICE ||
           gpulz_compress_batch_scratch_size(CHUNKS, len, &p) >= scratch_for(SCRATCH_ONE, 1, len, &p));
@@ -104,10 +115,10 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned fla
         CHECK(cudaMalloc(&scratch, scratch_size) == cudaSuccess);
     int rc = gpulz_compress_batch(CHUNKS, (const void *const *)src, len, dst, cap, got, st, &p, memory, st_caller,
                                   scratch, scratch_size);
-    CHECKF(rc == GPULZ_ERR_DST_SIZE, "memory %d mode %d: call status %d (%s)", memory, mode, rc,
-           gpulz_last_error());
+    CHECKF(rc == GPULZ_ERR_DST_SIZE && !strncmp(gpulz_last_error(), "chunk 5 of 24:", 14),
+           "memory %d mode %d: call status %d (%s)", memory, mode, rc, gpulz_last_error());
     for (size_t i = 0; i < CHUNKS; i++) {
-        if (i == 5) {
+        if (i == 5 || i == 21) {
             CHECKF(st[i] == GPULZ_ERR_DST_SIZE, "tight chunk status %d", st[i]);
             continue;
         }
@@ -130,21 +141,26 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned fla
             dst[i] = want[i];
         }
     }
-    uint8_t bad[1] = {want[3][0]};
-    bad[0] ^= 0x7f;
-    if (memory == GPULZ_MEMORY_DEVICE)
-        CHECK(cudaMemcpy(dst[3], bad, 1, cudaMemcpyHostToDevice) == cudaSuccess);
-    else
-        want[3][0] ^= 0x7f;
+    for (size_t i = 3; i < CHUNKS; i += 16) {
+        uint8_t bad[1] = {want[i][0]};
+        bad[0] ^= 0x7f;
+        if (memory == GPULZ_MEMORY_DEVICE)
+            CHECK(cudaMemcpy(dst[i], bad, 1, cudaMemcpyHostToDevice) == cudaSuccess);
+        else
+            want[i][0] ^= 0x7f;
+    }
     size_t dscratch = memory == GPULZ_MEMORY_DEVICE ? scratch_for(kind, 0, clen, &p) : 0;
     void *dscr = NULL;
     if (dscratch)
         CHECK(cudaMalloc(&dscr, dscratch) == cudaSuccess);
     rc = gpulz_decompress_batch(CHUNKS, (const void *const *)dst, clen, dec, len, dec_len, st, &p, memory,
                                 st_caller, dscr, dscratch);
-    CHECKF(rc != GPULZ_OK && st[3] != GPULZ_OK, "damaged chunk 3 decodes: %d", st[3]);
+    CHECKF(rc != GPULZ_OK && st[3] != GPULZ_OK && st[19] != GPULZ_OK, "damaged chunks 3 and 19 decode: %d %d",
+           st[3], st[19]);
+    CHECKF(!strncmp(gpulz_last_error(), "chunk 3 of 24:", 14), "the decode's first failure: %s",
+           gpulz_last_error());
     for (size_t i = 0; i < CHUNKS; i++) {
-        if (i == 3)
+        if (i == 3 || i == 19)
             continue;
         CHECKF(st[i] == GPULZ_OK && dec_len[i] == len[i], "decode chunk %zu: %d, %zu bytes", i, st[i], dec_len[i]);
         uint8_t *back = malloc(len[i] ? len[i] : 1);
@@ -170,9 +186,135 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned fla
     }
     cudaFree(scratch);
     cudaFree(dscr);
+    CHECK(cudaSetDevice(stream_dev) == cudaSuccess);
     cudaStreamDestroy(st_caller);
-    printf("batch on %s memory, mode %d, S %u, flags %u, scratch %d: the CPU's bytes, failures per chunk\n",
-           memory == GPULZ_MEMORY_DEVICE ? "device" : "host", mode, S, flags, (int)kind);
+    CHECK(cudaSetDevice(cur) == cudaSuccess);
+    const char *devices = getenv("GPULZ_DEVICE");
+    printf("batch on %s memory, mode %d, S %u, flags %u, scratch %d, GPULZ_DEVICE %s, stream on device %d: "
+           "the CPU's bytes, failures per chunk\n",
+           memory == GPULZ_MEMORY_DEVICE ? "device" : "host", mode, S, flags, (int)kind,
+           devices ? devices : "unset", stream_dev);
+}
+
+static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned flags, scratch_kind kind)
+{
+    batch_on(memory, mode, S, flags, kind, 0);
+}
+
+/* One host batch on the GPU of n chunks of len bytes (seed: their content)
+ * against one CPU call per chunk; 1 where the bytes agree. */
+static int host_batch_same(size_t n, size_t len, uint64_t seed)
+{
+    gpulz_params p, cpu;
+    gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_LZ;
+    p.symbol_size = 2;
+    p.backend = GPULZ_BACKEND_GPU;
+    cpu = p;
+    cpu.backend = GPULZ_BACKEND_CPU;
+    size_t bound = gpulz_compress_bound(len, &p), want_len = 0;
+    uint8_t *in = malloc(n * len), *out = malloc(n * bound), *want = malloc(bound);
+    const void **src = calloc(n, sizeof *src);
+    void **dst = calloc(n, sizeof *dst);
+    size_t *lens = calloc(n, sizeof *lens), *caps = calloc(n, sizeof *caps), *got = calloc(n, sizeof *got);
+    int *st = calloc(n, sizeof *st), same = in && out && want && src && dst && lens && caps && got && st;
+    for (size_t i = 0; same && i < n; i++) {
+        h5u_random(in + i * len, len, seed + i);
+        for (size_t k = 0; k < len; k += 3)
+            in[i * len + k] = 7; /* something to find */
+        src[i] = in + i * len;
+        dst[i] = out + i * bound;
+        lens[i] = len;
+        caps[i] = bound;
+    }
+    same = same && gpulz_compress_batch(n, src, lens, dst, caps, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                       GPULZ_OK;
+    for (size_t i = 0; same && i < n; i++)
+        same = gpulz_compress(src[i], len, want, bound, &want_len, &cpu) == GPULZ_OK && got[i] == want_len &&
+               memcmp(dst[i], want, want_len) == 0;
+    free(in);
+    free(out);
+    free(want);
+    free(src);
+    free(dst);
+    free(lens);
+    free(caps);
+    free(got);
+    free(st);
+    return same;
+}
+
+static void *host_batch_thread(void *arg)
+{
+    return (void *)(intptr_t)host_batch_same(6, (size_t)3 << 20, (uint64_t)(intptr_t)arg);
+}
+
+/*
+ * The staging a device keeps for host batches: grown for larger chunks,
+ * kept for smaller ones, and two batches at once on one device (one takes
+ * the kept slots, the other makes its own) both give the CPU's bytes.
+ */
+static void staging_reuse(void)
+{
+    CHECKF(host_batch_same(8, 65536, 1), "small chunks");
+    CHECKF(host_batch_same(4, (size_t)9 << 20, 2), "larger chunks: the staging grows");
+    CHECKF(host_batch_same(8, 65536, 3), "small chunks again in the grown staging");
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        CHECK(pthread_create(&th[t], NULL, host_batch_thread, (void *)(intptr_t)(10 + t)) == 0);
+    for (int t = 0; t < 2; t++) {
+        void *same = NULL;
+        CHECK(pthread_join(th[t], &same) == 0);
+        CHECKF(same, "two host batches at once: thread %d", t);
+    }
+    printf("host batches reuse their device's staging, grow it, and share the device\n");
+}
+
+/*
+ * Host chunks spread over several GPUs (GPULZ_DEVICE a list): the bytes
+ * and statuses of one CPU call per chunk, whatever the order of the list;
+ * the caller's stream is used on its own device only.  And the first of
+ * the list is the device of a single-chunk call and of device buffers'
+ * batches (which stay on their buffers' device).
+ */
+static void multi_device(int count)
+{
+    char list[16];
+    setenv("GPULZ_DEVICE", "all", 1);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 1, 0, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_FAST, 4, 0, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_AUTO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2, 0, SCRATCH_BATCH);
+    /* the list's order; the stream on the first device satisfies either
+     * rule for it (CUDA before 12.8 cannot tell a stream's device) */
+    snprintf(list, sizeof list, "%d,0", count - 1);
+    setenv("GPULZ_DEVICE", list, 1);
+    batch_on(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 2, 0, SCRATCH_NONE, count - 1);
+    batch_on(GPULZ_MEMORY_HOST, GPULZ_MODE_RATIO, 1, 0, SCRATCH_NONE, count - 1);
+#if CUDART_VERSION >= 12080
+    /* a stream of the second device: used there, not on the first */
+    setenv("GPULZ_DEVICE", "0,1", 1);
+    batch_on(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 4, 0, SCRATCH_NONE, 1);
+    /* a stream of a device not in the list: used nowhere */
+    setenv("GPULZ_DEVICE", "1", 1);
+    batch_on(GPULZ_MEMORY_HOST, GPULZ_MODE_FAST, 2, 0, SCRATCH_NONE, 0);
+#endif
+    /* a list that names no device fails the GPU backend's batch */
+    setenv("GPULZ_DEVICE", "0,0", 1);
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.backend = GPULZ_BACKEND_GPU;
+    uint8_t in[4096] = {0}, out[8192];
+    const void *src[1] = {in};
+    void *dst[1] = {out};
+    size_t len[1] = {sizeof in}, cap[1] = {sizeof out}, got[1];
+    int st[1];
+    int rc = gpulz_compress_batch(1, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0);
+    CHECKF(rc == GPULZ_ERR_NO_GPU && st[0] == GPULZ_ERR_NO_GPU && strstr(gpulz_last_error(), "named twice"),
+           "GPULZ_DEVICE=0,0: %d (%s)", rc, gpulz_last_error());
+    unsetenv("GPULZ_DEVICE");
+    printf("host batches over %d GPUs: the CPU's bytes, failures per chunk, the caller's stream on its device\n",
+           count);
 }
 
 /*
@@ -319,6 +461,12 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_FAST, 1, 0, SCRATCH_BATCH);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     mixed_decode();
+    staging_reuse();
+    int count = 0;
+    if (cudaGetDeviceCount(&count) == cudaSuccess && count >= 2)
+        multi_device(count);
+    else
+        printf("one GPU: host batches over several are not checked here (gpu_multidev_test needs two)\n");
     hid_t file = H5Fcreate("h5_gpu_batch.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(file >= 0);
     hsize_t d1[1] = {1000003}, c1[1] = {65536};

@@ -6,7 +6,8 @@
  * the same after the call; threads on different devices at once get the CPU
  * reference's bytes; the device-buffer API works on buffers of a device other
  * than 0; a GPULZ_DEVICE that names no device is an error with the GPU
- * backend and a CPU fallback with the automatic one.
+ * backend and a CPU fallback with the automatic one; a GPULZ_DEVICE list or
+ * local-rank gives single chunks one device, the list's first.
  *
  * Which device ran is read from gpulz_last_backend()'s reason ("requested,
  * device N"), and the device-buffer API must run where the buffers are,
@@ -172,6 +173,15 @@ int main(void)
     device_choice(src, 0, NULL, 0);
     device_choice(src, 1, "0", 0);  /* GPULZ_DEVICE over the current one */
     device_choice(src, 0, "1", 1);
+    /* a list: single chunks take its first device (batches of host chunks
+     * spread over all, gpu_batch_test) */
+    device_choice(src, 1, "0,1", 0);
+    device_choice(src, 0, "1,0", 1);
+    device_choice(src, 1, "all", 0);
+    /* one GPU per MPI rank: the local rank modulo the devices */
+    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3", 1);
+    device_choice(src, 0, "local-rank", 3 % count);
+    unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
 
     /* the device API runs where its buffers are, current device and GPULZ_DEVICE aside */
     device_api(src, (size_t)5 << 20, 1, 1, NULL);
@@ -219,6 +229,10 @@ int main(void)
     CHECK(ran == GPULZ_BACKEND_CPU && strncmp(why, "GPU failed, CPU fallback", 24) == 0,
           "GPULZ_DEVICE=%s with the automatic backend: ran on %d (%s), not the CPU fallback", bad,
           (int)ran, why);
+    /* a list that names a device twice is no usable GPU either, and says why */
+    setenv("GPULZ_DEVICE", "1,1", 1);
+    CHECK(!gpulz_gpu_available() && strstr(gpulz_last_error(), "GPULZ_DEVICE=1,1: device 1 is named twice"),
+          "GPULZ_DEVICE=1,1 taken");
     unsetenv("GPULZ_GPU_MIN_BYTES");
     unsetenv("GPULZ_DEVICE");
     free(dst);

@@ -10,9 +10,13 @@
  * is then read back in parallel, collectively and independently, each rank
  * checking every value of its own band and of another rank's; rank 0 alone
  * reopens it with the sec2 driver and checks every value, the filter stored
- * in the dataset, each chunk's filter mask and the storage size.  Finally a
- * dataset with an invalid window and a write whose filter cannot run must
- * fail on every rank with gpulz's reason on the HDF5 error stack.
+ * in the dataset, each chunk's filter mask and the storage size.  Direct
+ * chunk I/O (libh5gpulz) into a file open with MPI-IO does not take its
+ * chunk path for writes (H5Dwrite_chunk from one rank breaks the file's
+ * metadata), so a collective gpulz_h5_write_direct stores what H5Dwrite
+ * does; gpulz_h5_read_direct of the whole dataset on every rank takes it.
+ * Finally a dataset with an invalid window and a write whose filter cannot
+ * run must fail on every rank with gpulz's reason on the HDF5 error stack.
  *
  * The filter ID comes from GPULZ_FILTER_ID (the test harness exports it) and
  * the plugin from HDF5_PLUGIN_PATH.  Usage: mpiexec -n N h5_mpi FILE
@@ -287,6 +291,47 @@ static size_t check_serial(hid_t file, const dataset_spec *d)
     return bad;
 }
 
+/*
+ * Every rank writes its band, whole chunks that the chunk path could take
+ * in a serial file, with gpulz_h5_write_direct and a collective transfer:
+ * in a file open with MPI-IO the call must go through H5Dwrite (direct =
+ * 0).  Every rank then reads the whole dataset with gpulz_h5_read_direct,
+ * by its chunk path (reads change no metadata).
+ */
+static size_t direct_in_parallel(hid_t file)
+{
+    const dataset_spec d = {"direct", H5T_NATIVE_UINT16, 2, 32, 600, {16, 300}};
+    const unsigned defaults[5] = {0, 0, 0, 0, 0};
+    hsize_t rows = d.rows_per_rank * (hsize_t)nranks, dims[2] = {rows, d.cols};
+    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(&d, defaults);
+    hid_t dset = H5Dcreate2(file, d.name, d.type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(dset >= 0);
+    hid_t fs, ms, dxpl = transfer(H5FD_MPIO_COLLECTIVE);
+    band_spaces(&d, dset, rank, &fs, &ms);
+    void *buf = band_values(&d, rank);
+    int direct = -1;
+    CHECK(gpulz_h5_write_direct(dset, d.type, fs, dxpl, buf, &direct) >= 0);
+    CHECKF(direct == 0, "gpulz_h5_write_direct took its chunk path in a file open with MPI-IO");
+    free(buf);
+    H5Sclose(fs);
+    H5Sclose(ms);
+    H5Pclose(dxpl);
+    CHECK(H5Dclose(dset) >= 0);
+    dset = H5Dopen2(file, d.name, H5P_DEFAULT);
+    CHECK(dset >= 0);
+    void *all = calloc((size_t)(rows * d.cols), d.size);
+    CHECK(all);
+    direct = -1;
+    CHECK(gpulz_h5_read_direct(dset, d.type, H5S_ALL, H5P_DEFAULT, all, &direct) >= 0);
+    CHECKF(direct == 1, "gpulz_h5_read_direct of a file open with MPI-IO did not take its chunk path");
+    size_t bad = mismatches(&d, all, 0, rows, "direct read of a direct write");
+    free(all);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
 /* An HDF5 call that must fail: its return value, with HDF5's printing off. */
 #define EXPECT_FAIL(expr, call)                                                              \
     do {                                                                                     \
@@ -388,7 +433,17 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++)
         bad += read_parallel(file, &specs[i]);
     CHECK(H5Fclose(file) >= 0);
+
+    char direct_path[4096];
+    snprintf(direct_path, sizeof direct_path, "%s.direct.h5", path);
+    file = H5Fcreate(direct_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CHECKF(file >= 0, "create %s", direct_path);
+    bad += direct_in_parallel(file);
+    CHECK(H5Fclose(file) >= 0);
     H5Pclose(fapl);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        remove(direct_path);
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {

@@ -55,14 +55,14 @@ for n in 1 3; do
     rm -f $f $f.fail.h5
 done
 
-# Several GPUs and Open MPI: one GPU per local rank through GPULZ_DEVICE, as
-# docs/usage.md section 9 shows; every chunk on the GPU, and every GPU used.
+# Several GPUs and Open MPI: one GPU per local rank, GPULZ_DEVICE=local-rank
+# as docs/usage.md section 9 shows; every chunk on the GPU, and every GPU used.
 if [ "$ngpu" -ge 2 ] && [ "$1" = --oversubscribe ]; then
     f=h5_mpi_gpus.h5
     n=$((2 * ngpu))
-    echo "== $n ranks on $ngpu GPUs, GPULZ_DEVICE = local rank % $ngpu"
-    GPULZ_BACKEND=gpu GPULZ_GPU_MIN_BYTES=0 GPULZ_VERBOSE=1 $limit "$MPIEXEC" "$@" $n \
-        sh -c "GPULZ_DEVICE=\$((OMPI_COMM_WORLD_LOCAL_RANK % $ngpu)) exec $prog $f" 2> h5_mpi_gpus.err
+    echo "== $n ranks on $ngpu GPUs, GPULZ_DEVICE=local-rank"
+    GPULZ_DEVICE=local-rank GPULZ_BACKEND=gpu GPULZ_GPU_MIN_BYTES=0 GPULZ_VERBOSE=1 $limit "$MPIEXEC" "$@" $n \
+        "$prog" $f 2> h5_mpi_gpus.err
     rc=$?
     grep -v '^gpulz:' h5_mpi_gpus.err
     [ $rc -eq 0 ] || { echo "FAIL: $n ranks on $ngpu GPUs: mpiexec exited $rc"; status=1; }

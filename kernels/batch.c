@@ -98,6 +98,46 @@ static void device_batch(gpulz_batch *B, void *d_scratch, size_t scratch_size)
     }
 }
 
+/* ---- host chunks over several devices ---------------------------------------- */
+
+static double gap(double a, double b)
+{
+    return a > b ? a - b : b - a;
+}
+
+void gpulz_batch_split(size_t count, const size_t w[], unsigned parts, size_t cut[])
+{
+    /* doubles: the sum of size_t weights may pass 2^64, and a few ulps
+     * cannot move a cut by a chunk where it matters */
+    double total = 0, prefix = 0;
+    int by_count = 1;
+    for (size_t i = 0; i < count; i++) {
+        total += (double)w[i];
+        by_count &= w[i] == 0;
+    }
+    if (by_count)
+        total = (double)count;
+    cut[0] = 0;
+    for (unsigned k = 1; k < parts; k++) {
+        const double target = total * k / parts;
+        /* the borders' distances to the target shrink until one passes it,
+         * then grow: the first of the nearest is found by then */
+        size_t best = cut[k - 1], j = best;
+        double best_prefix = prefix, p = prefix;
+        while (j < count && p <= target) {
+            p += by_count ? 1.0 : (double)w[j];
+            j++;
+            if (gap(p, target) < gap(best_prefix, target)) {
+                best = j;
+                best_prefix = p;
+            }
+        }
+        cut[k] = best;
+        prefix = best_prefix;
+    }
+    cut[parts] = count;
+}
+
 /* ---- the calls ------------------------------------------------------------ */
 
 /* Whether host chunks go to the GPU: asked for, or auto where a GPU is
@@ -108,15 +148,11 @@ static int host_on_gpu(const gpulz_batch *B)
         return 1;
     if (B->p.backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable() || B->count == 0)
         return 0;
+    /* decompressed sizes stand in for the chunks' sizes when decoding */
+    const size_t *w = gpulz_batch_weights(B);
     uint64_t total = 0;
     for (size_t i = 0; i < B->count; i++)
-        total += B->src_len[i];
-    /* decompressed sizes stand in for the chunks' sizes when decoding */
-    if (!B->compress) {
-        total = 0;
-        for (size_t i = 0; i < B->count; i++)
-            total += B->dst_cap[i];
-    }
+        total += w[i];
     return total / B->count >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
 }
 

@@ -2,6 +2,7 @@
 /* env.c - the parsers of gpulz_env.h. */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,4 +75,97 @@ int gpulz_env_uint(const char *name, unsigned long long max, unsigned long long 
         return gpulz_fail(rc, "%s=%s: %s", name, s, why);
     }
     return GPULZ_OK;
+}
+
+/* The launchers' variables, those of MPI launchers before srun's (gpulz_env.h). */
+static const char *const local_rank_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                              "MV2_COMM_WORLD_LOCAL_RANK",  "PALS_LOCAL_RANKID",
+                                              "FLUX_TASK_LOCAL_ID",         "SLURM_LOCALID"};
+
+int gpulz_local_rank(unsigned long long *rank, const char **from)
+{
+    *rank = 0;
+    if (from)
+        *from = NULL;
+    for (size_t i = 0; i < sizeof local_rank_vars / sizeof local_rank_vars[0]; i++) {
+        const char *v = getenv(local_rank_vars[i]);
+        if (!v || !*v)
+            continue;
+        int rc = gpulz_env_uint(local_rank_vars[i], ULLONG_MAX, rank);
+        if (rc == GPULZ_OK && from)
+            *from = local_rank_vars[i];
+        return rc;
+    }
+    return GPULZ_OK;
+}
+
+int gpulz_devices_parse(const char *s, int visible, unsigned long long local_rank, gpulz_devices *out)
+{
+    gpulz_devices d = {0};
+    unsigned long long v = 0;
+    if (visible < 1)
+        return gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_DEVICE=%s: no CUDA device", s ? s : "");
+    if (!s || !*s)
+        return gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_DEVICE= is not a device 0..%d", visible - 1);
+    if (!strcmp(s, "all")) {
+        while ((int)d.count < visible && d.count < GPULZ_DEVICES_MAX) {
+            d.dev[d.count] = (int)d.count;
+            d.count++;
+        }
+    } else if (!strcmp(s, "local-rank")) {
+        d.dev[d.count++] = (int)(local_rank % (unsigned)visible);
+    } else if (!strchr(s, ',')) {
+        /* one device: the words gpulz has always used */
+        if (gpulz_uint_parse(s, (unsigned long long)visible - 1, &v) != GPULZ_OK)
+            return gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_DEVICE=%s is not a device 0..%d", s, visible - 1);
+        d.dev[d.count++] = (int)v;
+    } else {
+        for (const char *item = s;;) {
+            const char *comma = strchr(item, ',');
+            int len = comma ? (int)(comma - item) : (int)strlen(item);
+            char buf[24];
+            if (len == 0)
+                return gpulz_fail(GPULZ_ERR_PARAM,
+                                  "GPULZ_DEVICE=%s: an empty item (a list is devices separated by commas, "
+                                  "as in 0,1)",
+                                  s);
+            /* a longer item is no device number anyway */
+            snprintf(buf, sizeof buf, "%.*s", len, item);
+            if ((size_t)len >= sizeof buf ||
+                gpulz_uint_parse(buf, (unsigned long long)visible - 1, &v) != GPULZ_OK)
+                return gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_DEVICE=%s: '%.*s' is not a device 0..%d", s, len,
+                                  item, visible - 1);
+            for (unsigned k = 0; k < d.count; k++)
+                if (d.dev[k] == (int)v)
+                    return gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_DEVICE=%s: device %llu is named twice", s, v);
+            if (d.count == GPULZ_DEVICES_MAX)
+                return gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_DEVICE=%s: more than %d devices", s,
+                                  GPULZ_DEVICES_MAX);
+            d.dev[d.count++] = (int)v;
+            if (!comma)
+                break;
+            item = comma + 1;
+        }
+    }
+    *out = d;
+    return GPULZ_OK;
+}
+
+int gpulz_env_devices(int visible, gpulz_devices *out)
+{
+    const char *s = getenv("GPULZ_DEVICE");
+    unsigned long long rank = 0;
+    out->count = 0;
+    if (!s || !*s)
+        return GPULZ_OK;
+    if (!strcmp(s, "local-rank")) {
+        int rc = gpulz_local_rank(&rank, NULL);
+        if (rc != GPULZ_OK) {
+            char why[200];
+            strncpy(why, gpulz_last_error(), sizeof why - 1);
+            why[sizeof why - 1] = 0;
+            return gpulz_fail(rc, "GPULZ_DEVICE=local-rank: %s", why);
+        }
+    }
+    return gpulz_devices_parse(s, visible, rank, out);
 }

@@ -9,7 +9,15 @@
  * uploads chunk i+1 and downloads chunk i-1.  The device API returns with
  * its chunk done, so between chunks the host copies chunk i+2's input into
  * pinned memory and chunk i-2's output out of it; with a third slot those
- * copies never wait for a transfer still in flight.
+ * copies never wait for a transfer still in flight.  The slots stay with
+ * the device's context between calls (gpu_context.h says how far).
+ *
+ * Where GPULZ_DEVICE lists several devices, the chunks are cut into one run
+ * of consecutive chunks per device, even in bytes (gpulz_batch_split), and
+ * each run goes through a pipeline of its own on that device, driven by a
+ * thread of its own (the library's pool): each device's context, streams
+ * and staging are its own, so the runs share nothing but the batch's
+ * status record, which is locked.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +25,7 @@
 #include "gpu_context.h"
 #include "gpulz_batch.h"
 #include "gpulz_format.h"
+#include "gpulz_parallel.h"
 
 #define SLOTS 3
 
@@ -27,6 +36,10 @@ typedef struct slot {
 
 typedef struct pipeline {
     gpulz_batch *B;
+    gpu_ctx *c;        /* the device's context, whose staging it may borrow */
+    int borrowed;      /* h_all and d_all are the context's (batch_lock held) */
+    size_t first, end; /* the chunks of this device's run */
+    void *stream;      /* the caller's stream, where it is this device's */
     slot s[SLOTS];
     size_t in_max, out_max;
     uint8_t *h_all, *d_all;
@@ -47,7 +60,7 @@ static int pipeline_open(pipeline *P)
 {
     int rc = GPULZ_OK;
     gpulz_batch *B = P->B;
-    for (size_t i = 0; i < B->count; i++) {
+    for (size_t i = P->first; i < P->end; i++) {
         P->in_max = B->src_len[i] > P->in_max ? B->src_len[i] : P->in_max;
         size_t o = out_cap(B, i);
         P->out_max = o > P->out_max ? o : P->out_max;
@@ -62,8 +75,25 @@ static int pipeline_open(pipeline *P)
     size_t slot_bytes = P->in_max + P->out_max;
     if (slot_bytes < P->in_max || slot_bytes > SIZE_MAX / SLOTS)
         return gpulz_fail(GPULZ_ERR_PARAM, "chunks too large to stage");
-    GPULZ_CK(cudaMallocHost((void **)&P->h_all, SLOTS * slot_bytes));
-    GPULZ_CK(cudaMalloc((void **)&P->d_all, SLOTS * slot_bytes));
+    const size_t need = SLOTS * slot_bytes;
+    gpu_ctx *c = P->c;
+    if (need <= GPULZ_BATCH_STAGING_KEEP && pthread_mutex_trylock(&c->batch_lock) == 0) {
+        P->borrowed = 1;
+        if (c->batch_cap < need) {
+            cudaFreeHost(c->batch_h);
+            cudaFree(c->batch_d);
+            c->batch_h = c->batch_d = NULL;
+            c->batch_cap = 0;
+            GPULZ_CK(cudaMallocHost((void **)&c->batch_h, need));
+            GPULZ_CK(cudaMalloc((void **)&c->batch_d, need));
+            c->batch_cap = need;
+        }
+        P->h_all = c->batch_h;
+        P->d_all = c->batch_d;
+    } else {
+        GPULZ_CK(cudaMallocHost((void **)&P->h_all, need));
+        GPULZ_CK(cudaMalloc((void **)&P->d_all, need));
+    }
     for (int k = 0; k < SLOTS; k++) {
         slot *s = &P->s[k];
         s->h_in = P->h_all + k * slot_bytes;
@@ -74,8 +104,8 @@ static int pipeline_open(pipeline *P)
         GPULZ_CK(cudaEventCreateWithFlags(&s->downloaded, cudaEventDisableTiming));
     }
     GPULZ_CK(cudaStreamCreateWithFlags(&P->copy, cudaStreamNonBlocking));
-    if (B->cuda_stream) {
-        P->work = (cudaStream_t)B->cuda_stream;
+    if (P->stream) {
+        P->work = (cudaStream_t)P->stream;
     } else {
         GPULZ_CK(cudaStreamCreateWithFlags(&P->own_work, cudaStreamNonBlocking));
         P->work = P->own_work;
@@ -86,9 +116,12 @@ done:
 
 static void pipeline_close(pipeline *P)
 {
-    /* nothing may still copy into or out of what is freed */
+    /* nothing may still copy into or out of what is freed or handed on,
+     * nor a kernel of a chunk that failed read or write it */
     if (P->copy)
         cudaStreamSynchronize(P->copy);
+    if (P->work)
+        cudaStreamSynchronize(P->work);
     for (int k = 0; k < SLOTS; k++) {
         if (P->s[k].uploaded)
             cudaEventDestroy(P->s[k].uploaded);
@@ -99,8 +132,12 @@ static void pipeline_close(pipeline *P)
         cudaStreamDestroy(P->copy);
     if (P->own_work)
         cudaStreamDestroy(P->own_work);
-    cudaFree(P->d_all);
-    cudaFreeHost(P->h_all);
+    if (P->borrowed) {
+        pthread_mutex_unlock(&P->c->batch_lock);
+    } else {
+        cudaFree(P->d_all);
+        cudaFreeHost(P->h_all);
+    }
 }
 
 /* Chunk i's input into its slot's pinned memory, and its upload queued. */
@@ -155,38 +192,104 @@ done:
     return rc;
 }
 
+/* One device's run of chunks, the pipeline above on that device. */
+typedef struct share {
+    gpulz_batch *B;
+    int device;
+    size_t first, end;
+    void *stream;
+    int rc; /* a failure of the pipeline itself, with its detail */
+    char detail[256];
+} share;
+
+static int run_share(share *S)
+{
+    pipeline P = {.B = S->B, .first = S->first, .end = S->end, .stream = S->stream};
+    int rc = GPULZ_OK, prev = -1, ctx_prev = 0;
+    /* the device's context made ready (policy, streams); released at once,
+     * as every chunk's call takes it (contexts live as long as the process) */
+    if ((rc = gpu_ctx_acquire(&P.c, &ctx_prev, S->device)) != GPULZ_OK)
+        return rc;
+    gpu_ctx_release(P.c, ctx_prev);
+    GPULZ_CK(cudaGetDevice(&prev));
+    GPULZ_CK(cudaSetDevice(S->device));
+    if (P.first == P.end || (rc = pipeline_open(&P)) != GPULZ_OK || (rc = stage_in(&P, P.first)) != GPULZ_OK)
+        goto done;
+    for (size_t i = P.first; i < P.end; i++) {
+        /* slot (i+1) % 3 last held chunk i-2 */
+        if (i >= P.first + 2 && (rc = stage_out(&P, i - 2)) != GPULZ_OK)
+            goto done;
+        if (i + 1 < P.end && (rc = stage_in(&P, i + 1)) != GPULZ_OK)
+            goto done;
+        if ((rc = run_chunk(&P, i)) != GPULZ_OK)
+            goto done;
+    }
+    for (size_t i = P.end - P.first >= 2 ? P.end - 2 : P.first; i < P.end; i++)
+        if ((rc = stage_out(&P, i)) != GPULZ_OK)
+            goto done;
+done:
+    pipeline_close(&P);
+    if (prev >= 0)
+        cudaSetDevice(prev);
+    return rc;
+}
+
+/* A pool worker's share: its failure is kept with it, so that the call can
+ * report the one of the lowest share whatever the order they ended in. */
+static int share_item(void *ctx, unsigned worker, uint64_t k)
+{
+    share *S = (share *)ctx + k;
+    (void)worker;
+    if ((S->rc = run_share(S)) != GPULZ_OK) {
+        strncpy(S->detail, gpulz_last_error(), sizeof S->detail - 1);
+        S->detail[sizeof S->detail - 1] = 0;
+    }
+    return 0;
+}
+
+/*
+ * The device a caller's stream belongs to, -1 where that cannot be told
+ * (CUDA before 12.8, or a handle CUDA does not take there): the stream is
+ * then given to the first device, as before devices could be several.
+ */
+static int stream_device(void *stream)
+{
+    int dev = -1;
+#if CUDART_VERSION >= 12080
+    if (stream && cudaStreamGetDevice((cudaStream_t)stream, &dev) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: clear it for the caller */
+        dev = -1;
+    }
+#else
+    (void)stream;
+#endif
+    return dev;
+}
+
 int gpulz_batch_gpu_host(gpulz_batch *B)
 {
-    pipeline P = {.B = B};
-    int rc = GPULZ_OK, dev = 0, prev = 0;
-    gpu_ctx *c = NULL;
-    /* the device the host API would use (GPULZ_DEVICE, else the current one);
-     * its context is released at once, as every chunk's call takes it */
-    if ((rc = gpu_ctx_acquire(&c, &prev, -1)) != GPULZ_OK)
+    gpulz_devices D;
+    share S[GPULZ_DEVICES_MAX];
+    size_t cut[GPULZ_DEVICES_MAX + 1];
+    int rc = gpu_host_devices(&D);
+    if (rc != GPULZ_OK)
         return rc;
-    dev = c->device;
-    gpu_ctx_release(c, prev);
-    GPULZ_CK(cudaGetDevice(&prev));
-    GPULZ_CK(cudaSetDevice(dev));
-    if ((rc = pipeline_open(&P)) != GPULZ_OK)
-        goto close;
-    if ((rc = stage_in(&P, 0)) != GPULZ_OK)
-        goto close;
-    for (size_t i = 0; i < B->count; i++) {
-        /* slot (i+1) % 3 last held chunk i-2 */
-        if (i >= 2 && (rc = stage_out(&P, i - 2)) != GPULZ_OK)
-            goto close;
-        if (i + 1 < B->count && (rc = stage_in(&P, i + 1)) != GPULZ_OK)
-            goto close;
-        if ((rc = run_chunk(&P, i)) != GPULZ_OK)
-            goto close;
-    }
-    for (size_t i = B->count >= 2 ? B->count - 2 : 0; i < B->count; i++)
-        if ((rc = stage_out(&P, i)) != GPULZ_OK)
-            goto close;
-close:
-    pipeline_close(&P);
-    cudaSetDevice(prev);
-done:
-    return rc;
+    /* a device without a chunk would only set its pipeline up */
+    unsigned parts = B->count < D.count ? (unsigned)B->count : D.count;
+    gpulz_batch_split(B->count, gpulz_batch_weights(B), parts, cut);
+    int sdev = B->cuda_stream ? stream_device(B->cuda_stream) : -1;
+    if (B->cuda_stream && sdev < 0)
+        sdev = D.dev[0];
+    for (unsigned k = 0; k < parts; k++)
+        S[k] = (share){B, D.dev[k], cut[k], cut[k + 1], D.dev[k] == sdev ? B->cuda_stream : NULL, GPULZ_OK, {0}};
+    if (parts == 1)
+        return run_share(&S[0]);
+    /* one thread per device; where the pool cannot give them all, the
+     * threads it has take the runs one after another */
+    if ((rc = gpulz_parallel_for(parts, parts, 1, NULL, share_item, S)) != GPULZ_OK)
+        return rc;
+    for (unsigned k = 0; k < parts; k++)
+        if (S[k].rc != GPULZ_OK)
+            return gpulz_fail(S[k].rc, "device %d: %s", S[k].device, S[k].detail);
+    return GPULZ_OK;
 }

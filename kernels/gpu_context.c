@@ -88,24 +88,42 @@ int gpu_not_forked(void)
     return GPULZ_OK;
 }
 
-/* The device this call runs on: GPULZ_DEVICE, else the caller's current one. */
-static int pick_device(int *dev)
+_Static_assert(GPULZ_MAX_DEVICES == GPULZ_DEVICES_MAX, "a GPULZ_DEVICE list holds as many devices as have contexts");
+
+/*
+ * The devices of the host API: GPULZ_DEVICE's (env.c parses it, for this and
+ * for the checks that need no GPU), else the caller's current device alone.
+ * A GPULZ_DEVICE that names no device here means no usable GPU.
+ */
+int gpu_host_devices(gpulz_devices *out)
 {
     int rc = GPULZ_OK, count = 0;
-    const char *env = getenv("GPULZ_DEVICE");
     cuda_touched = 1;
+    out->count = 0;
     GPULZ_CK(cudaGetDeviceCount(&count));
     if (count <= 0)
         return gpulz_fail(GPULZ_ERR_NO_GPU, "no CUDA device");
-    if (env && *env) {
-        unsigned long long v = 0;
-        if (gpulz_env_uint("GPULZ_DEVICE", (unsigned long long)count - 1, &v) != GPULZ_OK)
-            return gpulz_fail(GPULZ_ERR_NO_GPU, "GPULZ_DEVICE=%s is not a device 0..%d", env, count - 1);
-        *dev = (int)v;
-    } else {
-        GPULZ_CK(cudaGetDevice(dev));
+    if (gpulz_env_devices(count, out) != GPULZ_OK) {
+        char why[256];
+        strncpy(why, gpulz_last_error(), sizeof why - 1);
+        why[sizeof why - 1] = 0;
+        return gpulz_fail(GPULZ_ERR_NO_GPU, "%s", why);
+    }
+    if (out->count == 0) {
+        GPULZ_CK(cudaGetDevice(&out->dev[0]));
+        out->count = 1;
     }
 done:
+    return rc;
+}
+
+/* The device a single-chunk call runs on: the first of the host API's. */
+static int pick_device(int *dev)
+{
+    gpulz_devices d;
+    int rc = gpu_host_devices(&d);
+    if (rc == GPULZ_OK)
+        *dev = d.dev[0];
     return rc;
 }
 
@@ -175,6 +193,7 @@ int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
         if (c) {
             c->device = dev;
             pthread_mutex_init(&c->lock, NULL);
+            pthread_mutex_init(&c->batch_lock, NULL);
             ctx_table[dev] = c;
         }
     }

@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 
+#include "gpulz_env.h"
 #include "gpulz_gpu.h"
 
 #ifdef __cplusplus
@@ -98,7 +99,18 @@ typedef struct gpu_ctx {
     size_t hists_cap, tables_cap;
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
+    /* the staging slots of host batches (gpu_batch.c), kept between calls
+     * up to GPULZ_BATCH_STAGING_KEEP: pinning and freeing them every call
+     * costs a good part of a batch, and the devices of a multi-GPU batch
+     * would pin at once.  One batch at a time has them (batch_lock, taken
+     * without waiting); another allocates its own. */
+    pthread_mutex_t batch_lock;
+    uint8_t *batch_h, *batch_d;
+    size_t batch_cap;
 } gpu_ctx;
+
+/* The most staging a device keeps for host batches between calls. */
+#define GPULZ_BATCH_STAGING_KEEP ((size_t)256 << 20)
 
 /* GPULZ_ERR_NO_GPU in a child forked after CUDA started, before any CUDA call. */
 int gpu_not_forked(void);
@@ -114,9 +126,17 @@ void gpu_touch(void);
 int gpu_buffers_device(const void *const *bufs, const char *const *names, int count, int *dev);
 
 /*
- * The context of device want (-1: GPULZ_DEVICE, else the caller's current
- * device), locked, with that device current; *prev receives the caller's
- * device, which gpu_ctx_release() restores.
+ * The devices of the host API: GPULZ_DEVICE's list (gpulz_env.h), else the
+ * caller's current device alone.  Single-chunk calls run on the first;
+ * batches of host chunks spread over all of them (gpu_batch.c).
+ * GPULZ_ERR_NO_GPU where there is no device or GPULZ_DEVICE names none.
+ */
+int gpu_host_devices(gpulz_devices *out);
+
+/*
+ * The context of device want (-1: the first of gpu_host_devices()), locked,
+ * with that device current; *prev receives the caller's device, which
+ * gpu_ctx_release() restores.
  */
 int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want);
 void gpu_ctx_release(gpu_ctx *c, int prev);

@@ -246,11 +246,21 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * library's pool, a chunk to a thread, and a few chunks among many threads
  * split their blocks instead.  On the GPU (backend gpu, or auto where a GPU
  * is usable, the mode runs there and chunks average at least the GPU
- * threshold) chunks go through two pinned staging slots: the upload of
+ * threshold) chunks go through three pinned staging slots: the upload of
  * chunk i+1 and the download of chunk i-1 run on a copy stream while chunk
  * i is (de)compressed on cuda_stream (NULL: a stream of the call's own), so
- * the copy engines and the SMs work at once.  Auto falls back to the CPU
- * where the GPU cannot be set up.  d_scratch must be NULL.
+ * the copy engines and the SMs work at once.  The device is GPULZ_DEVICE's,
+ * else the calling thread's current one; where GPULZ_DEVICE lists several
+ * (GPULZ_DEVICE=0,1 or all), the chunks are cut into one run of
+ * consecutive chunks per device, as even in bytes as whole chunks allow
+ * (input bytes compressing, dst_cap decompressing), and each run goes
+ * through a pipeline of its own on its device, driven by a thread of its
+ * own: same bytes, same statuses, the same first failure.  cuda_stream
+ * belongs to one device and is used on that one only (from CUDA 12.8,
+ * which tells a stream's device; before, it is taken to be the first of
+ * the list); the other devices run on streams of the call's own.  Auto
+ * falls back to the CPU where the GPU cannot be set up.  d_scratch must be
+ * NULL.
  *
  * GPULZ_MEMORY_DEVICE: every buffer is device memory of one device (as for
  * gpulz_compress_device()) and no chunk data crosses PCIe; the call starts
@@ -307,13 +317,15 @@ int gpulz_decompress_batch(size_t count, const void *const src[], const size_t s
  * *why (may be NULL) a short reason: on the GPU "requested, device N" or
  * "auto, device N"; on the CPU "requested", "below the GPU threshold",
  * "no usable GPU", "GPU failed, CPU fallback: ...".  The host API runs on
- * device GPULZ_DEVICE when set, else on the calling thread's current device.
+ * device GPULZ_DEVICE when set (the first where it lists several: only
+ * batches of host chunks use more than one), else on the calling thread's
+ * current device.
  */
 gpulz_backend gpulz_last_backend(const char **why);
 
 /*
  * 1 when the GPU can be used now: this build has CUDA, a device is visible,
- * GPULZ_DEVICE (when set) names one of them, and the process is not a child
+ * GPULZ_DEVICE (when set) names devices that exist, and the process is not a child
  * forked after CUDA was initialised.  0 otherwise, with the reason in
  * gpulz_last_error().  Cheap: it creates no CUDA context and moves no data.
  */

@@ -42,9 +42,30 @@ void gpulz_batch_done(gpulz_batch *B, size_t i, int rc);
  * Every chunk of B, in host memory, through the GPU with pinned staging:
  * GPULZ_OK once each chunk has its status (which may be a failure), or the
  * status of a failure to set the pipeline up or run it, after which the
- * chunks' statuses and outputs mean nothing.
+ * chunks' statuses and outputs mean nothing.  Where GPULZ_DEVICE lists
+ * several devices the chunks are cut into one run per device
+ * (gpulz_batch_split() by gpulz_batch_weights()), each run through a
+ * pipeline of its own on a thread of its own.
  */
 int gpulz_batch_gpu_host(gpulz_batch *B);
+
+/* What a chunk's work is reckoned by: its input when compressing, its
+ * output (the uncompressed size the caller expects) when decompressing. */
+static inline const size_t *gpulz_batch_weights(const gpulz_batch *B)
+{
+    return B->compress ? B->src_len : B->dst_cap;
+}
+
+/*
+ * Cut chunks 0..count-1, of weights w, into parts runs of consecutive
+ * chunks, as even in weight as whole chunks allow: run k is chunks cut[k]
+ * to cut[k+1]-1, cut[0] = 0 and cut[parts] = count (cut holds parts + 1).
+ * Each cut is the chunk border nearest to k/parts of the total weight (the
+ * earlier one on a tie), so equal chunks split by count and a run may be
+ * empty where one chunk outweighs the rest.  Weights of 0 everywhere count
+ * the chunks instead.  The same weights always give the same cuts.
+ */
+void gpulz_batch_split(size_t count, const size_t w[], unsigned parts, size_t cut[]);
 
 /*
  * Device chunks queued on the device without a wait per chunk

@@ -46,6 +46,51 @@ int gpulz_threads_parse(const char *s, unsigned *out);
  */
 int gpulz_env_uint(const char *name, unsigned long long max, unsigned long long *out);
 
+/* The most devices one GPULZ_DEVICE list holds, and the most this library
+ * keeps a context for. */
+#define GPULZ_DEVICES_MAX 64
+
+/* The CUDA devices GPULZ_DEVICE names, in its order, each once. */
+typedef struct gpulz_devices {
+    unsigned count; /* 0: GPULZ_DEVICE unset or empty */
+    int dev[GPULZ_DEVICES_MAX];
+} gpulz_devices;
+
+/*
+ * GPULZ_DEVICE's value s on a machine with `visible` CUDA devices (1 or
+ * more) and a process of node-local rank local_rank:
+ *
+ *   N             device N, 0..visible-1 (the single-chunk API's device)
+ *   N,M,...       those devices, each named once; batches of host chunks
+ *                 spread over them, the single-chunk API takes the first
+ *   all           devices 0..visible-1 (at most GPULZ_DEVICES_MAX)
+ *   local-rank    device local_rank % visible: one GPU per MPI rank
+ *
+ * Digits, commas and those two words only: no spaces, signs or ranges.  The
+ * reason of a refusal names the variable; for a single value it is the one
+ * gpulz has always given ("GPULZ_DEVICE=7 is not a device 0..1").  The
+ * parse needs no GPU, so that it can be checked anywhere.
+ */
+int gpulz_devices_parse(const char *s, int visible, unsigned long long local_rank, gpulz_devices *out);
+
+/*
+ * The node-local rank the MPI launcher gave this process: the first of
+ * OMPI_COMM_WORLD_LOCAL_RANK (Open MPI), MPI_LOCALRANKID (MPICH's Hydra),
+ * MV2_COMM_WORLD_LOCAL_RANK (MVAPICH2), PALS_LOCAL_RANKID (Cray PALS),
+ * FLUX_TASK_LOCAL_ID (Flux) and SLURM_LOCALID (srun; last, because a job
+ * step's SLURM_LOCALID stays set for the ranks mpiexec starts inside it)
+ * that is set, 0 where none is (a process that no launcher started is a
+ * rank of its own).  *from receives the variable's name, or NULL.
+ * GPULZ_ERR_PARAM where the variable set is not a number.
+ */
+int gpulz_local_rank(unsigned long long *rank, const char **from);
+
+/*
+ * GPULZ_DEVICE read and parsed against visible devices: out->count 0 where
+ * it is unset or empty, else gpulz_devices_parse()'s answer.
+ */
+int gpulz_env_devices(int visible, gpulz_devices *out);
+
 #ifdef __cplusplus
 }
 #endif

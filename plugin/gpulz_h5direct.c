@@ -135,6 +135,34 @@ done:
 }
 
 /*
+ * Whether dset's file is open with MPI-IO: 1, 0, or -1 on an error.  There
+ * H5Dwrite_chunk from one rank changes the chunk index and allocates file
+ * space on that rank alone, while parallel HDF5 keeps metadata consistent
+ * only where every rank makes the same change: HDF5 1.10.8 closes such a
+ * file without an error and with every chunk wrong (docs/usage.md section
+ * 9).  Writes to it go through H5Dwrite, collectively as the caller asked.
+ */
+static int file_is_mpi(hid_t dset)
+{
+    int ret_value = 0;
+#ifdef H5_HAVE_PARALLEL
+    hid_t file = -1, fapl = -1, driver;
+    if ((file = H5Iget_file_id(dset)) < 0 || (fapl = H5Fget_access_plist(file)) < 0 ||
+        (driver = H5Pget_driver(fapl)) < 0)
+        PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's driver");
+    ret_value = driver == H5FD_MPIO;
+done:
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (file >= 0)
+        H5Fclose(file);
+#else
+    (void)dset; /* a serial HDF5 opens no file with MPI-IO */
+#endif
+    return ret_value;
+}
+
+/*
  * Whether the chunk path can do this call exactly: 1 (P filled), 0 for the
  * path through H5Dwrite/H5Dread (P->npoints still set), -1 on an error.
  */
@@ -151,7 +179,10 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
         PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTGET, -1, "gpulz: cannot get the selection");
     if ((P->dcpl = H5Dget_create_plist(dset)) < 0 || (P->type = H5Dget_type(dset)) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's properties");
-    if (P->npoints == 0 || H5Pget_layout(P->dcpl) != H5D_CHUNKED)
+    int mpi = writing ? file_is_mpi(dset) : 0;
+    if (mpi < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot tell the file's driver");
+    if (P->npoints == 0 || H5Pget_layout(P->dcpl) != H5D_CHUNKED || mpi)
         ret_value = 0;
     /* gpulz alone in the pipeline, so that the stored chunk is gpulz's output */
     else if (H5Pget_nfilters(P->dcpl) != 1)

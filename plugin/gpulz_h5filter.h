@@ -79,10 +79,14 @@ herr_t gpulz_h5_register(void);
  * hyperslab block) whose every side starts on a chunk border and ends on
  * one or at the dataset's extent, mem_type equals the dataset's datatype
  * (H5Tequal: no conversion; not variable-length), the layout is chunked,
- * the pipeline holds the gpulz filter alone and the dataset does not set
- * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS.  Otherwise the same call is made
- * through H5Dwrite/H5Dread, correctly and at HDF5's speed.  *direct (may be
- * NULL) receives 1 when the chunk path was taken, else 0.
+ * the pipeline holds the gpulz filter alone, the dataset does not set
+ * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, and, writing, the file is not open
+ * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
+ * write a file per rank, or see docs/usage.md section 9).  Otherwise the
+ * same call is made through H5Dwrite/H5Dread (with an MPI-IO file, as
+ * collectively as dxpl says), correctly and at HDF5's speed.  *direct (may
+ * be NULL) receives 1 when the chunk path was taken, else 0.  The host
+ * calls spread the codec's batches over the GPUs a GPULZ_DEVICE list names.
  *
  * Writing replaces each chunk of the box whole: elements of an edge chunk
  * beyond the dataset's extent become the fill value.  The codec runs where
