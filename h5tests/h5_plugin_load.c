@@ -228,12 +228,17 @@ int main(void)
     setting_fails("GPULZ_LEGACY_CHUNK_MAX", "5G", "GPULZ_LEGACY_CHUNK_MAX=5G");
     setting_fails("GPULZ_GPU_MIN_BYTES", "1M", "GPULZ_GPU_MIN_BYTES=1M");
     setting_fails("GPULZ_GPU_MIN_BYTES", "-5", "GPULZ_GPU_MIN_BYTES=-5");
+    /* a device list's form, GPU or not (auto would run every chunk on the
+     * CPU without a word) */
+    setting_fails("GPULZ_DEVICE", "0,0", "GPULZ_DEVICE=0,0: device 0 is named twice");
+    setting_fails("GPULZ_DEVICE", "gpu1", "GPULZ_DEVICE=gpu1");
+    setting_fails("GPULZ_DEVICE", "0,,1", "GPULZ_DEVICE=0,,1");
     /* ... a GPU that is asked for and not there too: none at all, or a device
      * that does not exist */
     if (!gpulz_gpu_available())
         setting_fails("GPULZ_BACKEND", "gpu", "GPULZ_BACKEND=gpu but no GPU is usable");
     setenv("GPULZ_BACKEND", "gpu", 1);
-    setting_fails("GPULZ_DEVICE", "999", "GPULZ_BACKEND=gpu but no GPU is usable");
+    setting_fails("GPULZ_DEVICE", "63", "GPULZ_BACKEND=gpu but no GPU is usable");
     unsetenv("GPULZ_BACKEND");
     /* a setting that is fine at creation but bad later still fails the write,
      * loudly, where the filter is mandatory */

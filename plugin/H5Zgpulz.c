@@ -276,6 +276,7 @@ static herr_t environment_read(filter_env *e)
     const char *verb = getenv("GPULZ_VERBOSE");
     const char *legacy = getenv("GPULZ_LEGACY_CHUNK_MAX");
     unsigned long long min_bytes = 0;
+    gpulz_devices devices;
     gpulz_params_init(&e->params);
     e->verbose = verb && *verb && strcmp(verb, "0") != 0;
     e->legacy_max = H5Z_GPULZ_LEGACY_CHUNK_MAX_DEFAULT;
@@ -295,6 +296,10 @@ static herr_t environment_read(filter_env *e)
     /* read again by the codec at each call; checked here so that a typo is
      * not silently the default */
     if (gpulz_env_uint("GPULZ_GPU_MIN_BYTES", SIZE_MAX, &min_bytes) != GPULZ_OK)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
+    /* its form only: which devices exist is the codec's to say, and a
+     * machine without a GPU runs auto's chunks on the CPU whatever it names */
+    if (gpulz_env_devices(GPULZ_DEVICES_MAX, &devices) != GPULZ_OK)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
 done:
     return ret_value;
