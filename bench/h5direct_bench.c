@@ -68,6 +68,7 @@
 #include "gpulz.h"
 #include "gpulz_env.h"
 #include "gpulz_h5filter.h"
+#include "bench_args.h"
 #include "quant_gen.h"
 
 #define MAX_REPEATS 50
@@ -129,48 +130,9 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-static double median(const double *v, int n)
-{
-    double s[MAX_REPEATS];
-    memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
 
-static double smallest(const double *v, int n)
-{
-    double m = v[0];
-    for (int i = 1; i < n; i++)
-        m = v[i] < m ? v[i] : m;
-    return m;
-}
 
-/* "1G", "256M", "64K" or bytes. */
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s)
-        return -1;
-    unsigned shift = 0;
-    switch (*end) {
-    case 'G': case 'g': shift = 30; end++; break;
-    case 'M': case 'm': shift = 20; end++; break;
-    case 'K': case 'k': shift = 10; end++; break;
-    default: break;
-    }
-    if (*end || v > (SIZE_MAX >> shift))
-        return -1;
-    *out = (size_t)v << shift;
-    return 0;
-}
 
 /* ---- the data ----------------------------------------------------------------- */
 
@@ -448,12 +410,12 @@ static void measure(const options *o, file_kind fk, size_t chunk_bytes, io_path 
     }
     hsize_t stored = H5Dget_storage_size(dset);
     r->ratio = stored ? (double)D->bytes / (double)stored : 0;
-    r->write_s = median(wt, o->repeats);
-    r->read_s = median(rt, o->repeats);
+    r->write_s = bench_median(wt, o->repeats);
+    r->read_s = bench_median(rt, o->repeats);
     r->write_gbs = (double)D->bytes / r->write_s / 1e9;
     r->read_gbs = (double)D->bytes / r->read_s / 1e9;
-    r->write_gbs_max = (double)D->bytes / smallest(wt, o->repeats) / 1e9;
-    r->read_gbs_max = (double)D->bytes / smallest(rt, o->repeats) / 1e9;
+    r->write_gbs_max = (double)D->bytes / bench_smallest(wt, o->repeats) / 1e9;
+    r->read_gbs_max = (double)D->bytes / bench_smallest(rt, o->repeats) / 1e9;
     r->status = r->direct == 0 ? "ok, chunk path not taken" : "ok";
 done:
     if (dset >= 0)
@@ -496,11 +458,6 @@ static void skip_row(result *r, file_kind fk, size_t chunk_bytes, io_path path, 
 
 /* ---- output --------------------------------------------------------------------- */
 
-static const char *mode_name(unsigned mode)
-{
-    static const char *const names[] = {"lz", "fast", "ratio", "auto"};
-    return mode <= H5Z_GPULZ_CD_MODE_MAX ? names[mode] : "?";
-}
 
 static void header(FILE *out, const options *o, const dataset_data *D)
 {
@@ -518,7 +475,7 @@ static void header(FILE *out, const options *o, const dataset_data *D)
     fprintf(out, "# data: %zu bytes of uint16 quantization codes (%s)\n", D->bytes,
             o->input ? o->input : "generator \"quant\"");
     fprintf(out, "# gpulz mode %s, GPULZ_BACKEND=%s, GPULZ_THREADS=%s; %d timed passes after a warm-up\n",
-            mode_name(o->mode), backend ? backend : "(unset: auto)", threads ? threads : "(unset: all cores)",
+            gpulz_mode_name((gpulz_mode)o->mode), backend ? backend : "(unset: auto)", threads ? threads : "(unset: all cores)",
             o->repeats);
     fprintf(out, "# timed: write call + H5Fflush%s; read call (bytes compared untimed); GB/s = 1e9 B/s of "
                  "uncompressed data, median\n",
@@ -578,7 +535,7 @@ static void csv(FILE *out, const options *o, const result *R, int n, size_t byte
         int both = ok_row(r) && ok_row(f);
         fprintf(out, "%s,%s,%s,%u,%s,%g,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s,%.2f,%.2f,%s\n",
                 file_names[r->file], path_names[r->path], r->path == PATH_DIRECT_DEVICE ? "device" : "host",
-                r->gpus, r->path == PATH_NONE ? "-" : mode_name(o->mode), (double)r->chunk_bytes / MIB, r->chunk_bytes,
+                r->gpus, r->path == PATH_NONE ? "-" : gpulz_mode_name((gpulz_mode)o->mode), (double)r->chunk_bytes / MIB, r->chunk_bytes,
                 bytes, r->cache_bytes, r->ratio, r->write_gbs, r->read_gbs, r->write_gbs_max, r->read_gbs_max,
                 r->write_s, r->read_s, o->repeats, r->direct < 0 ? "-" : r->direct ? "1" : "0",
                 both ? r->write_gbs / f->write_gbs : 0, both ? r->read_gbs / f->read_gbs : 0, r->status);
@@ -651,24 +608,6 @@ static void usage(FILE *out)
             MAX_REPEATS);
 }
 
-static int parse_list(const char *arg, const char *const *names, int count, int *on)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", arg);
-    for (int i = 0; i < count; i++)
-        on[i] = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int i = 0;
-        while (i < count && strcmp(tok, names[i]) != 0)
-            i++;
-        if (i == count) {
-            fprintf(stderr, "h5direct_bench: unknown item %s\n", tok);
-            return -1;
-        }
-        on[i] = 1;
-    }
-    return 0;
-}
 
 static int parse_options(int argc, char **argv, options *o)
 {
@@ -702,7 +641,7 @@ static int parse_options(int argc, char **argv, options *o)
         }
         i++;
         if (strcmp(a, "--size") == 0) {
-            if (parse_size(v, &o->size) != 0 || o->size < 2) {
+            if (bench_parse_size(v, &o->size) != 0 || o->size < 2) {
                 fprintf(stderr, "h5direct_bench: bad --size %s\n", v);
                 return -1;
             }
@@ -726,10 +665,10 @@ static int parse_options(int argc, char **argv, options *o)
             if (!o->nchunks)
                 return -1;
         } else if (strcmp(a, "--paths") == 0) {
-            if (parse_list(v, path_names, PATH_COUNT, o->paths) != 0)
+            if (bench_parse_list("h5direct_bench", 1, v, path_names, PATH_COUNT, o->paths) != 0)
                 return -1;
         } else if (strcmp(a, "--files") == 0) {
-            if (parse_list(v, file_names, FILE_COUNT, o->files) != 0)
+            if (bench_parse_list("h5direct_bench", 1, v, file_names, FILE_COUNT, o->files) != 0)
                 return -1;
         } else if (strcmp(a, "--disk") == 0) {
             snprintf(o->disk_path, sizeof o->disk_path, "%s", v);

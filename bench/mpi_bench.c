@@ -67,6 +67,7 @@
 #include "gpulz.h"
 #include "gpulz_env.h"
 #include "gpulz_h5filter.h"
+#include "bench_args.h"
 #include "quant_gen.h"
 
 #define MIB ((size_t)1 << 20)
@@ -114,26 +115,7 @@ typedef struct part {
 static int rank, nranks, local_rank, local_size;
 static unsigned gpus_used; /* distinct (host, device) pairs the ranks' codec runs on; 0: the CPU */
 
-static double median(const double *v, int n)
-{
-    double s[MAX_REPEATS];
-    memcpy(s, v, (size_t)n * sizeof *s);
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
-            double t = s[j];
-            s[j] = s[j - 1];
-            s[j - 1] = t;
-        }
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
 
-static double smallest(const double *v, int n)
-{
-    double m = v[0];
-    for (int i = 1; i < n; i++)
-        m = v[i] < m ? v[i] : m;
-    return m;
-}
 
 /* Whether every rank says ok (ok: 1 or 0). */
 static int all_ok(int ok)
@@ -589,12 +571,12 @@ static void measure(const options *o, file_kind fk, size_t chunk_bytes, io_path 
     if (path == PATH_DIRECT_OWN)
         MPI_Allreduce(&stored, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     r->ratio = sum > 0 ? (double)o->size / sum : 0;
-    r->write_s = median(wt, o->repeats);
-    r->read_s = median(rt, o->repeats);
+    r->write_s = bench_median(wt, o->repeats);
+    r->read_s = bench_median(rt, o->repeats);
     r->write_gbs = (double)o->size / r->write_s / 1e9;
     r->read_gbs = (double)o->size / r->read_s / 1e9;
-    r->write_gbs_max = (double)o->size / smallest(wt, o->repeats) / 1e9;
-    r->read_gbs_max = (double)o->size / smallest(rt, o->repeats) / 1e9;
+    r->write_gbs_max = (double)o->size / bench_smallest(wt, o->repeats) / 1e9;
+    r->read_gbs_max = (double)o->size / bench_smallest(rt, o->repeats) / 1e9;
     snprintf(r->status, sizeof r->status, "ok");
 done:
     target_close(&T, 1);
@@ -603,11 +585,6 @@ done:
 
 /* ---- output ----------------------------------------------------------------------- */
 
-static const char *mode_name(unsigned mode)
-{
-    static const char *const names[] = {"lz", "fast", "ratio", "auto"};
-    return mode <= H5Z_GPULZ_CD_MODE_MAX ? names[mode] : "?";
-}
 
 static int ok_row(const result *r)
 {
@@ -639,7 +616,7 @@ static void header(FILE *out, const options *o)
                 o->size, (unsigned long long)o->seed, o->size / (size_t)nranks);
         fprintf(out, "# gpulz mode %s, GPULZ_BACKEND=%s, GPULZ_DEVICE=%s, GPULZ_THREADS=%s; %d timed passes after a "
                      "warm-up\n",
-                mode_name(o->mode), backend ? backend : "(unset: auto)", dev ? dev : "(unset: the current device)",
+                gpulz_mode_name((gpulz_mode)o->mode), backend ? backend : "(unset: auto)", dev ? dev : "(unset: the current device)",
                 threads ? threads : "(unset: all cores)", o->repeats);
         fprintf(out, "# timed (MPI_Wtime between barriers): write call(s) + H5Fflush; read call; bytes compared "
                      "untimed; GB/s = 1e9 B/s of uncompressed data of all ranks, median\n");
@@ -677,7 +654,7 @@ static void csv_header(FILE *out)
 static void csv_row(FILE *out, const options *o, const result *r)
 {
     fprintf(out, "%d,%s,%s,%u,%s,%g,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s\n", nranks,
-            file_names[r->file], path_names[r->path], row_gpus(r), r->path == PATH_NONE ? "-" : mode_name(o->mode),
+            file_names[r->file], path_names[r->path], row_gpus(r), r->path == PATH_NONE ? "-" : gpulz_mode_name((gpulz_mode)o->mode),
             (double)r->chunk_bytes / MIB, r->chunk_bytes, o->size, r->ratio, r->write_gbs, r->read_gbs,
             r->write_gbs_max, r->read_gbs_max, r->write_s, r->read_s, o->repeats, r->status);
 }
@@ -700,45 +677,7 @@ static void usage(FILE *out)
             MAX_REPEATS);
 }
 
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    unsigned shift = 0;
-    if (errno || end == s)
-        return -1;
-    switch (*end) {
-    case 'G': case 'g': shift = 30; end++; break;
-    case 'M': case 'm': shift = 20; end++; break;
-    case 'K': case 'k': shift = 10; end++; break;
-    default: break;
-    }
-    if (*end || v > (SIZE_MAX >> shift))
-        return -1;
-    *out = (size_t)v << shift;
-    return 0;
-}
 
-static int parse_list(const char *arg, const char *const *names, int count, int *on)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", arg);
-    for (int i = 0; i < count; i++)
-        on[i] = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int i = 0;
-        while (i < count && strcmp(tok, names[i]) != 0)
-            i++;
-        if (i == count) {
-            if (rank == 0)
-                fprintf(stderr, "mpi_bench: unknown item %s\n", tok);
-            return -1;
-        }
-        on[i] = 1;
-    }
-    return 0;
-}
 
 /* Every rank parses the same arguments alike, so all agree without a word. */
 static int parse_options(int argc, char **argv, options *o)
@@ -770,7 +709,7 @@ static int parse_options(int argc, char **argv, options *o)
         }
         i++;
         if (!strcmp(a, "--size")) {
-            if (parse_size(v, &o->size) != 0 || o->size == 0 || o->size % QUANT_GEN_PIECE) {
+            if (bench_parse_size(v, &o->size) != 0 || o->size == 0 || o->size % QUANT_GEN_PIECE) {
                 if (rank == 0)
                     fprintf(stderr, "mpi_bench: bad --size %s (a multiple of 64 MiB)\n", v);
                 return -1;
@@ -794,10 +733,10 @@ static int parse_options(int argc, char **argv, options *o)
             if (!o->nchunks)
                 return -1;
         } else if (!strcmp(a, "--paths")) {
-            if (parse_list(v, path_names, PATH_COUNT, o->paths) != 0)
+            if (bench_parse_list("mpi_bench", rank == 0, v, path_names, PATH_COUNT, o->paths) != 0)
                 return -1;
         } else if (!strcmp(a, "--files")) {
-            if (parse_list(v, file_names, FILE_COUNT, o->files) != 0)
+            if (bench_parse_list("mpi_bench", rank == 0, v, file_names, FILE_COUNT, o->files) != 0)
                 return -1;
         } else if (!strcmp(a, "--dir")) {
             snprintf(o->dir, sizeof o->dir, "%s", v);
