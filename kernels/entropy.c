@@ -825,15 +825,19 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
  * checked path above, which sees the same states.
  *
  * Per slot one 32-bit entry: f (1..4095), the slot's offset in its run
- * (slot - c) and the value's low byte; the high byte of a two-byte value in
- * a second array.  The escape is the last entry of the table (§15), so a
- * slot is escaped exactly when it is at or past the escape's start: no bit
- * needed.  A table with f = 4096 (one entry) has no room for that field and
- * decodes through the checked path.
+ * (slot - c) and the value's low byte; for two-byte values the entry is 64
+ * bits wide with the whole value in its high half, so that a vector of 8
+ * lanes takes its entries in two gathers of 4 where a second gather of 8
+ * for the high bytes cost as much again (a gather's cost goes by its
+ * elements on the x86 cores measured, not by their width).  The escape is
+ * the last entry of the table (§15), so a slot is escaped exactly when it
+ * is at or past the escape's start: no bit needed.  A table with f = 4096
+ * (one entry) has no room for that field and decodes through the checked
+ * path.
  */
 struct fast_table {
-    uint32_t e[GPULZ_RANS_M];
-    uint8_t hi[GPULZ_RANS_M + 4]; /* + 4: a 32-bit gather at the last slot */
+    uint32_t e[GPULZ_RANS_M];  /* u = 1 */
+    uint64_t e2[GPULZ_RANS_M]; /* u = 2: e, and the value << 32 */
     uint32_t esc_start; /* M when there is no escape */
     int ok;
     int simd; /* the vector rounds below may run */
@@ -854,11 +858,12 @@ static void fast_table_build(fast_table *F, const gpulz_dec_table *t, unsigned u
         }
         if (e & GPULZ_SLOT_ESCAPE && F->esc_start == GPULZ_RANS_M)
             F->esc_start = s;
-        F->e[s] = f | (e & 0xFFFu) << 12 | (uint32_t)(t->value[s] & 0xFF) << 24;
+        uint32_t lo = f | (e & 0xFFFu) << 12 | (uint32_t)(t->value[s] & 0xFF) << 24;
         if (u == 2)
-            F->hi[s] = (uint8_t)(t->value[s] >> 8);
+            F->e2[s] = lo | (uint64_t)t->value[s] << 32;
+        else
+            F->e[s] = lo;
     }
-    memset(F->hi + GPULZ_RANS_M, 0, 4);
     F->simd = dec_simd_usable();
     if (F->simd)
         for (unsigned mask = 0; mask < 256; mask++) {
@@ -881,7 +886,9 @@ static inline __attribute__((always_inline)) uint32_t fast_round(const fast_tabl
     const uint32_t esc_start = F->esc_start;
 #pragma GCC unroll 32
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++) {
-        uint32_t xl = x[l], slot = xl & (GPULZ_RANS_M - 1), e = F->e[slot];
+        uint32_t xl = x[l], slot = xl & (GPULZ_RANS_M - 1);
+        uint64_t e2 = u == 2 ? F->e2[slot] : 0;
+        uint32_t e = u == 2 ? (uint32_t)e2 : F->e[slot];
         uint32_t y = (e & 0xFFFu) * (xl >> GPULZ_RANS_LOG2_M) + (e >> 12 & 0xFFFu);
         uint32_t need = y < GPULZ_RANS_L, wd = load_le16(w + GPULZ_RANS_WORD_BYTES * k);
         /* a mask, not ?:, which compilers turn back into a branch that the
@@ -890,9 +897,12 @@ static inline __attribute__((always_inline)) uint32_t fast_round(const fast_tabl
         x[l] = (y & ~take) | ((y << 16 | wd) & take);
         k += need;
         esc |= (uint32_t)(slot >= esc_start) << l;
-        out[l * stride] = (uint8_t)(e >> 24);
-        if (u == 2)
-            out[l * stride + 1] = F->hi[slot];
+        if (u == 2) {
+            out[l * stride] = (uint8_t)(e2 >> 32);
+            out[l * stride + 1] = (uint8_t)(e2 >> 40);
+        } else {
+            out[l * stride] = (uint8_t)(e >> 24);
+        }
     }
     *kp = k;
     return esc;
@@ -963,7 +973,19 @@ avx2_round(const fast_table *F, uint32_t *x, const uint8_t *w, uint32_t *kp, uin
     for (unsigned g = 0; g < 4; g++) {
         __m256i xv = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
         __m256i slot = _mm256_and_si256(xv, m12);
-        __m256i e = _mm256_i32gather_epi32((const int *)F->e, slot, 4);
+        __m256i e, v;
+        if (u == 2) {
+            /* lanes 0-3 and 4-7 as 64-bit entries; the low halves to e and
+             * the high ones to v, each back in lane order by the permute */
+            __m256i a = _mm256_i32gather_epi64((const long long *)F->e2, _mm256_castsi256_si128(slot), 8);
+            __m256i b = _mm256_i32gather_epi64((const long long *)F->e2, _mm256_extracti128_si256(slot, 1), 8);
+            __m256 af = _mm256_castsi256_ps(a), bf = _mm256_castsi256_ps(b);
+            e = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(af, bf, 0x88)), 0xD8);
+            v = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(af, bf, 0xDD)), 0xD8);
+        } else {
+            e = _mm256_i32gather_epi32((const int *)F->e, slot, 4);
+            v = _mm256_srli_epi32(e, 24);
+        }
         __m256i y = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(e, m12), _mm256_srli_epi32(xv, 12)),
                                      _mm256_and_si256(_mm256_srli_epi32(e, 12), m12));
         __m256i need = _mm256_cmpeq_epi32(_mm256_min_epu32(y, lim), y);
@@ -975,11 +997,6 @@ avx2_round(const fast_table *F, uint32_t *x, const uint8_t *w, uint32_t *kp, uin
         _mm256_storeu_si256((__m256i *)(x + 8 * g), xv);
         k += (uint32_t)__builtin_popcount(mask);
         esc |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(slot, esc_last))) << 8 * g;
-        __m256i v = _mm256_srli_epi32(e, 24);
-        if (u == 2) {
-            __m256i hi = _mm256_i32gather_epi32((const int *)(const void *)F->hi, slot, 1);
-            v = _mm256_or_si256(v, _mm256_slli_epi32(_mm256_and_si256(hi, _mm256_set1_epi32(0xFF)), 8));
-        }
         val[g] = v;
     }
     *kp = k;
