@@ -837,13 +837,13 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
  */
 struct fast_table {
     uint32_t e[GPULZ_RANS_M];  /* u = 1 */
-    uint64_t e2[GPULZ_RANS_M]; /* u = 2: e, and the value << 32 */
     uint32_t esc_start; /* M when there is no escape */
     int ok;
     int simd; /* the vector rounds below may run */
     /* per mask of 8 lanes: for each lane that takes a word, which of the
      * next words (the lanes before it that take one) */
     uint8_t expand[256][8];
+    uint64_t e2[]; /* u = 2 (M of them, allocated only then): e, and the value << 32 */
 };
 
 static void fast_table_build(fast_table *F, const gpulz_dec_table *t, unsigned u)
@@ -955,6 +955,39 @@ static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, ui
 
 #if GPULZ_DEC_AVX2
 /*
+ * Gathers into a zeroed destination.  A gather merges into its destination
+ * register where the mask is clear, so that register is one of its inputs;
+ * with a mask it can see is all ones the compiler drops the zeroing, and the
+ * gather then waits on whatever last wrote the register (in the round
+ * below, the previous vector's arithmetic), which chains the round's
+ * vectors one after the other.  Both the zero and the mask come from asm,
+ * which the compiler can neither see through nor drop, as idioms the core
+ * resolves without waiting on the registers' old values.
+ */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i zero256(void)
+{
+    __m256i z;
+    __asm__ volatile("vpxor %x0, %x0, %x0" : "=x"(z));
+    return z;
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i ones256(void)
+{
+    __m256i o;
+    __asm__ volatile("vpcmpeqd %0, %0, %0" : "=x"(o));
+    return o;
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_u32(const uint32_t *base, __m256i idx)
+{
+    return _mm256_mask_i32gather_epi32(zero256(), (const int *)base, idx, ones256(), 4);
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_u64(const uint64_t *base, __m128i idx)
+{
+    return _mm256_mask_i32gather_epi64(zero256(), (const long long *)base, idx, ones256(), 8);
+}
+
+/*
  * The same full rounds with 8 lanes to a vector (x86 with AVX2, chosen at
  * run time).  Per vector: the slots' entries gathered, the symbol steps,
  * and the lanes that take a word get the next words in lane order: the
@@ -963,41 +996,40 @@ static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, ui
  * packed and stored, or stored one by one at a stride.
  */
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
-avx2_round(const fast_table *F, uint32_t *x, const uint8_t *w, uint32_t *kp, uint8_t *out, const unsigned u,
+avx2_round(const fast_table *F, __m256i *xs, const uint8_t *w, uint32_t *kp, uint8_t *out, const unsigned u,
            const size_t stride)
 {
     const __m256i m12 = _mm256_set1_epi32(0xFFF), lim = _mm256_set1_epi32(0xFFFF),
                   esc_last = _mm256_set1_epi32((int)F->esc_start - 1);
     uint32_t k = *kp, esc = 0;
     __m256i val[4];
+    /* unrolled, so that the states, the caller's xs, stay in registers */
+#pragma GCC unroll 4
     for (unsigned g = 0; g < 4; g++) {
-        __m256i xv = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
-        __m256i slot = _mm256_and_si256(xv, m12);
-        __m256i e, v;
+        __m256i slot = _mm256_and_si256(xs[g], m12), e;
         if (u == 2) {
             /* lanes 0-3 and 4-7 as 64-bit entries; the low halves to e and
-             * the high ones to v, each back in lane order by the permute */
-            __m256i a = _mm256_i32gather_epi64((const long long *)F->e2, _mm256_castsi256_si128(slot), 8);
-            __m256i b = _mm256_i32gather_epi64((const long long *)F->e2, _mm256_extracti128_si256(slot, 1), 8);
+             * the high ones to the values, each back in lane order by the
+             * permute */
+            __m256i a = gather_u64(F->e2, _mm256_castsi256_si128(slot));
+            __m256i b = gather_u64(F->e2, _mm256_extracti128_si256(slot, 1));
             __m256 af = _mm256_castsi256_ps(a), bf = _mm256_castsi256_ps(b);
             e = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(af, bf, 0x88)), 0xD8);
-            v = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(af, bf, 0xDD)), 0xD8);
+            val[g] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(af, bf, 0xDD)), 0xD8);
         } else {
-            e = _mm256_i32gather_epi32((const int *)F->e, slot, 4);
-            v = _mm256_srli_epi32(e, 24);
+            e = gather_u32(F->e, slot);
+            val[g] = _mm256_srli_epi32(e, 24);
         }
-        __m256i y = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(e, m12), _mm256_srli_epi32(xv, 12)),
+        __m256i y = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(e, m12), _mm256_srli_epi32(xs[g], 12)),
                                      _mm256_and_si256(_mm256_srli_epi32(e, 12), m12));
         __m256i need = _mm256_cmpeq_epi32(_mm256_min_epu32(y, lim), y);
         unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(need));
         __m256i words = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + GPULZ_RANS_WORD_BYTES * k)));
         __m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)F->expand[mask]));
         words = _mm256_permutevar8x32_epi32(words, idx);
-        xv = _mm256_blendv_epi8(y, _mm256_or_si256(_mm256_slli_epi32(y, 16), words), need);
-        _mm256_storeu_si256((__m256i *)(x + 8 * g), xv);
+        xs[g] = _mm256_blendv_epi8(y, _mm256_or_si256(_mm256_slli_epi32(y, 16), words), need);
         k += (uint32_t)__builtin_popcount(mask);
         esc |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(slot, esc_last))) << 8 * g;
-        val[g] = v;
     }
     *kp = k;
     /* lanes 0..31 in order: packs work per 128-bit half, the permute
@@ -1039,13 +1071,26 @@ dec_segment_avx2_u(dec_job *J, uint64_t s, const unsigned u, const size_t stride
         return rc;
     const unsigned full = c / GPULZ_RANS_LANES;
     unsigned r = 0;
+    /* the states stay in registers from round to round; the escapes' raw
+     * steps take them through x */
+    __m256i xs[4];
+    for (unsigned g = 0; g < 4; g++)
+        xs[g] = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
     for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
         uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
-        uint32_t esc = avx2_round(F, x, w, &k, out, u, stride);
-        if (esc && !raw_steps(esc, x, w, &k, nw, out, u, stride))
-            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
-                              (unsigned long long)s, nw);
+        uint32_t esc = avx2_round(F, xs, w, &k, out, u, stride);
+        if (esc) {
+            for (unsigned g = 0; g < 4; g++)
+                _mm256_storeu_si256((__m256i *)(x + 8 * g), xs[g]);
+            if (!raw_steps(esc, x, w, &k, nw, out, u, stride))
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
+                                  (unsigned long long)s, nw);
+            for (unsigned g = 0; g < 4; g++)
+                xs[g] = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
+        }
     }
+    for (unsigned g = 0; g < 4; g++)
+        _mm256_storeu_si256((__m256i *)(x + 8 * g), xs[g]);
     return dec_segment_rounds(J, s, x, k, r, u);
 }
 
@@ -1213,7 +1258,7 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
         break;
     }
     default: {
-        fast_table *F = malloc(sizeof *F);
+        fast_table *F = malloc(sizeof *F + (u == 2 ? GPULZ_RANS_M * sizeof *F->e2 : 0));
         if (F)
             fast_table_build(F, V.t, u);
         dec_job J = {U, &V, g, name, F && F->ok ? F : NULL};
