@@ -146,36 +146,133 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
     }
 }
 
-/* The tokens of one block from the streams of format 2, inlined once per
- * symbol size so that a literal is one move and decode_match's copies are
- * specialised. */
+/* ---- format 2's LZSS shape ---------------------------------------------- */
+
+/* A little-endian 64-bit load as one move where the host is little-endian. */
+static inline uint64_t load_le64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#else
+    return gpulz_get_u64(p);
+#endif
+}
+
+/* n bytes from a buffer that does not overlap out, in 32-byte moves: up to
+ * 31 bytes past out + n are written and past from + n read (the slack the
+ * caller gives both). */
+static inline __attribute__((always_inline)) void copy_wild32(uint8_t *out, const uint8_t *from, size_t n)
+{
+    size_t j = 0;
+    do {
+        memcpy(out + j, from + j, 32);
+        j += 32;
+    } while (j < n);
+}
+
+/*
+ * A match's len bytes from dist bytes back, which may overlap what it writes,
+ * in whole moves that write up to 15 bytes past out + len (slack).  With
+ * len <= dist every byte it needs is final before it starts (those it reads
+ * past them land past out + len); otherwise each 16-byte (8-byte) load
+ * reads only final bytes when dist >= 16 (>= 8), and a period of dist < 8
+ * bytes repeats an 8-byte pattern: the dist final bytes at out - dist
+ * repeated by a multiply, stored at every multiple of the largest multiple
+ * of dist within 8.
+ */
+static inline __attribute__((always_inline)) void copy_match_slack(uint8_t *out, size_t dist, size_t len)
+{
+    const uint8_t *from = out - dist;
+    size_t j = 0;
+    if (len <= dist || dist >= 16) {
+        do {
+            uint8_t t[16];
+            memcpy(t, from + j, 16);
+            memcpy(out + j, t, 16);
+            j += 16;
+        } while (j < len);
+    } else if (dist >= 8) {
+        do {
+            uint64_t t;
+            memcpy(&t, from + j, 8);
+            memcpy(out + j, &t, 8);
+            j += 8;
+        } while (j < len);
+    } else {
+        static const uint8_t step[8] = {0, 8, 8, 6, 8, 5, 6, 7};
+        uint64_t pat;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* the copies of the first dist bytes, each 8 dist bits up, in one
+         * multiply (the 8 bytes loaded end within out's slack) */
+        static const uint64_t spread[8] = {0, 0x0101010101010101u, 0x0001000100010001u, 0x0001000001000001u,
+                                           0x0000000100000001u, 0x0000010000000001u, 0x0001000000000001u,
+                                           0x0100000000000001u};
+        memcpy(&pat, from, 8);
+        pat = (pat & (((uint64_t)1 << 8 * dist) - 1)) * spread[dist];
+#else
+        uint8_t b[8];
+        for (size_t i = 0; i < 8; i++)
+            b[i] = i < dist ? from[i] : b[i - dist];
+        memcpy(&pat, b, 8);
+#endif
+        do {
+            memcpy(out + j, &pat, 8);
+            j += step[dist];
+        } while (j < len);
+    }
+}
+
+/*
+ * The tokens of one block from the streams of format 2, inlined once per
+ * symbol size.  Tokens go 64 flag bits at a time: the literals up to the next
+ * match (the bits' trailing zeros) are one copy, so the branch per token on
+ * its flag becomes one per match, and the checks of §9 are made per run of
+ * literals (all of them within the block: the first past it is the token the
+ * error names, as one at a time would) and per match.  Each block's flags
+ * start at a byte, and a 64-token window at a multiple of 64 tokens, so the
+ * window is whole bytes.
+ */
 static inline __attribute__((always_inline)) int decode_streams(const uint8_t *flags, uint32_t T,
                                                                 const uint8_t *lits, const uint8_t *lens,
                                                                 const uint8_t *offs, uint8_t *out,
                                                                 unsigned c, const unsigned S, unsigned W,
                                                                 uint64_t k)
 {
-    unsigned long long kk = (unsigned long long)k;
+    const unsigned long long kk = (unsigned long long)k;
+    const unsigned lmin = gpulz_min_match(S);
     uint32_t o = 0; /* symbols written */
-    for (uint32_t t = 0; t < T; t++) {
-        /* eight literals in a row (a flag byte of zeros) in one copy */
-        if (t % 8 == 0 && T - t >= 8 && flags[t / 8] == 0 && c - o >= 8) {
-            memcpy(out + (size_t)o * S, lits, 8 * S);
-            lits += 8 * S;
-            o += 8;
-            t += 7;
-            continue;
-        }
-        if (flags[t / 8] >> (t % 8) & 1) {
-            if (decode_match(out, &o, *lens++, *offs++, c, S, W, kk, t) != GPULZ_OK)
-                return GPULZ_ERR_CORRUPT;
-        } else {
-            if (o >= c)
+    for (uint32_t t = 0; t < T; t += 64) {
+        const uint32_t n = T - t < 64 ? T - t : 64;
+        uint64_t bits = load_le64(flags + t / 8);
+        if (n < 64)
+            bits &= ((uint64_t)1 << n) - 1;
+        uint32_t i = 0; /* tokens of the window done */
+        for (;;) {
+            /* the literals up to the next match, or to the window's end */
+            const uint32_t r = bits ? (uint32_t)__builtin_ctzll(bits) : n - i;
+            if (r > c - o)
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
-                                  kk, t, c);
-            memcpy(out + (size_t)o * S, lits, S);
-            lits += S;
-            o++;
+                                  kk, t + i + (c - o), c);
+            if (r) {
+                copy_wild32(out + (size_t)o * S, lits, (size_t)r * S);
+                lits += (size_t)r * S;
+                o += r;
+            }
+            if (!bits)
+                break;
+            const uint32_t L = *lens++, D = *offs++, tm = t + i + r;
+            if (L < lmin || L > c - o)
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u",
+                                  kk, tm, L, lmin, c - o);
+            if (D == 0 || D > W || D > o)
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u",
+                                  kk, tm, D, o < W ? o : W);
+            copy_match_slack(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
+            o += L;
+            i += r + 1;
+            bits = bits >> r >> 1;
         }
     }
     if (o != c)

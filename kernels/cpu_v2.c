@@ -69,6 +69,20 @@ CK_CLONES static uint32_t piece_hash(const uint8_t *b, uint64_t len)
     return H;
 }
 
+/* §17: the checksum from the terms of the blocks, term[0..nb) (term has room
+ * for nb + 1), and the tail of the n bytes at data. */
+static uint32_t ck_finish(uint32_t *term, const uint8_t *data, const gpulz_layout *L)
+{
+    /* piece nb: the tail, possibly empty (data may be NULL for n = 0) */
+    const uint64_t tail_at = L->symbols * L->symbol_size;
+    term[L->blocks] = gpulz_ck_term(L->tail ? piece_hash(data + tail_at, L->tail) : piece_hash(NULL, 0),
+                                    L->blocks);
+    uint32_t X = 0;
+    for (uint64_t k = 0; k <= L->blocks; k++)
+        X += term[k];
+    return gpulz_ck_final(X, L->n);
+}
+
 typedef struct ck_job {
     const uint8_t *data;
     uint64_t piece; /* bytes of a whole block */
@@ -98,15 +112,8 @@ int gpulz_checksum(const uint8_t *data, uint64_t n, unsigned S, unsigned C, unsi
     ck_job J = {data, (uint64_t)C * S, L.symbols * S, term};
     rc = gpulz_parallel_for(L.blocks, gpulz_worker_count(threads, L.blocks), GPULZ_BLOCK_GRAIN, NULL,
                             ck_one, &J);
-    if (rc == GPULZ_OK) {
-        /* piece nb: the tail, possibly empty (data may be NULL for n = 0) */
-        term[L.blocks] = gpulz_ck_term(L.tail ? piece_hash(data + J.bytes, L.tail) : piece_hash(NULL, 0),
-                                       L.blocks);
-        uint32_t X = 0;
-        for (uint64_t k = 0; k <= L.blocks; k++)
-            X += term[k];
-        *sum = gpulz_ck_final(X, n);
-    }
+    if (rc == GPULZ_OK)
+        *sum = ck_finish(term, data, &L);
     free(term);
     return rc;
 }
@@ -125,53 +132,42 @@ static inline void sym_put(uint8_t *p, uint64_t v, unsigned S)
     memcpy(p, &v, S);
 }
 
-typedef struct delta_job {
-    const uint8_t *x;
-    uint8_t *y;
-    uint64_t m;
-    unsigned S, C;
-    int inverse;
-} delta_job;
-
-/* One block's delta or its inverse over w-byte symbols, inlined per size so
- * that the loads and stores are single moves. */
+/* One block's delta over w-byte symbols, inlined per size so that the loads
+ * and stores are single moves. */
 static inline __attribute__((always_inline)) void delta_span(const uint8_t *x, uint8_t *y, uint64_t first,
-                                                              uint64_t end, const unsigned w, int inverse)
+                                                              uint64_t end, const unsigned w)
 {
     const uint64_t mask = gpulz_symbol_mask(w);
     uint64_t prev = 0;
-    if (inverse) {
-        for (uint64_t i = first; i < end; i++) {
-            prev = (prev + sym_get(y + i * w, w)) & mask;
-            sym_put(y + i * w, prev, w);
-        }
-    } else {
-        for (uint64_t i = first; i < end; i++) {
-            uint64_t v = sym_get(x + i * w, w);
-            sym_put(y + i * w, (v - prev) & mask, w);
-            prev = v;
-        }
+    for (uint64_t i = first; i < end; i++) {
+        uint64_t v = sym_get(x + i * w, w);
+        sym_put(y + i * w, (v - prev) & mask, w);
+        prev = v;
     }
 }
 
+/*
+ * The inverse over one block of count symbols of w bytes from in to out
+ * (the same buffer, or apart): a running sum modulo 2^(8w).  Where SSE2 is
+ * there (x86-64), 16 bytes at a time: within a vector the lanes' prefix
+ * sums by shifted adds, then the sum so far added and the last lane carried
+ * on; lane arithmetic wraps as the mask does.  The rest scalar.
+ */
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <emmintrin.h>
 #define UNDELTA_SSE2 1
-/*
- * The inverse over one block as a running sum 16 bytes at a time (SSE2 is
- * part of x86-64): within a vector the lanes' prefix sums by shifted adds,
- * then the sum so far added and the last lane carried on; lane arithmetic
- * wraps modulo 2^(8w) as the scalar loop's mask does.  The rest scalar.
- */
-static inline __attribute__((always_inline)) void undelta_sse2(uint8_t *y, uint64_t first, uint64_t end,
+#else
+#define UNDELTA_SSE2 0
+#endif
+static inline __attribute__((always_inline)) void undelta_span(const uint8_t *in, uint8_t *out, size_t count,
                                                                 const unsigned w)
 {
-    uint8_t *p = y + first * w;
-    const size_t bytes = (size_t)(end - first) * w;
+    const size_t bytes = count * w;
     size_t i = 0;
+#if UNDELTA_SSE2
     __m128i run = _mm_setzero_si128();
     for (; i + 16 <= bytes; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i x = _mm_loadu_si128((const __m128i *)(in + i));
         switch (w) {
         case 1:
             x = _mm_add_epi8(x, _mm_slli_si128(x, 1));
@@ -197,47 +193,51 @@ static inline __attribute__((always_inline)) void undelta_sse2(uint8_t *y, uint6
             run = _mm_unpackhi_epi64(x, x);
             break;
         }
-        _mm_storeu_si128((__m128i *)(p + i), x);
+        _mm_storeu_si128((__m128i *)(out + i), x);
     }
+#endif
     const uint64_t mask = gpulz_symbol_mask(w);
-    uint64_t prev = i ? sym_get(p + i - w, w) : 0;
+    uint64_t prev = i ? sym_get(out + i - w, w) : 0;
     for (; i < bytes; i += w) {
-        prev = (prev + sym_get(p + i, w)) & mask;
-        sym_put(p + i, prev, w);
+        prev = (prev + sym_get(in + i, w)) & mask;
+        sym_put(out + i, prev, w);
     }
 }
-#else
-#define UNDELTA_SSE2 0
-#endif
+
+static void undelta(const uint8_t *in, uint8_t *out, size_t count, unsigned S)
+{
+    switch (S) {
+    case 1: undelta_span(in, out, count, 1); break;
+    case 2: undelta_span(in, out, count, 2); break;
+    case 4: undelta_span(in, out, count, 4); break;
+    default: undelta_span(in, out, count, 8); break;
+    }
+}
+
+typedef struct delta_job {
+    const uint8_t *x;
+    uint8_t *y;
+    uint64_t m;
+    unsigned S, C;
+} delta_job;
 
 static int delta_block(void *ctx, unsigned worker, uint64_t k)
 {
     (void)worker;
     const delta_job *J = ctx;
     const uint64_t first = k * J->C, end = J->m - first < J->C ? J->m : first + J->C;
-#if UNDELTA_SSE2
-    if (J->inverse) {
-        switch (J->S) {
-        case 1: undelta_sse2(J->y, first, end, 1); break;
-        case 2: undelta_sse2(J->y, first, end, 2); break;
-        case 4: undelta_sse2(J->y, first, end, 4); break;
-        default: undelta_sse2(J->y, first, end, 8); break;
-        }
-        return GPULZ_OK;
-    }
-#endif
     switch (J->S) {
-    case 1: delta_span(J->x, J->y, first, end, 1, J->inverse); break;
-    case 2: delta_span(J->x, J->y, first, end, 2, J->inverse); break;
-    case 4: delta_span(J->x, J->y, first, end, 4, J->inverse); break;
-    default: delta_span(J->x, J->y, first, end, 8, J->inverse); break;
+    case 1: delta_span(J->x, J->y, first, end, 1); break;
+    case 2: delta_span(J->x, J->y, first, end, 2); break;
+    case 4: delta_span(J->x, J->y, first, end, 4); break;
+    default: delta_span(J->x, J->y, first, end, 8); break;
     }
     return GPULZ_OK;
 }
 
-static int delta_run(const uint8_t *x, uint8_t *y, const gpulz_layout *L, unsigned threads, int inverse)
+static int delta_run(const uint8_t *x, uint8_t *y, const gpulz_layout *L, unsigned threads)
 {
-    delta_job J = {x, y, L->symbols, L->symbol_size, L->block_symbols, inverse};
+    delta_job J = {x, y, L->symbols, L->symbol_size, L->block_symbols};
     return gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), GPULZ_BLOCK_GRAIN, NULL,
                               delta_block, &J);
 }
@@ -440,7 +440,7 @@ static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, un
     if (*delta) {
         if (!(*own = malloc(m ? m * S : 1)))
             return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the transformed symbols");
-        if ((rc = delta_run(src, *own, L, threads, 0)) != GPULZ_OK)
+        if ((rc = delta_run(src, *own, L, threads)) != GPULZ_OK)
             return rc;
     }
     *y = *delta ? *own : src;
@@ -649,24 +649,73 @@ done:
 
 /* ---- decoding (§20) ------------------------------------------------------ */
 
+/*
+ * Block k's c symbols, decoded at in (the transformed ones, in a worker's
+ * scratch or already in place), put at out (in itself allowed) with the
+ * inverse transform on the way, and its checksum term taken there while
+ * the block is in cache: one pass per block rather than one over the chunk
+ * per stage.
+ */
+static void finish_block(const gpulz_layout *L, const uint8_t *in, uint8_t *out, uint64_t k, uint32_t *term)
+{
+    const unsigned S = L->symbol_size;
+    const size_t c = gpulz_block_raw_size(L, k) / S;
+    if (L->flags & GPULZ_V2_FLAG_DELTA)
+        undelta(in, out, c, S);
+    else if (in != out)
+        memcpy(out, in, c * S);
+    if (term)
+        term[k] = gpulz_ck_term(piece_hash(out, (uint64_t)c * S), k);
+}
+
+typedef struct finish_job {
+    const gpulz_layout *L;
+    uint8_t *dst;
+    uint32_t *term; /* NULL without CHECKSUM */
+} finish_job;
+
+static int finish_one(void *ctx, unsigned worker, uint64_t k)
+{
+    (void)worker;
+    const finish_job *J = ctx;
+    uint8_t *b = J->dst + k * J->L->block_symbols * J->L->symbol_size;
+    finish_block(J->L, b, b, k, J->term);
+    return GPULZ_OK;
+}
+
 typedef struct lzdec_job {
     const gpulz_layout *L;
     const uint8_t *flags, *lits, *lens, *offs;
     const uint32_t *T;
     const uint64_t *fpos, *lpos, *mpos; /* where each block's part of each stream starts */
     uint8_t *dst;
+    uint32_t *term;
+    uint8_t **scratch; /* per worker: a block and GPULZ_STREAMS_SLACK */
 } lzdec_job;
 
+static int lzdec_init(void *ctx, unsigned worker)
+{
+    lzdec_job *J = ctx;
+    const size_t size = (size_t)J->L->block_symbols * J->L->symbol_size + GPULZ_STREAMS_SLACK;
+    if (!(J->scratch[worker] = malloc(size)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate decoder scratch");
+    return GPULZ_OK;
+}
+
+/* A block's tokens into the worker's scratch, where the copies may run past
+ * its end, then finished into place. */
 static int lzdec_block(void *ctx, unsigned worker, uint64_t k)
 {
-    (void)worker;
     const lzdec_job *J = ctx;
     const gpulz_layout *L = J->L;
     const unsigned S = L->symbol_size;
     const unsigned c = gpulz_block_raw_size(L, k) / S;
-    return gpulz_cpu_decode_block_streams(J->flags + J->fpos[k], J->T[k], J->lits + J->lpos[k] * S,
-                                          J->lens + J->mpos[k], J->offs + J->mpos[k],
-                                          J->dst + k * L->block_symbols * S, c, S, L->window, k);
+    uint8_t *b = J->scratch[worker];
+    int rc = gpulz_cpu_decode_block_streams(J->flags + J->fpos[k], J->T[k], J->lits + J->lpos[k] * S,
+                                            J->lens + J->mpos[k], J->offs + J->mpos[k], b, c, S, L->window, k);
+    if (rc == GPULZ_OK)
+        finish_block(L, b, J->dst + k * L->block_symbols * S, k, J->term);
+    return rc;
 }
 
 static const char *const literal_names[] = {"literals 0", "literals 1", "literals 2", "literals 3",
@@ -683,14 +732,16 @@ static inline uint32_t byte_ones(uint32_t b)
     return (b + (b >> 4)) & 0x0F;
 }
 
+/* The ratio shape's streams at *pos, then its blocks, each finished
+ * (finish_block) with its term into term (NULL: no CHECKSUM). */
 static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
-                        unsigned threads, size_t *pos)
+                        unsigned threads, uint32_t *term, size_t *pos)
 {
     const unsigned S = L->symbol_size, g = L->seg_log2;
     const uint64_t nb = L->blocks;
     const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     int rc = GPULZ_OK;
-    uint8_t *flags = NULL, *lits = NULL, *lens = NULL, *offs = NULL;
+    uint8_t *flags = NULL, *lits = NULL, *lens = NULL, *offs = NULL, **scratch = NULL;
     uint32_t *T = malloc((nb + 1) * sizeof *T);
     uint64_t *fpos = malloc((nb + 1) * sizeof *fpos), *lpos = malloc((nb + 1) * sizeof *lpos),
              *mpos = malloc((nb + 1) * sizeof *mpos);
@@ -707,9 +758,11 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
         nf += gpulz_flag_bytes(T[k]);
     }
     size_t used;
-    /* the flags: as many bytes as the token counts say */
-    if (!(flags = malloc(nf + 1)))
+    /* the flags: as many bytes as the token counts say, and the slack that
+     * the block decoder's 8-byte loads read (zeros: never used as flags) */
+    if (!(flags = malloc(nf + GPULZ_STREAMS_SLACK)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the flags of %llu blocks", (unsigned long long)nb);
+    memset(flags + nf, 0, GPULZ_STREAMS_SLACK);
     gpulz_units F = {flags, 1, 1, nf};
     if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &F, g, threads, "flags", &used)) != GPULZ_OK)
         goto done;
@@ -732,11 +785,12 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     if (nl + nm > L->symbols)
         FAIL(GPULZ_ERR_CORRUPT, "%llu tokens for %llu symbols", (unsigned long long)(nl + nm),
              (unsigned long long)L->symbols);
-    lits = malloc(nl * S + 1);
+    lits = malloc(nl * S + GPULZ_STREAMS_SLACK);
     lens = malloc(nm + 1);
     offs = malloc(nm + 1);
     if (!lits || !lens || !offs)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams");
+    memset(lits + nl * S, 0, GPULZ_STREAMS_SLACK); /* copied past the last block, never kept */
     for (unsigned j = 0; j < (split ? S : 1); j++) {
         gpulz_units U = symbol_units(lits, nl, S, split, j);
         if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &U, g, threads, literal_names[j], &used)) != GPULZ_OK)
@@ -750,9 +804,15 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &Of, g, threads, "offsets", &used)) != GPULZ_OK)
         goto done;
     *pos += used;
-    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst};
-    rc = gpulz_parallel_for(nb, gpulz_worker_count(threads, nb), GPULZ_BLOCK_GRAIN, NULL, lzdec_block, &J);
+    const unsigned workers = gpulz_worker_count(threads, nb);
+    if (!(scratch = calloc(workers ? workers : 1, sizeof *scratch)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate decoder scratch");
+    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst, term, scratch};
+    rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, lzdec_init, lzdec_block, &J);
+    for (unsigned w = 0; w < workers; w++)
+        free(scratch[w]);
 done:
+    free(scratch);
     free(T);
     free(fpos);
     free(lpos);
@@ -797,33 +857,40 @@ int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t
     const unsigned S = L->symbol_size;
     const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     size_t pos = (size_t)L->table_end;
+    uint32_t *term = NULL;
     int rc = GPULZ_OK;
+    if (L->flags & GPULZ_V2_FLAG_CHECKSUM && !(term = malloc((L->blocks + 1) * sizeof *term)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the checksum's terms");
     if (L->flags & GPULZ_V2_FLAG_LZSS) {
-        if ((rc = decode_ratio(src, n, L, dst, threads, &pos)) != GPULZ_OK)
-            return rc;
+        if ((rc = decode_ratio(src, n, L, dst, threads, term, &pos)) != GPULZ_OK)
+            goto done;
     } else {
         for (unsigned j = 0; j < gpulz_symbol_streams(L->flags, S); j++) {
             gpulz_units U = symbol_units(dst, L->symbols, S, split, j);
             size_t used;
             if ((rc = gpulz_stream_decode(src + pos, n - pos, &U, L->seg_log2, threads, symbol_names[j],
                                           &used)) != GPULZ_OK)
-                return rc;
+                goto done;
             pos += used;
         }
     }
     if ((rc = gpulz_v2_tail_check(n, pos, L)) != GPULZ_OK)
-        return rc;
+        goto done;
     if (L->tail)
         memcpy(dst + L->symbols * S, src + pos, L->tail);
-    if (L->flags & GPULZ_V2_FLAG_DELTA && (rc = delta_run(NULL, dst, L, threads, 1)) != GPULZ_OK)
-        return rc;
-    if (L->flags & GPULZ_V2_FLAG_CHECKSUM) {
-        uint32_t sum;
-        if ((rc = gpulz_checksum(dst, L->n, S, L->block_symbols, threads, &sum)) != GPULZ_OK)
-            return rc;
-        if (sum != L->checksum)
-            return gpulz_fail(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x",
-                              sum, L->checksum);
+    if (!(L->flags & GPULZ_V2_FLAG_LZSS) && (L->flags & GPULZ_V2_FLAG_DELTA || term)) {
+        finish_job J = {L, dst, term};
+        if ((rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), GPULZ_BLOCK_GRAIN, NULL,
+                                     finish_one, &J)) != GPULZ_OK)
+            goto done;
     }
-    return GPULZ_OK;
+    if (term) {
+        uint32_t sum = ck_finish(term, dst, L);
+        if (sum != L->checksum)
+            FAIL(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x", sum,
+                 L->checksum);
+    }
+done:
+    free(term);
+    return rc;
 }
