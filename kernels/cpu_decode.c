@@ -174,7 +174,7 @@ static inline __attribute__((always_inline)) void copy_wild32(uint8_t *out, cons
 
 /*
  * A match's len bytes from dist bytes back, which may overlap what it writes,
- * in whole moves that write up to 15 bytes past out + len (slack).  With
+ * in whole moves that write up to 31 bytes past out + len (slack).  With
  * len <= dist every byte it needs is final before it starts (those it reads
  * past them land past out + len); otherwise each 16-byte (8-byte) load
  * reads only final bytes when dist >= 16 (>= 8), and a period of dist < 8
@@ -250,25 +250,25 @@ static inline __attribute__((always_inline)) int decode_streams(const uint8_t *f
             bits &= ((uint64_t)1 << n) - 1;
         uint32_t i = 0; /* tokens of the window done */
         for (;;) {
-            /* the literals up to the next match, or to the window's end */
+            /* the literals up to the next match, or to the window's end;
+             * copied even when there are none (a move into the slack), as
+             * whether there are is what the data make unpredictable */
             const uint32_t r = bits ? (uint32_t)__builtin_ctzll(bits) : n - i;
-            if (r > c - o)
+            if (__builtin_expect(r > c - o, 0))
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
                                   kk, t + i + (c - o), c);
-            if (r) {
-                copy_wild32(out + (size_t)o * S, lits, (size_t)r * S);
-                lits += (size_t)r * S;
-                o += r;
-            }
+            copy_wild32(out + (size_t)o * S, lits, (size_t)r * S);
+            lits += (size_t)r * S;
+            o += r;
             if (!bits)
                 break;
-            const uint32_t L = *lens++, D = *offs++, tm = t + i + r;
-            if (L < lmin || L > c - o)
+            const uint32_t L = *lens++, D = *offs++;
+            if (__builtin_expect(L < lmin || L > c - o, 0))
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u",
-                                  kk, tm, L, lmin, c - o);
-            if (D == 0 || D > W || D > o)
+                                  kk, t + i + r, L, lmin, c - o);
+            if (__builtin_expect(D == 0 || D > W || D > o, 0))
                 return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u",
-                                  kk, tm, D, o < W ? o : W);
+                                  kk, t + i + r, D, o < W ? o : W);
             copy_match_slack(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
             o += L;
             i += r + 1;

@@ -691,6 +691,7 @@ typedef struct lzdec_job {
     uint8_t *dst;
     uint32_t *term;
     uint8_t **scratch; /* per worker: a block and GPULZ_STREAMS_SLACK */
+    int in_order;      /* one worker: blocks decode in increasing order */
 } lzdec_job;
 
 static int lzdec_init(void *ctx, unsigned worker)
@@ -702,19 +703,24 @@ static int lzdec_init(void *ctx, unsigned worker)
     return GPULZ_OK;
 }
 
-/* A block's tokens into the worker's scratch, where the copies may run past
- * its end, then finished into place. */
+/* A block's tokens decoded where the copies may run past its end, then
+ * finished into place.  Blocks decoded in order write their slack over bytes
+ * of the chunk that are written after them, so they decode in place while
+ * that many bytes follow; the others, and those of several workers (whose
+ * neighbours may be done already), go through the worker's scratch. */
 static int lzdec_block(void *ctx, unsigned worker, uint64_t k)
 {
     const lzdec_job *J = ctx;
     const gpulz_layout *L = J->L;
     const unsigned S = L->symbol_size;
     const unsigned c = gpulz_block_raw_size(L, k) / S;
-    uint8_t *b = J->scratch[worker];
+    uint8_t *out = J->dst + k * L->block_symbols * S;
+    const uint64_t end = k * L->block_symbols * S + (uint64_t)c * S;
+    uint8_t *b = J->in_order && L->n - end >= GPULZ_STREAMS_SLACK ? out : J->scratch[worker];
     int rc = gpulz_cpu_decode_block_streams(J->flags + J->fpos[k], J->T[k], J->lits + J->lpos[k] * S,
                                             J->lens + J->mpos[k], J->offs + J->mpos[k], b, c, S, L->window, k);
     if (rc == GPULZ_OK)
-        finish_block(L, b, J->dst + k * L->block_symbols * S, k, J->term);
+        finish_block(L, b, out, k, J->term);
     return rc;
 }
 
@@ -723,13 +729,21 @@ static const char *const literal_names[] = {"literals 0", "literals 1", "literal
 static const char *const symbol_names[] = {"symbols 0", "symbols 1", "symbols 2", "symbols 3",
                                            "symbols 4", "symbols 5", "symbols 6", "symbols 7"};
 
-/* Set bits of a byte without __builtin_popcount, which is a library call
- * where the target has no population count instruction. */
-static inline uint32_t byte_ones(uint32_t b)
+/* Set bits of n bytes, 8 at a time, without __builtin_popcount, which is a
+ * library call where the target has no population count instruction (the
+ * count does not depend on the bytes' order in the word). */
+static inline uint32_t ones_of(const uint8_t *f, uint32_t n)
 {
-    b = b - (b >> 1 & 0x55);
-    b = (b & 0x33) + (b >> 2 & 0x33);
-    return (b + (b >> 4)) & 0x0F;
+    uint32_t ones = 0, i = 0;
+    for (; i < n; i += 8) {
+        uint64_t v = 0;
+        memcpy(&v, f + i, n - i < 8 ? n - i : 8);
+        v = v - (v >> 1 & 0x5555555555555555u);
+        v = (v & 0x3333333333333333u) + (v >> 2 & 0x3333333333333333u);
+        v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+        ones += (uint32_t)(v * 0x0101010101010101u >> 56);
+    }
+    return ones;
 }
 
 /* The ratio shape's streams at *pos, then its blocks, each finished
@@ -770,11 +784,10 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     uint64_t nl = 0, nm = 0;
     for (uint64_t k = 0; k < nb; k++) {
         const uint8_t *f = flags + fpos[k];
-        uint32_t fb = gpulz_flag_bytes(T[k]), ones = 0;
+        const uint32_t fb = gpulz_flag_bytes(T[k]);
         if (T[k] % 8 && f[fb - 1] >> (T[k] % 8))
             FAIL(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", (unsigned long long)k, T[k]);
-        for (uint32_t i = 0; i < fb; i++)
-            ones += byte_ones(f[i]);
+        const uint32_t ones = ones_of(f, fb);
         lpos[k] = nl;
         mpos[k] = nm;
         nl += T[k] - ones;
@@ -807,7 +820,7 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     const unsigned workers = gpulz_worker_count(threads, nb);
     if (!(scratch = calloc(workers ? workers : 1, sizeof *scratch)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate decoder scratch");
-    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst, term, scratch};
+    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst, term, scratch, workers == 1};
     rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, lzdec_init, lzdec_block, &J);
     for (unsigned w = 0; w < workers; w++)
         free(scratch[w]);
