@@ -214,6 +214,70 @@ static void undelta(const uint8_t *in, uint8_t *out, size_t count, unsigned S)
     }
 }
 
+/*
+ * c symbols of S bytes put together at out from S byte planes, plane j's
+ * bytes at p + j * pitch (SPLIT's streams, decoded each into a plane of its
+ * own: one move per 32 units where a store per unit at a stride of S was
+ * the decoder's largest cost).  Where SSE2 is there, 16 symbols at a time by
+ * rounds of unpacks, bytes then pairs then quads; the rest scalar.
+ */
+static void interleave(const uint8_t *p, size_t pitch, size_t c, unsigned S, uint8_t *out)
+{
+    size_t i = 0;
+#if UNDELTA_SSE2
+#define LD(j) _mm_loadu_si128((const __m128i *)(p + (j) * pitch + i))
+#define ST(o, v) _mm_storeu_si128((__m128i *)(out + S * i + 16 * (o)), v)
+    switch (S) {
+    case 2:
+        for (; i + 16 <= c; i += 16) {
+            __m128i a = LD(0), b = LD(1);
+            ST(0, _mm_unpacklo_epi8(a, b));
+            ST(1, _mm_unpackhi_epi8(a, b));
+        }
+        break;
+    case 4:
+        for (; i + 16 <= c; i += 16) {
+            __m128i a = LD(0), b = LD(1), d = LD(2), e = LD(3);
+            __m128i abl = _mm_unpacklo_epi8(a, b), abh = _mm_unpackhi_epi8(a, b);
+            __m128i del = _mm_unpacklo_epi8(d, e), deh = _mm_unpackhi_epi8(d, e);
+            ST(0, _mm_unpacklo_epi16(abl, del));
+            ST(1, _mm_unpackhi_epi16(abl, del));
+            ST(2, _mm_unpacklo_epi16(abh, deh));
+            ST(3, _mm_unpackhi_epi16(abh, deh));
+        }
+        break;
+    case 8:
+        for (; i + 16 <= c; i += 16) {
+            __m128i b[8], w[8];
+            for (unsigned j = 0; j < 8; j += 2) {
+                __m128i x = LD(j), y = LD(j + 1);
+                b[j] = _mm_unpacklo_epi8(x, y);     /* symbols 0-7, bytes j, j + 1 */
+                b[j + 1] = _mm_unpackhi_epi8(x, y); /* symbols 8-15 */
+            }
+            for (unsigned h = 0; h < 2; h++) { /* h: symbols 0-7 or 8-15 */
+                w[4 * h] = _mm_unpacklo_epi16(b[h], b[2 + h]);     /* bytes 0-3 of 4 symbols */
+                w[4 * h + 1] = _mm_unpackhi_epi16(b[h], b[2 + h]); /* of the next 4 */
+                w[4 * h + 2] = _mm_unpacklo_epi16(b[4 + h], b[6 + h]); /* bytes 4-7 */
+                w[4 * h + 3] = _mm_unpackhi_epi16(b[4 + h], b[6 + h]);
+            }
+            for (unsigned q = 0; q < 4; q++) { /* q: symbols 4q .. 4q + 3 */
+                const unsigned lo = 4 * (q / 2) + q % 2;
+                ST(2 * q, _mm_unpacklo_epi32(w[lo], w[lo + 2]));
+                ST(2 * q + 1, _mm_unpackhi_epi32(w[lo], w[lo + 2]));
+            }
+        }
+        break;
+    default:
+        break;
+    }
+#undef LD
+#undef ST
+#endif
+    for (; i < c; i++)
+        for (unsigned j = 0; j < S; j++)
+            out[S * i + j] = p[j * pitch + i];
+}
+
 typedef struct delta_job {
     const uint8_t *x;
     uint8_t *y;
@@ -654,12 +718,18 @@ done:
  * scratch or already in place), put at out (in itself allowed) with the
  * inverse transform on the way, and its checksum term taken there while
  * the block is in cache: one pass per block rather than one over the chunk
- * per stage.
+ * per stage.  With planes, in is the block's first symbol in plane 0 and
+ * the planes are pitch bytes apart.
  */
-static void finish_block(const gpulz_layout *L, const uint8_t *in, uint8_t *out, uint64_t k, uint32_t *term)
+static void finish_block(const gpulz_layout *L, const uint8_t *in, size_t pitch, int planes, uint8_t *out,
+                         uint64_t k, uint32_t *term)
 {
     const unsigned S = L->symbol_size;
     const size_t c = gpulz_block_raw_size(L, k) / S;
+    if (planes) {
+        interleave(in, pitch, c, S, out);
+        in = out;
+    }
     if (L->flags & GPULZ_V2_FLAG_DELTA)
         undelta(in, out, c, S);
     else if (in != out)
@@ -671,15 +741,20 @@ static void finish_block(const gpulz_layout *L, const uint8_t *in, uint8_t *out,
 typedef struct finish_job {
     const gpulz_layout *L;
     uint8_t *dst;
-    uint32_t *term; /* NULL without CHECKSUM */
+    uint32_t *term;        /* NULL without CHECKSUM */
+    const uint8_t *planes; /* SPLIT's planes, m bytes each, or NULL: the symbols are in dst */
 } finish_job;
 
 static int finish_one(void *ctx, unsigned worker, uint64_t k)
 {
     (void)worker;
     const finish_job *J = ctx;
-    uint8_t *b = J->dst + k * J->L->block_symbols * J->L->symbol_size;
-    finish_block(J->L, b, b, k, J->term);
+    const uint64_t first = k * J->L->block_symbols;
+    uint8_t *b = J->dst + first * J->L->symbol_size;
+    if (J->planes)
+        finish_block(J->L, J->planes + first, J->L->symbols, 1, b, k, J->term);
+    else
+        finish_block(J->L, b, 0, 0, b, k, J->term);
     return GPULZ_OK;
 }
 
@@ -720,7 +795,7 @@ static int lzdec_block(void *ctx, unsigned worker, uint64_t k)
     int rc = gpulz_cpu_decode_block_streams(J->flags + J->fpos[k], J->T[k], J->lits + J->lpos[k] * S,
                                             J->lens + J->mpos[k], J->offs + J->mpos[k], b, c, S, L->window, k);
     if (rc == GPULZ_OK)
-        finish_block(L, b, out, k, J->term);
+        finish_block(L, b, 0, 0, out, k, J->term);
     return rc;
 }
 
@@ -755,7 +830,7 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     const uint64_t nb = L->blocks;
     const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     int rc = GPULZ_OK;
-    uint8_t *flags = NULL, *lits = NULL, *lens = NULL, *offs = NULL, **scratch = NULL;
+    uint8_t *flags = NULL, *lits = NULL, *lens = NULL, *offs = NULL, *planes = NULL, **scratch = NULL;
     uint32_t *T = malloc((nb + 1) * sizeof *T);
     uint64_t *fpos = malloc((nb + 1) * sizeof *fpos), *lpos = malloc((nb + 1) * sizeof *lpos),
              *mpos = malloc((nb + 1) * sizeof *mpos);
@@ -804,12 +879,21 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     if (!lits || !lens || !offs)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams");
     memset(lits + nl * S, 0, GPULZ_STREAMS_SLACK); /* copied past the last block, never kept */
+    /* SPLIT's literal streams each into a plane, then put together in one
+     * pass (as the fast shape's symbols); without the room, each straight
+     * into its bytes */
+    if (split && nl)
+        planes = malloc(nl * S);
     for (unsigned j = 0; j < (split ? S : 1); j++) {
         gpulz_units U = symbol_units(lits, nl, S, split, j);
+        if (planes)
+            U = (gpulz_units){planes + j * nl, 1, 1, nl};
         if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &U, g, threads, literal_names[j], &used)) != GPULZ_OK)
             goto done;
         *pos += used;
     }
+    if (planes)
+        interleave(planes, nl, nl, S, lits);
     gpulz_units Ln = {lens, 1, 1, nm}, Of = {offs, 1, 1, nm};
     if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &Ln, g, threads, "lengths", &used)) != GPULZ_OK)
         goto done;
@@ -826,6 +910,7 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
         free(scratch[w]);
 done:
     free(scratch);
+    free(planes);
     free(T);
     free(fpos);
     free(lpos);
@@ -871,6 +956,7 @@ int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t
     const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     size_t pos = (size_t)L->table_end;
     uint32_t *term = NULL;
+    uint8_t *planes = NULL;
     int rc = GPULZ_OK;
     if (L->flags & GPULZ_V2_FLAG_CHECKSUM && !(term = malloc((L->blocks + 1) * sizeof *term)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the checksum's terms");
@@ -878,8 +964,14 @@ int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t
         if ((rc = decode_ratio(src, n, L, dst, threads, term, &pos)) != GPULZ_OK)
             goto done;
     } else {
+        /* SPLIT's streams each into a plane of their own, put together per
+         * block below; without the room, each straight into its bytes */
+        if (split && L->symbols)
+            planes = malloc(L->symbols * S);
         for (unsigned j = 0; j < gpulz_symbol_streams(L->flags, S); j++) {
             gpulz_units U = symbol_units(dst, L->symbols, S, split, j);
+            if (planes)
+                U = (gpulz_units){planes + j * L->symbols, 1, 1, L->symbols};
             size_t used;
             if ((rc = gpulz_stream_decode(src + pos, n - pos, &U, L->seg_log2, threads, symbol_names[j],
                                           &used)) != GPULZ_OK)
@@ -891,8 +983,8 @@ int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t
         goto done;
     if (L->tail)
         memcpy(dst + L->symbols * S, src + pos, L->tail);
-    if (!(L->flags & GPULZ_V2_FLAG_LZSS) && (L->flags & GPULZ_V2_FLAG_DELTA || term)) {
-        finish_job J = {L, dst, term};
+    if (!(L->flags & GPULZ_V2_FLAG_LZSS) && (L->flags & GPULZ_V2_FLAG_DELTA || term || planes)) {
+        finish_job J = {L, dst, term, planes};
         if ((rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), GPULZ_BLOCK_GRAIN, NULL,
                                      finish_one, &J)) != GPULZ_OK)
             goto done;
@@ -905,5 +997,6 @@ int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t
     }
 done:
     free(term);
+    free(planes);
     return rc;
 }
