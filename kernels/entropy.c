@@ -740,7 +740,7 @@ typedef struct dec_job {
 /* §16: renormalise a state with the segment's next word; 0 past its words. */
 static inline int next_word(uint32_t *x, const uint8_t *w, uint32_t *k, uint32_t nw)
 {
-    if (*k == nw)
+    if (*k >= nw)
         return 0;
     *x = gpulz_rans_take_word(*x, gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (*k)++));
     return 1;
@@ -821,7 +821,8 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
  * one word brings it to 2^16 or more), so a round that starts with 64 words
  * left cannot run past the segment's words and needs no check per word:
  * the word is read whether it is taken or not, and taken without a branch.
- * The rounds nearer the end, and a partial last round, go through the
+ * The rounds nearer the end read a padded copy of the last words and are
+ * checked once each (words_near_end); a partial last round goes through the
  * checked path above, which sees the same states.
  *
  * Per slot one 32-bit entry: f (1..4095), the slot's offset in its run
@@ -927,6 +928,31 @@ static inline __attribute__((always_inline)) int raw_steps(uint32_t esc, uint32_
     return 1;
 }
 
+/*
+ * Where the unchecked rounds read their words.  While a round's most (64)
+ * are left they read the segment's own; with fewer, a copy of the rest
+ * followed by zeros takes their place (*w, and *k and *nw count from its
+ * start, *base words before it), so that the rounds run to the segment's
+ * last full one: a round then may read past the words, which is found
+ * after it (the caller's k > nw) and refused as a read past them, as the
+ * checked path refuses it at the word; nothing of such a round is kept.
+ * tail holds 128 words: a round starting below 64 reads below 64 + 40.
+ */
+#define TAIL_WORDS (4 * GPULZ_RANS_LANES)
+static inline __attribute__((always_inline)) void words_near_end(const uint8_t **w, uint32_t *k, uint32_t *nw,
+                                                                 uint32_t *base, uint8_t *tail)
+{
+    if (*nw - *k >= 2 * GPULZ_RANS_LANES || *w == tail)
+        return;
+    const uint32_t left = *nw - *k;
+    memcpy(tail, *w + GPULZ_RANS_WORD_BYTES * *k, GPULZ_RANS_WORD_BYTES * left);
+    memset(tail + GPULZ_RANS_WORD_BYTES * left, 0, GPULZ_RANS_WORD_BYTES * (TAIL_WORDS - left));
+    *base = *k;
+    *w = tail;
+    *k = 0;
+    *nw = left;
+}
+
 static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, uint64_t s, const unsigned u,
                                                                   const size_t stride)
 {
@@ -943,14 +969,17 @@ static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, ui
         return rc;
     const unsigned full = c / GPULZ_RANS_LANES;
     unsigned r = 0;
-    for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
+    uint8_t tail[GPULZ_RANS_WORD_BYTES * TAIL_WORDS];
+    uint32_t lim = nw, base = 0;
+    for (; r < full; r++) {
         uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
+        words_near_end(&w, &k, &lim, &base, tail);
         uint32_t esc = fast_round(F, x, w, &k, out, u, stride);
-        if (esc && !raw_steps(esc, x, w, &k, nw, out, u, stride))
+        if ((esc && !raw_steps(esc, x, w, &k, lim, out, u, stride)) || k > lim)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
                               (unsigned long long)s, nw);
     }
-    return dec_segment_rounds(J, s, x, k, r, u);
+    return dec_segment_rounds(J, s, x, base + k, r, u);
 }
 
 #if GPULZ_DEC_AVX2
@@ -1071,27 +1100,32 @@ dec_segment_avx2_u(dec_job *J, uint64_t s, const unsigned u, const size_t stride
         return rc;
     const unsigned full = c / GPULZ_RANS_LANES;
     unsigned r = 0;
+    uint8_t tail[GPULZ_RANS_WORD_BYTES * TAIL_WORDS];
+    uint32_t lim = nw, base = 0;
     /* the states stay in registers from round to round; the escapes' raw
      * steps take them through x */
     __m256i xs[4];
     for (unsigned g = 0; g < 4; g++)
         xs[g] = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
-    for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
+    for (; r < full; r++) {
         uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
+        words_near_end(&w, &k, &lim, &base, tail);
         uint32_t esc = avx2_round(F, xs, w, &k, out, u, stride);
         if (esc) {
             for (unsigned g = 0; g < 4; g++)
                 _mm256_storeu_si256((__m256i *)(x + 8 * g), xs[g]);
-            if (!raw_steps(esc, x, w, &k, nw, out, u, stride))
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
-                                  (unsigned long long)s, nw);
+            if (!raw_steps(esc, x, w, &k, lim, out, u, stride))
+                k = lim + 1;
             for (unsigned g = 0; g < 4; g++)
                 xs[g] = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
         }
+        if (k > lim)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
+                              (unsigned long long)s, nw);
     }
     for (unsigned g = 0; g < 4; g++)
         _mm256_storeu_si256((__m256i *)(x + 8 * g), xs[g]);
-    return dec_segment_rounds(J, s, x, k, r, u);
+    return dec_segment_rounds(J, s, x, base + k, r, u);
 }
 
 __attribute__((target("avx2,popcnt"))) static int dec_segment_avx2(dec_job *J, uint64_t s)
@@ -1253,8 +1287,11 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
         break;
     case GPULZ_STREAM_CONSTANT: {
         uint32_t v = u == 1 ? b[0] : gpulz_get_u16(b);
-        for (uint64_t i = 0; i < V.N; i++)
-            unit_put(U, i, v);
+        if (u == 1 && U->stride == 1)
+            memset(U->base, (int)v, V.N); /* a byte plane of one value */
+        else
+            for (uint64_t i = 0; i < V.N; i++)
+                unit_put(U, i, v);
         break;
     }
     default: {
