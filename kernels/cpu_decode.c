@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cpu_decode.c - the reference decoder of one encoded block (docs/FORMAT.md
- * §5), checking every field before it is used (§9).
+ * cpu_decode.c - the decoder of one LZSS block, of format 1 (docs/FORMAT.md
+ * §5) and of format 2's ratio shape (§12), checking every field before it
+ * is used (§9, §20).
  */
 #include <string.h>
 
 #include "cpu_codec.h"
+
+/* ---- copies ------------------------------------------------------------- */
 
 /* Copy len bytes from dist bytes back, where the source may overlap what this
  * copy writes (dist < len repeats a pattern).  Index from the source pointer:
@@ -26,127 +29,6 @@ static inline void copy_match(uint8_t *dst, size_t dist, size_t len)
     for (; j < len; j++)
         dst[j] = from[j];
 }
-
-/* Bytes that copy_match_wild may write past dst + len. */
-#define WILD_SLACK 16
-
-/*
- * The same copy in whole 8- or 16-byte stores, which may write up to
- * WILD_SLACK - 1 bytes of garbage past dst + len: the caller makes sure they
- * stay inside the block, where later tokens overwrite them (never into the
- * next block, which another thread may be writing).
- */
-static inline void copy_match_wild(uint8_t *dst, size_t dist, size_t len)
-{
-    const uint8_t *from = dst - dist;
-    if (len <= 16 && len <= dist) { /* the common short match: one load, one store */
-        uint8_t t[16];
-        memcpy(t, from, 16);
-        memcpy(dst, t, 16);
-        return;
-    }
-    if (dist >= 16) { /* each 16-byte load reads only bytes already final */
-        for (size_t j = 0; j < len; j += 16)
-            memcpy(dst + j, from + j, 16);
-        return;
-    }
-    if (dist >= 8) {
-        for (size_t j = 0; j < len; j += 8)
-            memcpy(dst + j, from + j, 8);
-        return;
-    }
-    /* A period of dist < 8 bytes: dst[j..j+8) is the same 8 bytes for every
-     * j that is a multiple of step, the largest multiple of dist within 8. */
-    uint8_t pat[8];
-    for (size_t t = 0; t < 8; t++)
-        pat[t] = t < dist ? from[t] : pat[t - dist];
-    const size_t step = 8 / dist * dist;
-    for (size_t j = 0; j < len; j += step)
-        memcpy(dst + j, pat, 8);
-}
-
-/* One match of §5 at symbol o of a block of c symbols: its length and
- * offset checked (§9), its symbols copied, o advanced. */
-static inline __attribute__((always_inline)) int decode_match(uint8_t *out, uint32_t *o, uint32_t L,
-                                                              uint32_t D, unsigned c, const unsigned S,
-                                                              unsigned W, unsigned long long kk,
-                                                              uint32_t t)
-{
-    const unsigned lmin = gpulz_min_match(S);
-    if (L < lmin || L > c - *o)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u", kk,
-                          t, L, lmin, c - *o);
-    if (D == 0 || D > W || D > *o)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u", kk,
-                          t, D, *o < W ? *o : W);
-    if ((size_t)(*o + L) * S + WILD_SLACK <= (size_t)c * S)
-        copy_match_wild(out + (size_t)*o * S, (size_t)D * S, (size_t)L * S);
-    else
-        copy_match(out + (size_t)*o * S, (size_t)D * S, (size_t)L * S);
-    *o += L;
-    return GPULZ_OK;
-}
-
-/* The decoder body, inlined once per symbol size so that S is a constant. */
-static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, uint32_t size,
-                                                              uint8_t *out, unsigned c,
-                                                              const unsigned S, unsigned W,
-                                                              uint64_t k)
-{
-    unsigned long long kk = (unsigned long long)k;
-    if (size < GPULZ_TOKEN_COUNT_SIZE)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u bytes cannot hold a token count", kk, size);
-    uint32_t T = gpulz_get_u16(b);
-    if (T == 0 || T > c)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", kk, T, c);
-    uint32_t fbytes = gpulz_flag_bytes(T);
-    if (GPULZ_TOKEN_COUNT_SIZE + fbytes > size)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u flag bytes overrun its %u bytes", kk,
-                          fbytes, size);
-    const uint8_t *flags = b + GPULZ_TOKEN_COUNT_SIZE;
-    if (T % 8 && flags[fbytes - 1] >> (T % 8))
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", kk, T);
-
-    uint32_t p = GPULZ_TOKEN_COUNT_SIZE + fbytes; /* read position, bytes */
-    uint32_t o = 0;                               /* symbols written */
-    for (uint32_t t = 0; t < T; t++) {
-        if (flags[t / 8] >> (t % 8) & 1) {
-            if (size - p < GPULZ_MATCH_SIZE)
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, t);
-            uint32_t L = b[p], D = b[p + 1];
-            p += GPULZ_MATCH_SIZE;
-            if (decode_match(out, &o, L, D, c, S, W, kk, t) != GPULZ_OK)
-                return GPULZ_ERR_CORRUPT;
-        } else {
-            if (size - p < S)
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, t);
-            if (o >= c)
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
-                                  kk, t, c);
-            memcpy(out + (size_t)o * S, b + p, S);
-            p += S;
-            o++;
-        }
-    }
-    if (o != c)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: decodes to %u symbols instead of %u", kk, o, c);
-    if (p != size)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: tokens end at byte %u of %u", kk, p, size);
-    return GPULZ_OK;
-}
-
-int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
-                           unsigned W, uint64_t k)
-{
-    switch (S) {
-    case 1: return decode_block(b, size, out, c, 1, W, k);
-    case 2: return decode_block(b, size, out, c, 2, W, k);
-    case 4: return decode_block(b, size, out, c, 4, W, k);
-    default: return decode_block(b, size, out, c, 8, W, k);
-    }
-}
-
-/* ---- format 2's LZSS shape ---------------------------------------------- */
 
 /* A little-endian 64-bit load as one move where the host is little-endian. */
 static inline uint64_t load_le64(const uint8_t *p)
@@ -174,7 +56,7 @@ static inline __attribute__((always_inline)) void copy_wild32(uint8_t *out, cons
 
 /*
  * A match's len bytes from dist bytes back, which may overlap what it writes,
- * in whole moves that write up to 31 bytes past out + len (slack).  With
+ * in whole moves that write up to 15 bytes past out + len (slack).  With
  * len <= dist every byte it needs is final before it starts (those it reads
  * past them land past out + len); otherwise each 16-byte (8-byte) load
  * reads only final bytes when dist >= 16 (>= 8), and a period of dist < 8
@@ -223,6 +105,120 @@ static inline __attribute__((always_inline)) void copy_match_slack(uint8_t *out,
         } while (j < len);
     }
 }
+
+/* ---- format 1 ----------------------------------------------------------- */
+
+/* The flags of tokens t.. (t a multiple of 8) as a little-endian word, from
+ * one load where 8 bytes of the block are there to read (the bits past the
+ * flags are masked off by the caller), else byte by byte. */
+static inline uint64_t flag_word(const uint8_t *flags, uint32_t t, uint32_t fbytes, uint32_t readable)
+{
+    if (readable >= 8)
+        return load_le64(flags + t / 8);
+    uint64_t v = 0;
+    for (uint32_t i = 0; t / 8 + i < fbytes && i < 8; i++)
+        v |= (uint64_t)flags[t / 8 + i] << 8 * i;
+    return v;
+}
+
+/*
+ * The decoder body, inlined once per symbol size so that S is a constant.
+ * As format 2's below: tokens 64 flag bits at a time, a run of literals (here
+ * S bytes each, in a row in the block) in one copy and the checks made per
+ * run, naming the token a check of one literal at a time would name first.
+ * The copies are whole moves where the block has the room for them, in its
+ * bytes to read and in its symbols to write (never past its end: another
+ * thread may be writing the next block), exact near its end.
+ */
+static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, uint32_t size,
+                                                              uint8_t *out, unsigned c,
+                                                              const unsigned S, unsigned W,
+                                                              uint64_t k)
+{
+    unsigned long long kk = (unsigned long long)k;
+    if (size < GPULZ_TOKEN_COUNT_SIZE)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u bytes cannot hold a token count", kk, size);
+    uint32_t T = gpulz_get_u16(b);
+    if (T == 0 || T > c)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", kk, T, c);
+    uint32_t fbytes = gpulz_flag_bytes(T);
+    if (GPULZ_TOKEN_COUNT_SIZE + fbytes > size)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: %u flag bytes overrun its %u bytes", kk,
+                          fbytes, size);
+    const uint8_t *flags = b + GPULZ_TOKEN_COUNT_SIZE;
+    if (T % 8 && flags[fbytes - 1] >> (T % 8))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", kk, T);
+
+    const unsigned lmin = gpulz_min_match(S);
+    const size_t end = (size_t)c * S;             /* the block's bytes out */
+    uint32_t p = GPULZ_TOKEN_COUNT_SIZE + fbytes; /* read position, bytes */
+    uint32_t o = 0;                               /* symbols written */
+    for (uint32_t t = 0; t < T; t += 64) {
+        const uint32_t n = T - t < 64 ? T - t : 64;
+        uint64_t bits = flag_word(flags, t, fbytes, size - GPULZ_TOKEN_COUNT_SIZE - t / 8);
+        if (n < 64)
+            bits &= ((uint64_t)1 << n) - 1;
+        uint32_t i = 0; /* tokens of the window done */
+        for (;;) {
+            const uint32_t r = bits ? (uint32_t)__builtin_ctzll(bits) : n - i;
+            /* the first literal of the run that does not fit: its bytes
+             * checked first, then its place in the block */
+            const uint32_t fit = (size - p) / S, room = c - o;
+            if (__builtin_expect(r > fit || r > room, 0)) {
+                if (fit <= room)
+                    return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk,
+                                      t + i + fit);
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
+                                  kk, t + i + room, c);
+            }
+            const size_t bytes = (size_t)r * S;
+            if (p + bytes + 32 <= size && (size_t)o * S + bytes + 32 <= end)
+                copy_wild32(out + (size_t)o * S, b + p, bytes);
+            else
+                memcpy(out + (size_t)o * S, b + p, bytes);
+            p += (uint32_t)bytes;
+            o += r;
+            if (!bits)
+                break;
+            const uint32_t tm = t + i + r;
+            if (__builtin_expect(size - p < GPULZ_MATCH_SIZE, 0))
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, tm);
+            const uint32_t L = b[p], D = b[p + 1];
+            p += GPULZ_MATCH_SIZE;
+            if (__builtin_expect(L < lmin || L > c - o, 0))
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u",
+                                  kk, tm, L, lmin, c - o);
+            if (__builtin_expect(D == 0 || D > W || D > o, 0))
+                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u",
+                                  kk, tm, D, o < W ? o : W);
+            if ((size_t)(o + L) * S + 16 <= end)
+                copy_match_slack(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
+            else
+                copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
+            o += L;
+            i += r + 1;
+            bits = bits >> r >> 1;
+        }
+    }
+    if (o != c)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: decodes to %u symbols instead of %u", kk, o, c);
+    if (p != size)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: tokens end at byte %u of %u", kk, p, size);
+    return GPULZ_OK;
+}
+
+int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsigned c, unsigned S,
+                           unsigned W, uint64_t k)
+{
+    switch (S) {
+    case 1: return decode_block(b, size, out, c, 1, W, k);
+    case 2: return decode_block(b, size, out, c, 2, W, k);
+    case 4: return decode_block(b, size, out, c, 4, W, k);
+    default: return decode_block(b, size, out, c, 8, W, k);
+    }
+}
+
+/* ---- format 2's LZSS shape ---------------------------------------------- */
 
 /*
  * The tokens of one block from the streams of format 2, inlined once per
