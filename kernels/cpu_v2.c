@@ -22,8 +22,7 @@
 
 /* ---- the checksum (§17) -------------------------------------------------- */
 
-/* A little-endian 32-bit word in one load where the host is little-endian,
- * so that the lanes' loop below vectorises. */
+/* A little-endian 32-bit word in one load where the host is little-endian. */
 static inline uint32_t ck_word(const uint8_t *p)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -35,27 +34,81 @@ static inline uint32_t ck_word(const uint8_t *p)
 #endif
 }
 
-/* The 32 lanes are independent: with AVX2 (x86-64, chosen at run time
- * where the compiler makes clones) 8 of them to an instruction. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CK_CLONES __attribute__((target_clones("avx2", "default")))
+/* The lanes' steps over the whole rounds of 32 words among the words at b,
+ * from and into h; returns the words done.  Each lane is a chain of
+ * dependent steps, one per round; the 32 lanes are independent. */
+static uint64_t ck_rounds(const uint8_t *b, uint64_t words, uint32_t *h)
+{
+    uint64_t j = 0;
+    for (; j + GPULZ_CK_LANES <= words; j += GPULZ_CK_LANES)
+        for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
+            h[l] = gpulz_ck_lane_step(h[l], ck_word(b + 4 * (j + l)));
+    return j;
+}
+
+/*
+ * With AVX2 (x86-64, chosen at run time; not with GPULZ_CPU_SIMD=0, as the
+ * entropy decoder), 8 lanes to a register and the 32 lanes in 4 registers
+ * throughout: the compiler's own vectorisation of the loop above kept them
+ * in memory, a store and a load in every step of each lane's chain.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__has_include)
+#if __has_include(<immintrin.h>)
+#include <immintrin.h>
+#define CK_AVX2 1
 #endif
 #endif
-#ifndef CK_CLONES
-#define CK_CLONES
+#ifndef CK_AVX2
+#define CK_AVX2 0
 #endif
 
-CK_CLONES static uint32_t piece_hash(const uint8_t *b, uint64_t len)
+#if CK_AVX2
+__attribute__((target("avx2"))) static uint64_t ck_rounds_avx2(const uint8_t *b, uint64_t words, uint32_t *h)
+{
+    const __m256i p1 = _mm256_set1_epi32((int)GPULZ_CK_P1), p2 = _mm256_set1_epi32((int)GPULZ_CK_P2);
+    __m256i v[4];
+    for (unsigned g = 0; g < 4; g++)
+        v[g] = _mm256_loadu_si256((const __m256i *)(h + 8 * g));
+    uint64_t j = 0;
+    for (; j + GPULZ_CK_LANES <= words; j += GPULZ_CK_LANES)
+#pragma GCC unroll 4
+        for (unsigned g = 0; g < 4; g++) {
+            __m256i w = _mm256_loadu_si256((const __m256i *)(b + 4 * j + 32 * g));
+            __m256i x = _mm256_add_epi32(v[g], _mm256_mullo_epi32(w, p2));
+            x = _mm256_or_si256(_mm256_slli_epi32(x, 13), _mm256_srli_epi32(x, 19));
+            v[g] = _mm256_mullo_epi32(x, p1);
+        }
+    for (unsigned g = 0; g < 4; g++)
+        _mm256_storeu_si256((__m256i *)(h + 8 * g), v[g]);
+    return j;
+}
+#endif
+
+typedef uint64_t (*ck_rounds_fn)(const uint8_t *, uint64_t, uint32_t *);
+
+static ck_rounds_fn ck_rounds_pick(void)
+{
+    static ck_rounds_fn picked; /* chosen once; every thread would choose the same */
+    ck_rounds_fn f = __atomic_load_n(&picked, __ATOMIC_RELAXED);
+    if (f)
+        return f;
+    f = ck_rounds;
+#if CK_AVX2
+    const char *env = getenv("GPULZ_CPU_SIMD");
+    if (!(env && !strcmp(env, "0")) && __builtin_cpu_supports("avx2"))
+        f = ck_rounds_avx2;
+#endif
+    __atomic_store_n(&picked, f, __ATOMIC_RELAXED);
+    return f;
+}
+
+static uint32_t piece_hash(const uint8_t *b, uint64_t len)
 {
     uint32_t h[GPULZ_CK_LANES];
     for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
         h[l] = gpulz_ck_lane_init(l);
     const uint64_t words = len / 4;
-    uint64_t j = 0;
-    for (; j + GPULZ_CK_LANES <= words; j += GPULZ_CK_LANES)
-        for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
-            h[l] = gpulz_ck_lane_step(h[l], ck_word(b + 4 * (j + l)));
+    uint64_t j = words >= GPULZ_CK_LANES ? ck_rounds_pick()(b, words, h) : 0;
     for (; j < words; j++)
         h[j % GPULZ_CK_LANES] = gpulz_ck_lane_step(h[j % GPULZ_CK_LANES], gpulz_get_u32(b + 4 * j));
     if (len % 4) {
