@@ -511,6 +511,7 @@ static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hi
         for (uint64_t i = first; i < end; i++) {
             uint64_t v = sym_get(src + i * S, S), d = (v - prev) & mask;
             prev = v;
+#pragma GCC unroll 8
             for (unsigned j = 0; j < S; j++) {
                 c[0][j][v >> 8 * j & 255]++;
                 c[1][j][d >> 8 * j & 255]++;
