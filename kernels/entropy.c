@@ -936,7 +936,8 @@ static inline __attribute__((always_inline)) int raw_steps(uint32_t esc, uint32_
  * last full one: a round then may read past the words, which is found
  * after it (the caller's k > nw) and refused as a read past them, as the
  * checked path refuses it at the word; nothing of such a round is kept.
- * tail holds 128 words: a round starting below 64 reads below 64 + 40.
+ * tail holds 128 words: a round starting below 64 reads below 64 + 64 (its
+ * eight loads of 8 words, each at most 8 past the one before).
  */
 #define TAIL_WORDS (4 * GPULZ_RANS_LANES)
 static inline __attribute__((always_inline)) void words_near_end(const uint8_t **w, uint32_t *k, uint32_t *nw,
@@ -1021,10 +1022,11 @@ gather_u64(const uint64_t *base, __m128i idx)
  * run time).  Per vector: the slots' entries gathered, the symbol steps,
  * and the lanes that take a word get the next words in lane order: the
  * 8 words after k loaded, and each such lane's word picked by its rank
- * among them (expand[mask]); k advances by their count.  The values are
- * packed and stored, or stored one by one at a stride.
+ * among them (expand[mask]); k advances by their count.  Then the escaped
+ * lanes' raw steps the same way.  The values are packed and stored, or
+ * stored one by one at a stride.
  */
-__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
+__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) void
 avx2_round(const fast_table *F, __m256i *xs, const uint8_t *w, uint32_t *kp, uint8_t *out, const unsigned u,
            const size_t stride)
 {
@@ -1060,6 +1062,30 @@ avx2_round(const fast_table *F, __m256i *xs, const uint8_t *w, uint32_t *kp, uin
         k += (uint32_t)__builtin_popcount(mask);
         esc |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(slot, esc_last))) << 8 * g;
     }
+    if (esc) {
+        /* the escaped lanes' raw steps (§16), after the round's symbol
+         * steps and in lane order as their words are laid out: the value
+         * is the state's low 8u bits, the state shifts them out and takes
+         * a word when under 2^16.  Every vector, escapes or not, so that
+         * which have some is no branch; a lane without keeps its state. */
+        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128),
+                      umask = _mm256_set1_epi32((int)((1u << 8 * u) - 1));
+#pragma GCC unroll 4
+        for (unsigned g = 0; g < 4; g++) {
+            __m256i em = _mm256_set1_epi32((int)(esc >> 8 * g & 0xFF));
+            em = _mm256_cmpeq_epi32(_mm256_and_si256(em, bit), bit);
+            val[g] = _mm256_blendv_epi8(val[g], _mm256_and_si256(xs[g], umask), em);
+            __m256i y = _mm256_blendv_epi8(xs[g], _mm256_srli_epi32(xs[g], 8 * u), em);
+            __m256i need = _mm256_and_si256(em, _mm256_cmpeq_epi32(_mm256_min_epu32(y, lim), y));
+            unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(need));
+            __m256i words =
+                _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + GPULZ_RANS_WORD_BYTES * k)));
+            __m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)F->expand[mask]));
+            words = _mm256_permutevar8x32_epi32(words, idx);
+            xs[g] = _mm256_blendv_epi8(y, _mm256_or_si256(_mm256_slli_epi32(y, 16), words), need);
+            k += (uint32_t)__builtin_popcount(mask);
+        }
+    }
     *kp = k;
     /* lanes 0..31 in order: packs work per 128-bit half, the permute
      * puts the halves back in order */
@@ -1081,7 +1107,6 @@ avx2_round(const fast_table *F, __m256i *xs, const uint8_t *w, uint32_t *kp, uin
         _mm256_storeu_si256((__m256i *)out, lo);
         _mm256_storeu_si256((__m256i *)(out + 32), hi);
     }
-    return esc;
 }
 
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) int
@@ -1102,23 +1127,14 @@ dec_segment_avx2_u(dec_job *J, uint64_t s, const unsigned u, const size_t stride
     unsigned r = 0;
     uint8_t tail[GPULZ_RANS_WORD_BYTES * TAIL_WORDS];
     uint32_t lim = nw, base = 0;
-    /* the states stay in registers from round to round; the escapes' raw
-     * steps take them through x */
+    /* the states stay in registers from round to round */
     __m256i xs[4];
     for (unsigned g = 0; g < 4; g++)
         xs[g] = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
     for (; r < full; r++) {
         uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
         words_near_end(&w, &k, &lim, &base, tail);
-        uint32_t esc = avx2_round(F, xs, w, &k, out, u, stride);
-        if (esc) {
-            for (unsigned g = 0; g < 4; g++)
-                _mm256_storeu_si256((__m256i *)(x + 8 * g), xs[g]);
-            if (!raw_steps(esc, x, w, &k, lim, out, u, stride))
-                k = lim + 1;
-            for (unsigned g = 0; g < 4; g++)
-                xs[g] = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
-        }
+        avx2_round(F, xs, w, &k, out, u, stride);
         if (k > lim)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
                               (unsigned long long)s, nw);
