@@ -199,25 +199,27 @@ static inline __attribute__((always_inline)) void delta_span(const uint8_t *x, u
     }
 }
 
-/*
- * The inverse over one block of count symbols of w bytes from in to out
- * (the same buffer, or apart): a running sum modulo 2^(8w).  Where SSE2 is
- * there (x86-64), 16 bytes at a time: within a vector the lanes' prefix
- * sums by shifted adds, then the sum so far added and the last lane carried
- * on; lane arithmetic wraps as the mask does.  The rest scalar.
- */
+/* SSE2 (part of x86-64) for the inverse transform and the planes below. */
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <emmintrin.h>
-#define UNDELTA_SSE2 1
+#define V2_SSE2 1
 #else
-#define UNDELTA_SSE2 0
+#define V2_SSE2 0
 #endif
+
+/*
+ * The inverse over one block of count symbols of w bytes from in to out
+ * (the same buffer, or apart): a running sum modulo 2^(8w).  With SSE2, 16
+ * bytes at a time: within a vector the lanes' prefix sums by shifted adds,
+ * then the sum so far added and the last lane carried on; lane arithmetic
+ * wraps as the mask does.  The rest scalar.
+ */
 static inline __attribute__((always_inline)) void undelta_span(const uint8_t *in, uint8_t *out, size_t count,
                                                                 const unsigned w)
 {
     const size_t bytes = count * w;
     size_t i = 0;
-#if UNDELTA_SSE2
+#if V2_SSE2
     __m128i run = _mm_setzero_si128();
     for (; i + 16 <= bytes; i += 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(in + i));
@@ -277,7 +279,7 @@ static void undelta(const uint8_t *in, uint8_t *out, size_t count, unsigned S)
 static void interleave(const uint8_t *p, size_t pitch, size_t c, unsigned S, uint8_t *out)
 {
     size_t i = 0;
-#if UNDELTA_SSE2
+#if V2_SSE2
 #define LD(j) _mm_loadu_si128((const __m128i *)(p + (j) * pitch + i))
 #define ST(o, v) _mm_storeu_si128((__m128i *)(out + S * i + 16 * (o)), v)
     switch (S) {
