@@ -42,6 +42,17 @@ static inline uint64_t load_le64(const uint8_t *p)
 #endif
 }
 
+/* Whether at least 7 in 8 of a window's n tokens are matches (its set
+ * bits counted without __builtin_popcountll, a library call where the
+ * target has no population count instruction). */
+static inline int mostly_matches(uint64_t bits, uint32_t n)
+{
+    bits = bits - (bits >> 1 & 0x5555555555555555u);
+    bits = (bits & 0x3333333333333333u) + (bits >> 2 & 0x3333333333333333u);
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+    return 8 * (uint32_t)(bits * 0x0101010101010101u >> 56) >= 7 * n;
+}
+
 /* n bytes from a buffer that does not overlap out, in 32-byte moves: up to
  * 31 bytes past out + n are written and past from + n read (the slack the
  * caller gives both). */
@@ -121,6 +132,33 @@ static inline uint64_t flag_word(const uint8_t *flags, uint32_t t, uint32_t fbyt
     return v;
 }
 
+/* Token tm, a match at byte *p of the block, checked (§9), its symbols
+ * copied into out (in whole moves where 16 bytes of the block follow it),
+ * *p and *o advanced. */
+static inline __attribute__((always_inline)) int v1_match(const uint8_t *b, uint32_t size, uint32_t *p,
+                                                          uint8_t *out, uint32_t *o, unsigned c,
+                                                          const unsigned S, unsigned W,
+                                                          unsigned long long kk, uint32_t tm)
+{
+    const unsigned lmin = gpulz_min_match(S);
+    if (__builtin_expect(size - *p < GPULZ_MATCH_SIZE, 0))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, tm);
+    const uint32_t L = b[*p], D = b[*p + 1];
+    *p += GPULZ_MATCH_SIZE;
+    if (__builtin_expect(L < lmin || L > c - *o, 0))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u", kk, tm,
+                          L, lmin, c - *o);
+    if (__builtin_expect(D == 0 || D > W || D > *o, 0))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u", kk, tm,
+                          D, *o < W ? *o : W);
+    if ((size_t)(*o + L) * S + 16 <= (size_t)c * S)
+        copy_match_slack(out + (size_t)*o * S, (size_t)D * S, (size_t)L * S);
+    else
+        copy_match(out + (size_t)*o * S, (size_t)D * S, (size_t)L * S);
+    *o += L;
+    return GPULZ_OK;
+}
+
 /*
  * The decoder body, inlined once per symbol size so that S is a constant.
  * As format 2's below: tokens 64 flag bits at a time, a run of literals (here
@@ -128,7 +166,9 @@ static inline uint64_t flag_word(const uint8_t *flags, uint32_t t, uint32_t fbyt
  * run, naming the token a check of one literal at a time would name first.
  * The copies are whole moves where the block has the room for them, in its
  * bytes to read and in its symbols to write (never past its end: another
- * thread may be writing the next block), exact near its end.
+ * thread may be writing the next block), exact near its end.  A window of
+ * mostly matches, where most runs are empty and the per-run work is only
+ * overhead, goes one token at a time: its branch on the flag predicts well.
  */
 static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, uint32_t size,
                                                               uint8_t *out, unsigned c,
@@ -149,7 +189,6 @@ static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, 
     if (T % 8 && flags[fbytes - 1] >> (T % 8))
         return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", kk, T);
 
-    const unsigned lmin = gpulz_min_match(S);
     const size_t end = (size_t)c * S;             /* the block's bytes out */
     uint32_t p = GPULZ_TOKEN_COUNT_SIZE + fbytes; /* read position, bytes */
     uint32_t o = 0;                               /* symbols written */
@@ -158,6 +197,24 @@ static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, 
         uint64_t bits = flag_word(flags, t, fbytes, size - GPULZ_TOKEN_COUNT_SIZE - t / 8);
         if (n < 64)
             bits &= ((uint64_t)1 << n) - 1;
+        if (mostly_matches(bits, n)) {
+            for (uint32_t j = 0; j < n; j++) {
+                if (bits >> j & 1) {
+                    if (v1_match(b, size, &p, out, &o, c, S, W, kk, t + j) != GPULZ_OK)
+                        return GPULZ_ERR_CORRUPT;
+                    continue;
+                }
+                if (size - p < S)
+                    return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, t + j);
+                if (o >= c)
+                    return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
+                                      kk, t + j, c);
+                memcpy(out + (size_t)o * S, b + p, S);
+                p += S;
+                o++;
+            }
+            continue;
+        }
         uint32_t i = 0; /* tokens of the window done */
         for (;;) {
             const uint32_t r = bits ? (uint32_t)__builtin_ctzll(bits) : n - i;
@@ -180,22 +237,8 @@ static inline __attribute__((always_inline)) int decode_block(const uint8_t *b, 
             o += r;
             if (!bits)
                 break;
-            const uint32_t tm = t + i + r;
-            if (__builtin_expect(size - p < GPULZ_MATCH_SIZE, 0))
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u overruns the block", kk, tm);
-            const uint32_t L = b[p], D = b[p + 1];
-            p += GPULZ_MATCH_SIZE;
-            if (__builtin_expect(L < lmin || L > c - o, 0))
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u",
-                                  kk, tm, L, lmin, c - o);
-            if (__builtin_expect(D == 0 || D > W || D > o, 0))
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u",
-                                  kk, tm, D, o < W ? o : W);
-            if ((size_t)(o + L) * S + 16 <= end)
-                copy_match_slack(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
-            else
-                copy_match(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
-            o += L;
+            if (v1_match(b, size, &p, out, &o, c, S, W, kk, t + i + r) != GPULZ_OK)
+                return GPULZ_ERR_CORRUPT;
             i += r + 1;
             bits = bits >> r >> 1;
         }
@@ -228,8 +271,30 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
  * literals (all of them within the block: the first past it is the token the
  * error names, as one at a time would) and per match.  Each block's flags
  * start at a byte, and a 64-token window at a multiple of 64 tokens, so the
- * window is whole bytes.
+ * window is whole bytes.  A window of mostly matches goes one token at a
+ * time, as format 1's does.
  */
+/* Token tm, a match with length and offset from *lens and *offs, checked
+ * (§9), its symbols copied into out (with slack), the pointers and *o
+ * advanced. */
+static inline __attribute__((always_inline)) int v2_match(const uint8_t **lens, const uint8_t **offs,
+                                                          uint8_t *out, uint32_t *o, unsigned c,
+                                                          const unsigned S, unsigned W,
+                                                          unsigned long long kk, uint32_t tm)
+{
+    const unsigned lmin = gpulz_min_match(S);
+    const uint32_t L = *(*lens)++, D = *(*offs)++;
+    if (__builtin_expect(L < lmin || L > c - *o, 0))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u", kk, tm,
+                          L, lmin, c - *o);
+    if (__builtin_expect(D == 0 || D > W || D > *o, 0))
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u", kk, tm,
+                          D, *o < W ? *o : W);
+    copy_match_slack(out + (size_t)*o * S, (size_t)D * S, (size_t)L * S);
+    *o += L;
+    return GPULZ_OK;
+}
+
 static inline __attribute__((always_inline)) int decode_streams(const uint8_t *flags, uint32_t T,
                                                                 const uint8_t *lits, const uint8_t *lens,
                                                                 const uint8_t *offs, uint8_t *out,
@@ -237,13 +302,30 @@ static inline __attribute__((always_inline)) int decode_streams(const uint8_t *f
                                                                 uint64_t k)
 {
     const unsigned long long kk = (unsigned long long)k;
-    const unsigned lmin = gpulz_min_match(S);
     uint32_t o = 0; /* symbols written */
     for (uint32_t t = 0; t < T; t += 64) {
         const uint32_t n = T - t < 64 ? T - t : 64;
         uint64_t bits = load_le64(flags + t / 8);
         if (n < 64)
             bits &= ((uint64_t)1 << n) - 1;
+        if (mostly_matches(bits, n)) {
+            /* mostly empty runs: one token at a time, the flag's branch
+             * predicting well */
+            for (uint32_t j = 0; j < n; j++) {
+                if (bits >> j & 1) {
+                    if (v2_match(&lens, &offs, out, &o, c, S, W, kk, t + j) != GPULZ_OK)
+                        return GPULZ_ERR_CORRUPT;
+                    continue;
+                }
+                if (o >= c)
+                    return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u lies past the block's %u symbols",
+                                      kk, t + j, c);
+                memcpy(out + (size_t)o * S, lits, S);
+                lits += S;
+                o++;
+            }
+            continue;
+        }
         uint32_t i = 0; /* tokens of the window done */
         for (;;) {
             /* the literals up to the next match, or to the window's end;
@@ -258,15 +340,8 @@ static inline __attribute__((always_inline)) int decode_streams(const uint8_t *f
             o += r;
             if (!bits)
                 break;
-            const uint32_t L = *lens++, D = *offs++;
-            if (__builtin_expect(L < lmin || L > c - o, 0))
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match length %u is out of %u..%u",
-                                  kk, t + i + r, L, lmin, c - o);
-            if (__builtin_expect(D == 0 || D > W || D > o, 0))
-                return gpulz_fail(GPULZ_ERR_CORRUPT, "block %llu: token %u: match offset %u is out of 1..%u",
-                                  kk, t + i + r, D, o < W ? o : W);
-            copy_match_slack(out + (size_t)o * S, (size_t)D * S, (size_t)L * S);
-            o += L;
+            if (v2_match(&lens, &offs, out, &o, c, S, W, kk, t + i + r) != GPULZ_OK)
+                return GPULZ_ERR_CORRUPT;
             i += r + 1;
             bits = bits >> r >> 1;
         }
