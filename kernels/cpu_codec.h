@@ -50,8 +50,12 @@ int gpulz_cpu_decode_block(const uint8_t *b, uint32_t size, uint8_t *out, unsign
  * Decode block k of format 2's LZSS shape (FORMAT.md §12) from its T tokens:
  * flag bits, and the literals (S bytes each), lengths and offsets it uses,
  * which the caller has counted from the flags.  Every match is checked as
- * §9 says; the block must decode to exactly c symbols.
+ * §9 says; the block must decode to exactly c symbols.  The copies are whole
+ * moves: out has GPULZ_STREAMS_SLACK bytes of room past its c symbols, which
+ * receive garbage, and the flags and the literals that much readable past
+ * the block's own.
  */
+#define GPULZ_STREAMS_SLACK 32
 int gpulz_cpu_decode_block_streams(const uint8_t *flags, uint32_t T, const uint8_t *lits,
                                    const uint8_t *lens, const uint8_t *offs, uint8_t *out, unsigned c,
                                    unsigned S, unsigned W, uint64_t k);

@@ -22,8 +22,7 @@
 
 /* ---- the checksum (§17) -------------------------------------------------- */
 
-/* A little-endian 32-bit word in one load where the host is little-endian,
- * so that the lanes' loop below vectorises. */
+/* A little-endian 32-bit word in one load where the host is little-endian. */
 static inline uint32_t ck_word(const uint8_t *p)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -35,27 +34,81 @@ static inline uint32_t ck_word(const uint8_t *p)
 #endif
 }
 
-/* The 32 lanes are independent: with AVX2 (x86-64, chosen at run time
- * where the compiler makes clones) 8 of them to an instruction. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CK_CLONES __attribute__((target_clones("avx2", "default")))
+/* The lanes' steps over the whole rounds of 32 words among the words at b,
+ * from and into h; returns the words done.  Each lane is a chain of
+ * dependent steps, one per round; the 32 lanes are independent. */
+static uint64_t ck_rounds(const uint8_t *b, uint64_t words, uint32_t *h)
+{
+    uint64_t j = 0;
+    for (; j + GPULZ_CK_LANES <= words; j += GPULZ_CK_LANES)
+        for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
+            h[l] = gpulz_ck_lane_step(h[l], ck_word(b + 4 * (j + l)));
+    return j;
+}
+
+/*
+ * With AVX2 (x86-64, chosen at run time; not with GPULZ_CPU_SIMD=0, as the
+ * entropy decoder), 8 lanes to a register and the 32 lanes in 4 registers
+ * throughout: the compiler's own vectorisation of the loop above kept them
+ * in memory, a store and a load in every step of each lane's chain.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__has_include)
+#if __has_include(<immintrin.h>)
+#include <immintrin.h>
+#define CK_AVX2 1
 #endif
 #endif
-#ifndef CK_CLONES
-#define CK_CLONES
+#ifndef CK_AVX2
+#define CK_AVX2 0
 #endif
 
-CK_CLONES static uint32_t piece_hash(const uint8_t *b, uint64_t len)
+#if CK_AVX2
+__attribute__((target("avx2"))) static uint64_t ck_rounds_avx2(const uint8_t *b, uint64_t words, uint32_t *h)
+{
+    const __m256i p1 = _mm256_set1_epi32((int)GPULZ_CK_P1), p2 = _mm256_set1_epi32((int)GPULZ_CK_P2);
+    __m256i v[4];
+    for (unsigned g = 0; g < 4; g++)
+        v[g] = _mm256_loadu_si256((const __m256i *)(h + 8 * g));
+    uint64_t j = 0;
+    for (; j + GPULZ_CK_LANES <= words; j += GPULZ_CK_LANES)
+#pragma GCC unroll 4
+        for (unsigned g = 0; g < 4; g++) {
+            __m256i w = _mm256_loadu_si256((const __m256i *)(b + 4 * j + 32 * g));
+            __m256i x = _mm256_add_epi32(v[g], _mm256_mullo_epi32(w, p2));
+            x = _mm256_or_si256(_mm256_slli_epi32(x, 13), _mm256_srli_epi32(x, 19));
+            v[g] = _mm256_mullo_epi32(x, p1);
+        }
+    for (unsigned g = 0; g < 4; g++)
+        _mm256_storeu_si256((__m256i *)(h + 8 * g), v[g]);
+    return j;
+}
+#endif
+
+typedef uint64_t (*ck_rounds_fn)(const uint8_t *, uint64_t, uint32_t *);
+
+static ck_rounds_fn ck_rounds_pick(void)
+{
+    static ck_rounds_fn picked; /* chosen once; every thread would choose the same */
+    ck_rounds_fn f = __atomic_load_n(&picked, __ATOMIC_RELAXED);
+    if (f)
+        return f;
+    f = ck_rounds;
+#if CK_AVX2
+    const char *env = getenv("GPULZ_CPU_SIMD");
+    if (!(env && !strcmp(env, "0")) && __builtin_cpu_supports("avx2"))
+        f = ck_rounds_avx2;
+#endif
+    __atomic_store_n(&picked, f, __ATOMIC_RELAXED);
+    return f;
+}
+
+static uint32_t piece_hash(const uint8_t *b, uint64_t len)
 {
     uint32_t h[GPULZ_CK_LANES];
     for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
         h[l] = gpulz_ck_lane_init(l);
     const uint64_t words = len / 4;
-    uint64_t j = 0;
-    for (; j + GPULZ_CK_LANES <= words; j += GPULZ_CK_LANES)
-        for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
-            h[l] = gpulz_ck_lane_step(h[l], ck_word(b + 4 * (j + l)));
+    uint64_t j = words >= GPULZ_CK_LANES ? ck_rounds_pick()(b, words, h) : 0;
     for (; j < words; j++)
         h[j % GPULZ_CK_LANES] = gpulz_ck_lane_step(h[j % GPULZ_CK_LANES], gpulz_get_u32(b + 4 * j));
     if (len % 4) {
@@ -67,6 +120,20 @@ CK_CLONES static uint32_t piece_hash(const uint8_t *b, uint64_t len)
     for (unsigned l = 0; l < GPULZ_CK_LANES; l++)
         H = gpulz_ck_piece_fold(H, h[l]);
     return H;
+}
+
+/* §17: the checksum from the terms of the blocks, term[0..nb) (term has room
+ * for nb + 1), and the tail of the n bytes at data. */
+static uint32_t ck_finish(uint32_t *term, const uint8_t *data, const gpulz_layout *L)
+{
+    /* piece nb: the tail, possibly empty (data may be NULL for n = 0) */
+    const uint64_t tail_at = L->symbols * L->symbol_size;
+    term[L->blocks] = gpulz_ck_term(L->tail ? piece_hash(data + tail_at, L->tail) : piece_hash(NULL, 0),
+                                    L->blocks);
+    uint32_t X = 0;
+    for (uint64_t k = 0; k <= L->blocks; k++)
+        X += term[k];
+    return gpulz_ck_final(X, L->n);
 }
 
 typedef struct ck_job {
@@ -98,15 +165,8 @@ int gpulz_checksum(const uint8_t *data, uint64_t n, unsigned S, unsigned C, unsi
     ck_job J = {data, (uint64_t)C * S, L.symbols * S, term};
     rc = gpulz_parallel_for(L.blocks, gpulz_worker_count(threads, L.blocks), GPULZ_BLOCK_GRAIN, NULL,
                             ck_one, &J);
-    if (rc == GPULZ_OK) {
-        /* piece nb: the tail, possibly empty (data may be NULL for n = 0) */
-        term[L.blocks] = gpulz_ck_term(L.tail ? piece_hash(data + J.bytes, L.tail) : piece_hash(NULL, 0),
-                                       L.blocks);
-        uint32_t X = 0;
-        for (uint64_t k = 0; k <= L.blocks; k++)
-            X += term[k];
-        *sum = gpulz_ck_final(X, n);
-    }
+    if (rc == GPULZ_OK)
+        *sum = ck_finish(term, data, &L);
     free(term);
     return rc;
 }
@@ -125,53 +185,44 @@ static inline void sym_put(uint8_t *p, uint64_t v, unsigned S)
     memcpy(p, &v, S);
 }
 
-typedef struct delta_job {
-    const uint8_t *x;
-    uint8_t *y;
-    uint64_t m;
-    unsigned S, C;
-    int inverse;
-} delta_job;
-
-/* One block's delta or its inverse over w-byte symbols, inlined per size so
- * that the loads and stores are single moves. */
+/* One block's delta over w-byte symbols, inlined per size so that the loads
+ * and stores are single moves. */
 static inline __attribute__((always_inline)) void delta_span(const uint8_t *x, uint8_t *y, uint64_t first,
-                                                              uint64_t end, const unsigned w, int inverse)
+                                                              uint64_t end, const unsigned w)
 {
     const uint64_t mask = gpulz_symbol_mask(w);
     uint64_t prev = 0;
-    if (inverse) {
-        for (uint64_t i = first; i < end; i++) {
-            prev = (prev + sym_get(y + i * w, w)) & mask;
-            sym_put(y + i * w, prev, w);
-        }
-    } else {
-        for (uint64_t i = first; i < end; i++) {
-            uint64_t v = sym_get(x + i * w, w);
-            sym_put(y + i * w, (v - prev) & mask, w);
-            prev = v;
-        }
+    for (uint64_t i = first; i < end; i++) {
+        uint64_t v = sym_get(x + i * w, w);
+        sym_put(y + i * w, (v - prev) & mask, w);
+        prev = v;
     }
 }
 
+/* SSE2 (part of x86-64) for the inverse transform and the planes below. */
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <emmintrin.h>
-#define UNDELTA_SSE2 1
+#define V2_SSE2 1
+#else
+#define V2_SSE2 0
+#endif
+
 /*
- * The inverse over one block as a running sum 16 bytes at a time (SSE2 is
- * part of x86-64): within a vector the lanes' prefix sums by shifted adds,
+ * The inverse over one block of count symbols of w bytes from in to out
+ * (the same buffer, or apart): a running sum modulo 2^(8w).  With SSE2, 16
+ * bytes at a time: within a vector the lanes' prefix sums by shifted adds,
  * then the sum so far added and the last lane carried on; lane arithmetic
- * wraps modulo 2^(8w) as the scalar loop's mask does.  The rest scalar.
+ * wraps as the mask does.  The rest scalar.
  */
-static inline __attribute__((always_inline)) void undelta_sse2(uint8_t *y, uint64_t first, uint64_t end,
+static inline __attribute__((always_inline)) void undelta_span(const uint8_t *in, uint8_t *out, size_t count,
                                                                 const unsigned w)
 {
-    uint8_t *p = y + first * w;
-    const size_t bytes = (size_t)(end - first) * w;
+    const size_t bytes = count * w;
     size_t i = 0;
+#if V2_SSE2
     __m128i run = _mm_setzero_si128();
     for (; i + 16 <= bytes; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i x = _mm_loadu_si128((const __m128i *)(in + i));
         switch (w) {
         case 1:
             x = _mm_add_epi8(x, _mm_slli_si128(x, 1));
@@ -197,47 +248,115 @@ static inline __attribute__((always_inline)) void undelta_sse2(uint8_t *y, uint6
             run = _mm_unpackhi_epi64(x, x);
             break;
         }
-        _mm_storeu_si128((__m128i *)(p + i), x);
+        _mm_storeu_si128((__m128i *)(out + i), x);
     }
+#endif
     const uint64_t mask = gpulz_symbol_mask(w);
-    uint64_t prev = i ? sym_get(p + i - w, w) : 0;
+    uint64_t prev = i ? sym_get(out + i - w, w) : 0;
     for (; i < bytes; i += w) {
-        prev = (prev + sym_get(p + i, w)) & mask;
-        sym_put(p + i, prev, w);
+        prev = (prev + sym_get(in + i, w)) & mask;
+        sym_put(out + i, prev, w);
     }
 }
-#else
-#define UNDELTA_SSE2 0
+
+static void undelta(const uint8_t *in, uint8_t *out, size_t count, unsigned S)
+{
+    switch (S) {
+    case 1: undelta_span(in, out, count, 1); break;
+    case 2: undelta_span(in, out, count, 2); break;
+    case 4: undelta_span(in, out, count, 4); break;
+    default: undelta_span(in, out, count, 8); break;
+    }
+}
+
+/*
+ * c symbols of S bytes put together at out from S byte planes, plane j's
+ * bytes at p + j * pitch (SPLIT's streams, decoded each into a plane of its
+ * own: one move per 32 units where a store per unit at a stride of S was
+ * the decoder's largest cost).  Where SSE2 is there, 16 symbols at a time by
+ * rounds of unpacks, bytes then pairs then quads; the rest scalar.
+ */
+static void interleave(const uint8_t *p, size_t pitch, size_t c, unsigned S, uint8_t *out)
+{
+    size_t i = 0;
+#if V2_SSE2
+#define LD(j) _mm_loadu_si128((const __m128i *)(p + (j) * pitch + i))
+#define ST(o, v) _mm_storeu_si128((__m128i *)(out + S * i + 16 * (o)), v)
+    switch (S) {
+    case 2:
+        for (; i + 16 <= c; i += 16) {
+            __m128i a = LD(0), b = LD(1);
+            ST(0, _mm_unpacklo_epi8(a, b));
+            ST(1, _mm_unpackhi_epi8(a, b));
+        }
+        break;
+    case 4:
+        for (; i + 16 <= c; i += 16) {
+            __m128i a = LD(0), b = LD(1), d = LD(2), e = LD(3);
+            __m128i abl = _mm_unpacklo_epi8(a, b), abh = _mm_unpackhi_epi8(a, b);
+            __m128i del = _mm_unpacklo_epi8(d, e), deh = _mm_unpackhi_epi8(d, e);
+            ST(0, _mm_unpacklo_epi16(abl, del));
+            ST(1, _mm_unpackhi_epi16(abl, del));
+            ST(2, _mm_unpacklo_epi16(abh, deh));
+            ST(3, _mm_unpackhi_epi16(abh, deh));
+        }
+        break;
+    case 8:
+        for (; i + 16 <= c; i += 16) {
+            __m128i b[8], w[8];
+            for (unsigned j = 0; j < 8; j += 2) {
+                __m128i x = LD(j), y = LD(j + 1);
+                b[j] = _mm_unpacklo_epi8(x, y);     /* symbols 0-7, bytes j, j + 1 */
+                b[j + 1] = _mm_unpackhi_epi8(x, y); /* symbols 8-15 */
+            }
+            for (unsigned h = 0; h < 2; h++) { /* h: symbols 0-7 or 8-15 */
+                w[4 * h] = _mm_unpacklo_epi16(b[h], b[2 + h]);     /* bytes 0-3 of 4 symbols */
+                w[4 * h + 1] = _mm_unpackhi_epi16(b[h], b[2 + h]); /* of the next 4 */
+                w[4 * h + 2] = _mm_unpacklo_epi16(b[4 + h], b[6 + h]); /* bytes 4-7 */
+                w[4 * h + 3] = _mm_unpackhi_epi16(b[4 + h], b[6 + h]);
+            }
+            for (unsigned q = 0; q < 4; q++) { /* q: symbols 4q .. 4q + 3 */
+                const unsigned lo = 4 * (q / 2) + q % 2;
+                ST(2 * q, _mm_unpacklo_epi32(w[lo], w[lo + 2]));
+                ST(2 * q + 1, _mm_unpackhi_epi32(w[lo], w[lo + 2]));
+            }
+        }
+        break;
+    default:
+        break;
+    }
+#undef LD
+#undef ST
 #endif
+    for (; i < c; i++)
+        for (unsigned j = 0; j < S; j++)
+            out[S * i + j] = p[j * pitch + i];
+}
+
+typedef struct delta_job {
+    const uint8_t *x;
+    uint8_t *y;
+    uint64_t m;
+    unsigned S, C;
+} delta_job;
 
 static int delta_block(void *ctx, unsigned worker, uint64_t k)
 {
     (void)worker;
     const delta_job *J = ctx;
     const uint64_t first = k * J->C, end = J->m - first < J->C ? J->m : first + J->C;
-#if UNDELTA_SSE2
-    if (J->inverse) {
-        switch (J->S) {
-        case 1: undelta_sse2(J->y, first, end, 1); break;
-        case 2: undelta_sse2(J->y, first, end, 2); break;
-        case 4: undelta_sse2(J->y, first, end, 4); break;
-        default: undelta_sse2(J->y, first, end, 8); break;
-        }
-        return GPULZ_OK;
-    }
-#endif
     switch (J->S) {
-    case 1: delta_span(J->x, J->y, first, end, 1, J->inverse); break;
-    case 2: delta_span(J->x, J->y, first, end, 2, J->inverse); break;
-    case 4: delta_span(J->x, J->y, first, end, 4, J->inverse); break;
-    default: delta_span(J->x, J->y, first, end, 8, J->inverse); break;
+    case 1: delta_span(J->x, J->y, first, end, 1); break;
+    case 2: delta_span(J->x, J->y, first, end, 2); break;
+    case 4: delta_span(J->x, J->y, first, end, 4); break;
+    default: delta_span(J->x, J->y, first, end, 8); break;
     }
     return GPULZ_OK;
 }
 
-static int delta_run(const uint8_t *x, uint8_t *y, const gpulz_layout *L, unsigned threads, int inverse)
+static int delta_run(const uint8_t *x, uint8_t *y, const gpulz_layout *L, unsigned threads)
 {
-    delta_job J = {x, y, L->symbols, L->symbol_size, L->block_symbols, inverse};
+    delta_job J = {x, y, L->symbols, L->symbol_size, L->block_symbols};
     return gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), GPULZ_BLOCK_GRAIN, NULL,
                               delta_block, &J);
 }
@@ -394,6 +513,7 @@ static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hi
         for (uint64_t i = first; i < end; i++) {
             uint64_t v = sym_get(src + i * S, S), d = (v - prev) & mask;
             prev = v;
+#pragma GCC unroll 8
             for (unsigned j = 0; j < S; j++) {
                 c[0][j][v >> 8 * j & 255]++;
                 c[1][j][d >> 8 * j & 255]++;
@@ -440,7 +560,7 @@ static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, un
     if (*delta) {
         if (!(*own = malloc(m ? m * S : 1)))
             return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the transformed symbols");
-        if ((rc = delta_run(src, *own, L, threads, 0)) != GPULZ_OK)
+        if ((rc = delta_run(src, *own, L, threads)) != GPULZ_OK)
             return rc;
     }
     *y = *delta ? *own : src;
@@ -649,24 +769,90 @@ done:
 
 /* ---- decoding (§20) ------------------------------------------------------ */
 
+/*
+ * Block k's c symbols, decoded at in (the transformed ones, in a worker's
+ * scratch or already in place), put at out (in itself allowed) with the
+ * inverse transform on the way, and its checksum term taken there while
+ * the block is in cache: one pass per block rather than one over the chunk
+ * per stage.  With planes, in is the block's first symbol in plane 0 and
+ * the planes are pitch bytes apart.
+ */
+static void finish_block(const gpulz_layout *L, const uint8_t *in, size_t pitch, int planes, uint8_t *out,
+                         uint64_t k, uint32_t *term)
+{
+    const unsigned S = L->symbol_size;
+    const size_t c = gpulz_block_raw_size(L, k) / S;
+    if (planes) {
+        interleave(in, pitch, c, S, out);
+        in = out;
+    }
+    if (L->flags & GPULZ_V2_FLAG_DELTA)
+        undelta(in, out, c, S);
+    else if (in != out)
+        memcpy(out, in, c * S);
+    if (term)
+        term[k] = gpulz_ck_term(piece_hash(out, (uint64_t)c * S), k);
+}
+
+typedef struct finish_job {
+    const gpulz_layout *L;
+    uint8_t *dst;
+    uint32_t *term;        /* NULL without CHECKSUM */
+    const uint8_t *planes; /* SPLIT's planes, m bytes each, or NULL: the symbols are in dst */
+} finish_job;
+
+static int finish_one(void *ctx, unsigned worker, uint64_t k)
+{
+    (void)worker;
+    const finish_job *J = ctx;
+    const uint64_t first = k * J->L->block_symbols;
+    uint8_t *b = J->dst + first * J->L->symbol_size;
+    if (J->planes)
+        finish_block(J->L, J->planes + first, J->L->symbols, 1, b, k, J->term);
+    else
+        finish_block(J->L, b, 0, 0, b, k, J->term);
+    return GPULZ_OK;
+}
+
 typedef struct lzdec_job {
     const gpulz_layout *L;
     const uint8_t *flags, *lits, *lens, *offs;
     const uint32_t *T;
     const uint64_t *fpos, *lpos, *mpos; /* where each block's part of each stream starts */
     uint8_t *dst;
+    uint32_t *term;
+    uint8_t **scratch; /* per worker: a block and GPULZ_STREAMS_SLACK */
+    int in_order;      /* one worker: blocks decode in increasing order */
 } lzdec_job;
 
+static int lzdec_init(void *ctx, unsigned worker)
+{
+    lzdec_job *J = ctx;
+    const size_t size = (size_t)J->L->block_symbols * J->L->symbol_size + GPULZ_STREAMS_SLACK;
+    if (!(J->scratch[worker] = malloc(size)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate decoder scratch");
+    return GPULZ_OK;
+}
+
+/* A block's tokens decoded where the copies may run past its end, then
+ * finished into place.  Blocks decoded in order write their slack over bytes
+ * of the chunk that are written after them, so they decode in place while
+ * that many bytes follow; the others, and those of several workers (whose
+ * neighbours may be done already), go through the worker's scratch. */
 static int lzdec_block(void *ctx, unsigned worker, uint64_t k)
 {
-    (void)worker;
     const lzdec_job *J = ctx;
     const gpulz_layout *L = J->L;
     const unsigned S = L->symbol_size;
     const unsigned c = gpulz_block_raw_size(L, k) / S;
-    return gpulz_cpu_decode_block_streams(J->flags + J->fpos[k], J->T[k], J->lits + J->lpos[k] * S,
-                                          J->lens + J->mpos[k], J->offs + J->mpos[k],
-                                          J->dst + k * L->block_symbols * S, c, S, L->window, k);
+    uint8_t *out = J->dst + k * L->block_symbols * S;
+    const uint64_t end = k * L->block_symbols * S + (uint64_t)c * S;
+    uint8_t *b = J->in_order && L->n - end >= GPULZ_STREAMS_SLACK ? out : J->scratch[worker];
+    int rc = gpulz_cpu_decode_block_streams(J->flags + J->fpos[k], J->T[k], J->lits + J->lpos[k] * S,
+                                            J->lens + J->mpos[k], J->offs + J->mpos[k], b, c, S, L->window, k);
+    if (rc == GPULZ_OK)
+        finish_block(L, b, 0, 0, out, k, J->term);
+    return rc;
 }
 
 static const char *const literal_names[] = {"literals 0", "literals 1", "literals 2", "literals 3",
@@ -674,23 +860,33 @@ static const char *const literal_names[] = {"literals 0", "literals 1", "literal
 static const char *const symbol_names[] = {"symbols 0", "symbols 1", "symbols 2", "symbols 3",
                                            "symbols 4", "symbols 5", "symbols 6", "symbols 7"};
 
-/* Set bits of a byte without __builtin_popcount, which is a library call
- * where the target has no population count instruction. */
-static inline uint32_t byte_ones(uint32_t b)
+/* Set bits of n bytes, 8 at a time, without __builtin_popcount, which is a
+ * library call where the target has no population count instruction (the
+ * count does not depend on the bytes' order in the word). */
+static inline uint32_t ones_of(const uint8_t *f, uint32_t n)
 {
-    b = b - (b >> 1 & 0x55);
-    b = (b & 0x33) + (b >> 2 & 0x33);
-    return (b + (b >> 4)) & 0x0F;
+    uint32_t ones = 0, i = 0;
+    for (; i < n; i += 8) {
+        uint64_t v = 0;
+        memcpy(&v, f + i, n - i < 8 ? n - i : 8);
+        v = v - (v >> 1 & 0x5555555555555555u);
+        v = (v & 0x3333333333333333u) + (v >> 2 & 0x3333333333333333u);
+        v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+        ones += (uint32_t)(v * 0x0101010101010101u >> 56);
+    }
+    return ones;
 }
 
+/* The ratio shape's streams at *pos, then its blocks, each finished
+ * (finish_block) with its term into term (NULL: no CHECKSUM). */
 static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t *dst,
-                        unsigned threads, size_t *pos)
+                        unsigned threads, uint32_t *term, size_t *pos)
 {
     const unsigned S = L->symbol_size, g = L->seg_log2;
     const uint64_t nb = L->blocks;
     const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     int rc = GPULZ_OK;
-    uint8_t *flags = NULL, *lits = NULL, *lens = NULL, *offs = NULL;
+    uint8_t *flags = NULL, *lits = NULL, *lens = NULL, *offs = NULL, *planes = NULL, **scratch = NULL;
     uint32_t *T = malloc((nb + 1) * sizeof *T);
     uint64_t *fpos = malloc((nb + 1) * sizeof *fpos), *lpos = malloc((nb + 1) * sizeof *lpos),
              *mpos = malloc((nb + 1) * sizeof *mpos);
@@ -707,9 +903,11 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
         nf += gpulz_flag_bytes(T[k]);
     }
     size_t used;
-    /* the flags: as many bytes as the token counts say */
-    if (!(flags = malloc(nf + 1)))
+    /* the flags: as many bytes as the token counts say, and the slack that
+     * the block decoder's 8-byte loads read (zeros: never used as flags) */
+    if (!(flags = malloc(nf + GPULZ_STREAMS_SLACK)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the flags of %llu blocks", (unsigned long long)nb);
+    memset(flags + nf, 0, GPULZ_STREAMS_SLACK);
     gpulz_units F = {flags, 1, 1, nf};
     if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &F, g, threads, "flags", &used)) != GPULZ_OK)
         goto done;
@@ -717,11 +915,10 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     uint64_t nl = 0, nm = 0;
     for (uint64_t k = 0; k < nb; k++) {
         const uint8_t *f = flags + fpos[k];
-        uint32_t fb = gpulz_flag_bytes(T[k]), ones = 0;
+        const uint32_t fb = gpulz_flag_bytes(T[k]);
         if (T[k] % 8 && f[fb - 1] >> (T[k] % 8))
             FAIL(GPULZ_ERR_CORRUPT, "block %llu: flag bits set past token %u", (unsigned long long)k, T[k]);
-        for (uint32_t i = 0; i < fb; i++)
-            ones += byte_ones(f[i]);
+        const uint32_t ones = ones_of(f, fb);
         lpos[k] = nl;
         mpos[k] = nm;
         nl += T[k] - ones;
@@ -732,17 +929,27 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     if (nl + nm > L->symbols)
         FAIL(GPULZ_ERR_CORRUPT, "%llu tokens for %llu symbols", (unsigned long long)(nl + nm),
              (unsigned long long)L->symbols);
-    lits = malloc(nl * S + 1);
+    lits = malloc(nl * S + GPULZ_STREAMS_SLACK);
     lens = malloc(nm + 1);
     offs = malloc(nm + 1);
     if (!lits || !lens || !offs)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams");
+    memset(lits + nl * S, 0, GPULZ_STREAMS_SLACK); /* copied past the last block, never kept */
+    /* SPLIT's literal streams each into a plane, then put together in one
+     * pass (as the fast shape's symbols); without the room, each straight
+     * into its bytes */
+    if (split && nl)
+        planes = malloc(nl * S);
     for (unsigned j = 0; j < (split ? S : 1); j++) {
         gpulz_units U = symbol_units(lits, nl, S, split, j);
+        if (planes)
+            U = (gpulz_units){planes + j * nl, 1, 1, nl};
         if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &U, g, threads, literal_names[j], &used)) != GPULZ_OK)
             goto done;
         *pos += used;
     }
+    if (planes)
+        interleave(planes, nl, nl, S, lits);
     gpulz_units Ln = {lens, 1, 1, nm}, Of = {offs, 1, 1, nm};
     if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &Ln, g, threads, "lengths", &used)) != GPULZ_OK)
         goto done;
@@ -750,9 +957,16 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &Of, g, threads, "offsets", &used)) != GPULZ_OK)
         goto done;
     *pos += used;
-    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst};
-    rc = gpulz_parallel_for(nb, gpulz_worker_count(threads, nb), GPULZ_BLOCK_GRAIN, NULL, lzdec_block, &J);
+    const unsigned workers = gpulz_worker_count(threads, nb);
+    if (!(scratch = calloc(workers ? workers : 1, sizeof *scratch)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate decoder scratch");
+    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst, term, scratch, workers == 1};
+    rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, lzdec_init, lzdec_block, &J);
+    for (unsigned w = 0; w < workers; w++)
+        free(scratch[w]);
 done:
+    free(scratch);
+    free(planes);
     free(T);
     free(fpos);
     free(lpos);
@@ -797,33 +1011,48 @@ int gpulz_v2_decode(const uint8_t *src, size_t n, const gpulz_layout *L, uint8_t
     const unsigned S = L->symbol_size;
     const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     size_t pos = (size_t)L->table_end;
+    uint32_t *term = NULL;
+    uint8_t *planes = NULL;
     int rc = GPULZ_OK;
+    if (L->flags & GPULZ_V2_FLAG_CHECKSUM && !(term = malloc((L->blocks + 1) * sizeof *term)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the checksum's terms");
     if (L->flags & GPULZ_V2_FLAG_LZSS) {
-        if ((rc = decode_ratio(src, n, L, dst, threads, &pos)) != GPULZ_OK)
-            return rc;
+        if ((rc = decode_ratio(src, n, L, dst, threads, term, &pos)) != GPULZ_OK)
+            goto done;
     } else {
+        /* SPLIT's streams each into a plane of their own, put together per
+         * block below; without the room, each straight into its bytes */
+        if (split && L->symbols)
+            planes = malloc(L->symbols * S);
         for (unsigned j = 0; j < gpulz_symbol_streams(L->flags, S); j++) {
             gpulz_units U = symbol_units(dst, L->symbols, S, split, j);
+            if (planes)
+                U = (gpulz_units){planes + j * L->symbols, 1, 1, L->symbols};
             size_t used;
             if ((rc = gpulz_stream_decode(src + pos, n - pos, &U, L->seg_log2, threads, symbol_names[j],
                                           &used)) != GPULZ_OK)
-                return rc;
+                goto done;
             pos += used;
         }
     }
     if ((rc = gpulz_v2_tail_check(n, pos, L)) != GPULZ_OK)
-        return rc;
+        goto done;
     if (L->tail)
         memcpy(dst + L->symbols * S, src + pos, L->tail);
-    if (L->flags & GPULZ_V2_FLAG_DELTA && (rc = delta_run(NULL, dst, L, threads, 1)) != GPULZ_OK)
-        return rc;
-    if (L->flags & GPULZ_V2_FLAG_CHECKSUM) {
-        uint32_t sum;
-        if ((rc = gpulz_checksum(dst, L->n, S, L->block_symbols, threads, &sum)) != GPULZ_OK)
-            return rc;
-        if (sum != L->checksum)
-            return gpulz_fail(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x",
-                              sum, L->checksum);
+    if (!(L->flags & GPULZ_V2_FLAG_LZSS) && (L->flags & GPULZ_V2_FLAG_DELTA || term || planes)) {
+        finish_job J = {L, dst, term, planes};
+        if ((rc = gpulz_parallel_for(L->blocks, gpulz_worker_count(threads, L->blocks), GPULZ_BLOCK_GRAIN, NULL,
+                                     finish_one, &J)) != GPULZ_OK)
+            goto done;
     }
-    return GPULZ_OK;
+    if (term) {
+        uint32_t sum = ck_finish(term, dst, L);
+        if (sum != L->checksum)
+            FAIL(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x", sum,
+                 L->checksum);
+    }
+done:
+    free(term);
+    free(planes);
+    return rc;
 }

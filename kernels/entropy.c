@@ -776,7 +776,7 @@ typedef struct dec_job {
 /* §16: renormalise a state with the segment's next word; 0 past its words. */
 static inline int next_word(uint32_t *x, const uint8_t *w, uint32_t *k, uint32_t nw)
 {
-    if (*k == nw)
+    if (*k >= nw)
         return 0;
     *x = gpulz_rans_take_word(*x, gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (*k)++));
     return 1;
@@ -857,25 +857,30 @@ static inline __attribute__((always_inline)) int dec_segment_u(dec_job *J, uint6
  * one word brings it to 2^16 or more), so a round that starts with 64 words
  * left cannot run past the segment's words and needs no check per word:
  * the word is read whether it is taken or not, and taken without a branch.
- * The rounds nearer the end, and a partial last round, go through the
+ * The rounds nearer the end read a padded copy of the last words and are
+ * checked once each (words_near_end); a partial last round goes through the
  * checked path above, which sees the same states.
  *
  * Per slot one 32-bit entry: f (1..4095), the slot's offset in its run
- * (slot - c) and the value's low byte; the high byte of a two-byte value in
- * a second array.  The escape is the last entry of the table (§15), so a
- * slot is escaped exactly when it is at or past the escape's start: no bit
- * needed.  A table with f = 4096 (one entry) has no room for that field and
- * decodes through the checked path.
+ * (slot - c) and the value's low byte; for two-byte values the entry is 64
+ * bits wide with the whole value in its high half, so that a vector of 8
+ * lanes takes its entries in two gathers of 4 where a second gather of 8
+ * for the high bytes cost as much again (a gather's cost goes by its
+ * elements on the x86 cores measured, not by their width).  The escape is
+ * the last entry of the table (§15), so a slot is escaped exactly when it
+ * is at or past the escape's start: no bit needed.  A table with f = 4096
+ * (one entry) has no room for that field and decodes through the checked
+ * path.
  */
 struct fast_table {
-    uint32_t e[GPULZ_RANS_M];
-    uint8_t hi[GPULZ_RANS_M + 4]; /* + 4: a 32-bit gather at the last slot */
+    uint32_t e[GPULZ_RANS_M];  /* u = 1 */
     uint32_t esc_start; /* M when there is no escape */
     int ok;
     int simd; /* the vector rounds below may run */
     /* per mask of 8 lanes: for each lane that takes a word, which of the
      * next words (the lanes before it that take one) */
     uint8_t expand[256][8];
+    uint64_t e2[]; /* u = 2 (M of them, allocated only then): e, and the value << 32 */
 };
 
 static void fast_table_build(fast_table *F, const gpulz_dec_table *t, unsigned u)
@@ -890,11 +895,12 @@ static void fast_table_build(fast_table *F, const gpulz_dec_table *t, unsigned u
         }
         if (e & GPULZ_SLOT_ESCAPE && F->esc_start == GPULZ_RANS_M)
             F->esc_start = s;
-        F->e[s] = f | (e & 0xFFFu) << 12 | (uint32_t)(t->value[s] & 0xFF) << 24;
+        uint32_t lo = f | (e & 0xFFFu) << 12 | (uint32_t)(t->value[s] & 0xFF) << 24;
         if (u == 2)
-            F->hi[s] = (uint8_t)(t->value[s] >> 8);
+            F->e2[s] = lo | (uint64_t)t->value[s] << 32;
+        else
+            F->e[s] = lo;
     }
-    memset(F->hi + GPULZ_RANS_M, 0, 4);
     F->simd = dec_simd_usable();
     if (F->simd)
         for (unsigned mask = 0; mask < 256; mask++) {
@@ -917,7 +923,9 @@ static inline __attribute__((always_inline)) uint32_t fast_round(const fast_tabl
     const uint32_t esc_start = F->esc_start;
 #pragma GCC unroll 32
     for (unsigned l = 0; l < GPULZ_RANS_LANES; l++) {
-        uint32_t xl = x[l], slot = xl & (GPULZ_RANS_M - 1), e = F->e[slot];
+        uint32_t xl = x[l], slot = xl & (GPULZ_RANS_M - 1);
+        uint64_t e2 = u == 2 ? F->e2[slot] : 0;
+        uint32_t e = u == 2 ? (uint32_t)e2 : F->e[slot];
         uint32_t y = (e & 0xFFFu) * (xl >> GPULZ_RANS_LOG2_M) + (e >> 12 & 0xFFFu);
         uint32_t need = y < GPULZ_RANS_L, wd = load_le16(w + GPULZ_RANS_WORD_BYTES * k);
         /* a mask, not ?:, which compilers turn back into a branch that the
@@ -926,9 +934,12 @@ static inline __attribute__((always_inline)) uint32_t fast_round(const fast_tabl
         x[l] = (y & ~take) | ((y << 16 | wd) & take);
         k += need;
         esc |= (uint32_t)(slot >= esc_start) << l;
-        out[l * stride] = (uint8_t)(e >> 24);
-        if (u == 2)
-            out[l * stride + 1] = F->hi[slot];
+        if (u == 2) {
+            out[l * stride] = (uint8_t)(e2 >> 32);
+            out[l * stride + 1] = (uint8_t)(e2 >> 40);
+        } else {
+            out[l * stride] = (uint8_t)(e >> 24);
+        }
     }
     *kp = k;
     return esc;
@@ -953,6 +964,32 @@ static inline __attribute__((always_inline)) int raw_steps(uint32_t esc, uint32_
     return 1;
 }
 
+/*
+ * Where the unchecked rounds read their words.  While a round's most (64)
+ * are left they read the segment's own; with fewer, a copy of the rest
+ * followed by zeros takes their place (*w, and *k and *nw count from its
+ * start, *base words before it), so that the rounds run to the segment's
+ * last full one: a round then may read past the words, which is found
+ * after it (the caller's k > nw) and refused as a read past them, as the
+ * checked path refuses it at the word; nothing of such a round is kept.
+ * tail holds 128 words: a round starting below 64 reads below 64 + 64 (its
+ * eight loads of 8 words, each at most 8 past the one before).
+ */
+#define TAIL_WORDS (4 * GPULZ_RANS_LANES)
+static inline __attribute__((always_inline)) void words_near_end(const uint8_t **w, uint32_t *k, uint32_t *nw,
+                                                                 uint32_t *base, uint8_t *tail)
+{
+    if (*nw - *k >= 2 * GPULZ_RANS_LANES || *w == tail)
+        return;
+    const uint32_t left = *nw - *k;
+    memcpy(tail, *w + GPULZ_RANS_WORD_BYTES * *k, GPULZ_RANS_WORD_BYTES * left);
+    memset(tail + GPULZ_RANS_WORD_BYTES * left, 0, GPULZ_RANS_WORD_BYTES * (TAIL_WORDS - left));
+    *base = *k;
+    *w = tail;
+    *k = 0;
+    *nw = left;
+}
+
 static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, uint64_t s, const unsigned u,
                                                                   const size_t stride)
 {
@@ -969,54 +1006,121 @@ static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, ui
         return rc;
     const unsigned full = c / GPULZ_RANS_LANES;
     unsigned r = 0;
-    for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
+    uint8_t tail[GPULZ_RANS_WORD_BYTES * TAIL_WORDS];
+    uint32_t lim = nw, base = 0;
+    for (; r < full; r++) {
         uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
+        words_near_end(&w, &k, &lim, &base, tail);
         uint32_t esc = fast_round(F, x, w, &k, out, u, stride);
-        if (esc && !raw_steps(esc, x, w, &k, nw, out, u, stride))
+        if ((esc && !raw_steps(esc, x, w, &k, lim, out, u, stride)) || k > lim)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
                               (unsigned long long)s, nw);
     }
-    return dec_segment_rounds(J, s, x, k, r, u);
+    return dec_segment_rounds(J, s, x, base + k, r, u);
 }
 
 #if GPULZ_DEC_AVX2
+/*
+ * Gathers into a zeroed destination.  A gather merges into its destination
+ * register where the mask is clear, so that register is one of its inputs;
+ * with a mask it can see is all ones the compiler drops the zeroing, and the
+ * gather then waits on whatever last wrote the register (in the round
+ * below, the previous vector's arithmetic), which chains the round's
+ * vectors one after the other.  Both the zero and the mask come from asm,
+ * which the compiler can neither see through nor drop, as idioms the core
+ * resolves without waiting on the registers' old values.
+ */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i zero256(void)
+{
+    __m256i z;
+    __asm__ volatile("vpxor %x0, %x0, %x0" : "=x"(z));
+    return z;
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i ones256(void)
+{
+    __m256i o;
+    __asm__ volatile("vpcmpeqd %0, %0, %0" : "=x"(o));
+    return o;
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_u32(const uint32_t *base, __m256i idx)
+{
+    return _mm256_mask_i32gather_epi32(zero256(), (const int *)base, idx, ones256(), 4);
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_u64(const uint64_t *base, __m128i idx)
+{
+    return _mm256_mask_i32gather_epi64(zero256(), (const long long *)base, idx, ones256(), 8);
+}
+
 /*
  * The same full rounds with 8 lanes to a vector (x86 with AVX2, chosen at
  * run time).  Per vector: the slots' entries gathered, the symbol steps,
  * and the lanes that take a word get the next words in lane order: the
  * 8 words after k loaded, and each such lane's word picked by its rank
- * among them (expand[mask]); k advances by their count.  The values are
- * packed and stored, or stored one by one at a stride.
+ * among them (expand[mask]); k advances by their count.  Then the escaped
+ * lanes' raw steps the same way.  The values are packed and stored, or
+ * stored one by one at a stride.
  */
-__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
-avx2_round(const fast_table *F, uint32_t *x, const uint8_t *w, uint32_t *kp, uint8_t *out, const unsigned u,
+__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) void
+avx2_round(const fast_table *F, __m256i *xs, const uint8_t *w, uint32_t *kp, uint8_t *out, const unsigned u,
            const size_t stride)
 {
     const __m256i m12 = _mm256_set1_epi32(0xFFF), lim = _mm256_set1_epi32(0xFFFF),
                   esc_last = _mm256_set1_epi32((int)F->esc_start - 1);
     uint32_t k = *kp, esc = 0;
     __m256i val[4];
+    /* unrolled, so that the states, the caller's xs, stay in registers */
+#pragma GCC unroll 4
     for (unsigned g = 0; g < 4; g++) {
-        __m256i xv = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
-        __m256i slot = _mm256_and_si256(xv, m12);
-        __m256i e = _mm256_i32gather_epi32((const int *)F->e, slot, 4);
-        __m256i y = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(e, m12), _mm256_srli_epi32(xv, 12)),
+        __m256i slot = _mm256_and_si256(xs[g], m12), e;
+        if (u == 2) {
+            /* lanes 0-3 and 4-7 as 64-bit entries; the low halves to e and
+             * the high ones to the values, each back in lane order by the
+             * permute */
+            __m256i a = gather_u64(F->e2, _mm256_castsi256_si128(slot));
+            __m256i b = gather_u64(F->e2, _mm256_extracti128_si256(slot, 1));
+            __m256 af = _mm256_castsi256_ps(a), bf = _mm256_castsi256_ps(b);
+            e = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(af, bf, 0x88)), 0xD8);
+            val[g] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(af, bf, 0xDD)), 0xD8);
+        } else {
+            e = gather_u32(F->e, slot);
+            val[g] = _mm256_srli_epi32(e, 24);
+        }
+        __m256i y = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(e, m12), _mm256_srli_epi32(xs[g], 12)),
                                      _mm256_and_si256(_mm256_srli_epi32(e, 12), m12));
         __m256i need = _mm256_cmpeq_epi32(_mm256_min_epu32(y, lim), y);
         unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(need));
         __m256i words = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + GPULZ_RANS_WORD_BYTES * k)));
         __m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)F->expand[mask]));
         words = _mm256_permutevar8x32_epi32(words, idx);
-        xv = _mm256_blendv_epi8(y, _mm256_or_si256(_mm256_slli_epi32(y, 16), words), need);
-        _mm256_storeu_si256((__m256i *)(x + 8 * g), xv);
+        xs[g] = _mm256_blendv_epi8(y, _mm256_or_si256(_mm256_slli_epi32(y, 16), words), need);
         k += (uint32_t)__builtin_popcount(mask);
         esc |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(slot, esc_last))) << 8 * g;
-        __m256i v = _mm256_srli_epi32(e, 24);
-        if (u == 2) {
-            __m256i hi = _mm256_i32gather_epi32((const int *)(const void *)F->hi, slot, 1);
-            v = _mm256_or_si256(v, _mm256_slli_epi32(_mm256_and_si256(hi, _mm256_set1_epi32(0xFF)), 8));
+    }
+    if (esc) {
+        /* the escaped lanes' raw steps (§16), after the round's symbol
+         * steps and in lane order as their words are laid out: the value
+         * is the state's low 8u bits, the state shifts them out and takes
+         * a word when under 2^16.  Every vector, escapes or not, so that
+         * which have some is no branch; a lane without keeps its state. */
+        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128),
+                      umask = _mm256_set1_epi32((int)((1u << 8 * u) - 1));
+#pragma GCC unroll 4
+        for (unsigned g = 0; g < 4; g++) {
+            __m256i em = _mm256_set1_epi32((int)(esc >> 8 * g & 0xFF));
+            em = _mm256_cmpeq_epi32(_mm256_and_si256(em, bit), bit);
+            val[g] = _mm256_blendv_epi8(val[g], _mm256_and_si256(xs[g], umask), em);
+            __m256i y = _mm256_blendv_epi8(xs[g], _mm256_srli_epi32(xs[g], 8 * u), em);
+            __m256i need = _mm256_and_si256(em, _mm256_cmpeq_epi32(_mm256_min_epu32(y, lim), y));
+            unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(need));
+            __m256i words =
+                _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + GPULZ_RANS_WORD_BYTES * k)));
+            __m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)F->expand[mask]));
+            words = _mm256_permutevar8x32_epi32(words, idx);
+            xs[g] = _mm256_blendv_epi8(y, _mm256_or_si256(_mm256_slli_epi32(y, 16), words), need);
+            k += (uint32_t)__builtin_popcount(mask);
         }
-        val[g] = v;
     }
     *kp = k;
     /* lanes 0..31 in order: packs work per 128-bit half, the permute
@@ -1039,7 +1143,6 @@ avx2_round(const fast_table *F, uint32_t *x, const uint8_t *w, uint32_t *kp, uin
         _mm256_storeu_si256((__m256i *)out, lo);
         _mm256_storeu_si256((__m256i *)(out + 32), hi);
     }
-    return esc;
 }
 
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) int
@@ -1058,14 +1161,23 @@ dec_segment_avx2_u(dec_job *J, uint64_t s, const unsigned u, const size_t stride
         return rc;
     const unsigned full = c / GPULZ_RANS_LANES;
     unsigned r = 0;
-    for (; r < full && nw - k >= 2 * GPULZ_RANS_LANES; r++) {
+    uint8_t tail[GPULZ_RANS_WORD_BYTES * TAIL_WORDS];
+    uint32_t lim = nw, base = 0;
+    /* the states stay in registers from round to round */
+    __m256i xs[4];
+    for (unsigned g = 0; g < 4; g++)
+        xs[g] = _mm256_loadu_si256((const __m256i *)(x + 8 * g));
+    for (; r < full; r++) {
         uint8_t *out = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
-        uint32_t esc = avx2_round(F, x, w, &k, out, u, stride);
-        if (esc && !raw_steps(esc, x, w, &k, nw, out, u, stride))
+        words_near_end(&w, &k, &lim, &base, tail);
+        avx2_round(F, xs, w, &k, out, u, stride);
+        if (k > lim)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: segment %llu: reads past its %u words", J->name,
                               (unsigned long long)s, nw);
     }
-    return dec_segment_rounds(J, s, x, k, r, u);
+    for (unsigned g = 0; g < 4; g++)
+        _mm256_storeu_si256((__m256i *)(x + 8 * g), xs[g]);
+    return dec_segment_rounds(J, s, x, base + k, r, u);
 }
 
 __attribute__((target("avx2,popcnt"))) static int dec_segment_avx2(dec_job *J, uint64_t s)
@@ -1227,12 +1339,15 @@ int gpulz_stream_decode(const uint8_t *src, size_t avail, gpulz_units *U, unsign
         break;
     case GPULZ_STREAM_CONSTANT: {
         uint32_t v = u == 1 ? b[0] : gpulz_get_u16(b);
-        for (uint64_t i = 0; i < V.N; i++)
-            unit_put(U, i, v);
+        if (u == 1 && U->stride == 1)
+            memset(U->base, (int)v, V.N); /* a byte plane of one value */
+        else
+            for (uint64_t i = 0; i < V.N; i++)
+                unit_put(U, i, v);
         break;
     }
     default: {
-        fast_table *F = malloc(sizeof *F);
+        fast_table *F = malloc(sizeof *F + (u == 2 ? GPULZ_RANS_M * sizeof *F->e2 : 0));
         if (F)
             fast_table_build(F, V.t, u);
         dec_job J = {U, &V, g, name, F && F->ok ? F : NULL};
