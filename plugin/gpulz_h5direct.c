@@ -475,21 +475,21 @@ static void codec_device_set(int device)
 }
 
 /* Host memory the compressed chunks cross PCIe from or to (device calls),
- * grown as needed.  Pageable: pinning it anew for every call cost more than
- * its faster copies saved, and the copies run beside HDF5's work anyway. */
-static herr_t host_grow(uint8_t **buf, size_t *cap, size_t need)
+ * grown as needed: 0, or -1 without memory.  Pageable: pinning it anew for
+ * every call cost more than its faster copies saved, and the copies run
+ * beside HDF5's work anyway.  It pushes nothing on HDF5's error stack, as
+ * the codec's thread calls it too. */
+static int host_grow(uint8_t **buf, size_t *cap, size_t need)
 {
-    herr_t ret_value = 0;
     if (need <= *cap)
-        goto done;
+        return 0;
     need += need / 8;
     free(*buf);
     *cap = 0;
     if (!(*buf = malloc(need)))
-        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes", need);
+        return -1;
     *cap = need;
-done:
-    return ret_value;
+    return 0;
 }
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -605,15 +605,7 @@ static void *write_batch_codec(void *arg)
             W->pos[j] = sum;
             sum += W->statuses[j] == GPULZ_OK ? W->dst_len[j] : 0;
         }
-        cudaError_t e = cudaSuccess;
-        if (sum > W->host_cap) {
-            free(W->host_out);
-            W->host_cap = 0;
-            if (!(W->host_out = malloc(sum + sum / 8)))
-                e = cudaErrorMemoryAllocation;
-            else
-                W->host_cap = sum + sum / 8;
-        }
+        cudaError_t e = host_grow(&W->host_out, &W->host_cap, sum) < 0 ? cudaErrorMemoryAllocation : cudaSuccess;
         for (size_t j = 0; j < W->n && e == cudaSuccess; j++)
             if (W->statuses[j] == GPULZ_OK && W->dst_len[j])
                 e = cudaMemcpyAsync(W->host_out + W->pos[j], W->dst[j], W->dst_len[j], cudaMemcpyDeviceToHost,
