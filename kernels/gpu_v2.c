@@ -323,9 +323,11 @@ static size_t open_bytes(uint64_t N, unsigned g)
            4 * (size_t)gpulz_segments_of(N, g);
 }
 
-int gpu_v2_reader_init(gpu_v2_reader *R, const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos,
-                       uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables, cudaStream_t st)
+int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n,
+                       uint64_t pos, uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables,
+                       cudaStream_t st)
 {
+    int rc = GPULZ_OK;
     memset(R, 0, sizeof *R);
     R->d_src = d_src;
     R->h_src = h_src;
@@ -336,37 +338,34 @@ int gpu_v2_reader_init(gpu_v2_reader *R, const uint8_t *d_src, const uint8_t *h_
     R->tables = tables;
     R->st = st;
     R->mirror_cap = open_bytes(N_max, g);
-    if ((!h_src && !(R->mirror = malloc(R->mirror_cap))) || !(R->seg_off = malloc(seg_cap * sizeof *R->seg_off)) ||
-        !(R->words = malloc(seg_cap * sizeof *R->words)))
+    /* the mirror: the statistics' pinned buffer, which decoding leaves free
+     * (one call at a time holds the context) */
+    if (!h_src && (rc = gpu_grow_host(&c->h_hists, &c->hists_cap, R->mirror_cap)) != GPULZ_OK)
+        return rc;
+    R->mirror = h_src ? NULL : c->h_hists;
+    if (!(R->seg_off = malloc(seg_cap * sizeof *R->seg_off)) || !(R->words = malloc(seg_cap * sizeof *R->words)))
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a stream's header, table and directory");
     return GPULZ_OK;
 }
 
 void gpu_v2_reader_free(gpu_v2_reader *R)
 {
-    free(R->mirror);
     free(R->seg_off);
     free(R->words);
     memset(R, 0, sizeof *R);
 }
 
-/* Copy what opening the stream at R->pos reads into the mirror: its header,
- * then its table and directory. */
-static int mirror_fill(gpu_v2_reader *R)
+/* Copy what opening the stream at R->pos of N_want units can read into the
+ * mirror, in one copy: the most its header, table and directory can take
+ * (one synchronisation, not one for the header and one for the rest). */
+static int mirror_fill(gpu_v2_reader *R, uint64_t N_want)
 {
     int rc = GPULZ_OK;
-    const uint64_t pos = R->pos, n = R->n;
-    size_t have = n - pos < GPULZ_STREAM_HEADER_SIZE ? n - pos : GPULZ_STREAM_HEADER_SIZE;
-    GPULZ_CK(cudaMemcpyAsync(R->mirror, R->d_src + pos, have, cudaMemcpyDeviceToHost, R->st));
+    size_t want = open_bytes(N_want, R->g), have = R->n - R->pos;
+    want = want < R->mirror_cap ? want : R->mirror_cap;
+    have = have < want ? have : want;
+    GPULZ_CK(cudaMemcpyAsync(R->mirror, R->d_src + R->pos, have, cudaMemcpyDeviceToHost, R->st));
     GPULZ_CK(cudaStreamSynchronize(R->st));
-    if (have == GPULZ_STREAM_HEADER_SIZE) {
-        uint64_t size = gpulz_get_u64(R->mirror + 9), more = n - pos - have;
-        more = size < more ? size : more;
-        more = more < R->mirror_cap - have ? more : R->mirror_cap - have;
-        GPULZ_CK(cudaMemcpyAsync(R->mirror + have, R->d_src + pos + have, (size_t)more, cudaMemcpyDeviceToHost,
-                                 R->st));
-        GPULZ_CK(cudaStreamSynchronize(R->st));
-    }
 done:
     return rc;
 }
@@ -376,7 +375,7 @@ int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_
     int rc = GPULZ_OK;
     gpulz_stream_view V;
     memset(&V, 0, sizeof V);
-    if (!R->h_src && (rc = mirror_fill(R)) != GPULZ_OK)
+    if (!R->h_src && (rc = mirror_fill(R, N_want)) != GPULZ_OK)
         return rc;
     if ((rc = gpulz_stream_open(R->h_src ? R->h_src + R->pos : R->mirror, R->n - R->pos, N_want, s->u, R->g, name,
                                 &V)) != GPULZ_OK)
@@ -485,7 +484,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     J.seg_off = (uint64_t *)(scratch + D.seg_off);
     J.err = (unsigned *)(scratch + D.status);
     const uint64_t m = L->symbols;
-    if ((rc = gpu_v2_reader_init(&R, d_src, h_src, n, L->table_end, m, g, D.seg_cap, (gpulz_dec_table *)scratch,
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m, g, D.seg_cap, (gpulz_dec_table *)scratch,
                                  st)) != GPULZ_OK)
         goto done;
     for (unsigned j = 0; j < J.count; j++) {

@@ -170,7 +170,7 @@ typedef struct gpu_v2_reader {
     size_t n;
     uint64_t pos; /* where the next stream starts */
     unsigned g;
-    uint8_t *mirror;
+    uint8_t *mirror; /* pinned, the context's */
     size_t mirror_cap;
     uint64_t *seg_off; /* the directories of the streams not yet sent */
     uint32_t *words;
@@ -181,9 +181,10 @@ typedef struct gpu_v2_reader {
 } gpu_v2_reader;
 
 /* A reader of the chunk from pos, for streams of at most N_max units and at
- * most seg_cap segments in all. */
-int gpu_v2_reader_init(gpu_v2_reader *R, const uint8_t *d_src, const uint8_t *h_src, size_t n, uint64_t pos,
-                       uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables, cudaStream_t st);
+ * most seg_cap segments in all; its mirror is c's (the context held). */
+int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n,
+                       uint64_t pos, uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables,
+                       cudaStream_t st);
 void gpu_v2_reader_free(gpu_v2_reader *R);
 
 /* The next stream, of N_want units (s->u bytes each; name in messages),
@@ -255,6 +256,17 @@ int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsi
  * scanned), flag bits past a block's T_k into *err.
  */
 size_t gpu_v2_scan_temp(uint64_t items);
+
+/*
+ * Decoding: the token table at d_table (nb entries, blocks of C symbols of m)
+ * checked and scanned on the device: fpos[k] the flag bytes and tpos[k] the
+ * tokens before block k, entry nb the totals (both nb + 1); *bad the first
+ * block whose T_k is out of 1..its symbols (set it to ~0 before), so the
+ * host reports what the CPU decoder reports.
+ */
+int gpu_v2_token_places(const uint8_t *d_table, uint64_t nb, uint64_t m, unsigned C, uint64_t *fpos,
+                        uint64_t *tpos, uint8_t *temp, size_t temp_bytes, unsigned long long *bad,
+                        cudaStream_t st);
 int gpu_v2_flag_counts(const uint8_t *d_table, const uint8_t *F, const uint64_t *fpos, uint64_t nb,
                        uint64_t *mpos, uint8_t *temp, size_t temp_bytes, unsigned *err, cudaStream_t st);
 

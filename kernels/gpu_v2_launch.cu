@@ -263,9 +263,25 @@ extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsig
         GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp, temp_bytes, cnt + a * (nb + 1), (uint64_t)(nb + 1),
                                                st));
     }
-    gpu_v2_gather_kernel<<<(unsigned)(nb < 65535 ? nb : 65535), 256, 0, st>>>(slots, counts, to, scratch + P->table, nb,
-                                                                                 C, S);
+    /* 8 warps of 256 threads, a data block each */
+    gpu_v2_gather_kernel<<<(unsigned)((nb + 7) / 8 < 65535 ? (nb + 7) / 8 : 65535), 256, 0, st>>>(
+        slots, counts, to, scratch + P->table, nb, C, S);
     GPULZ_CK(cudaGetLastError());
+done:
+    return rc;
+}
+
+extern "C" int gpu_v2_token_places(const uint8_t *d_table, uint64_t nb, uint64_t m, unsigned C, uint64_t *fpos,
+                                   uint64_t *tpos, uint8_t *temp, size_t temp_bytes, unsigned long long *bad,
+                                   cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    const uint64_t grid = (nb + 1 + 255) / 256;
+    gpu_v2_token_count_kernel<<<(unsigned)(grid < 65535 ? grid : 65535), 256, 0, st>>>(d_table, nb, m, C, fpos, tpos,
+                                                                                       bad);
+    GPULZ_CK(cudaGetLastError());
+    GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, fpos, (uint64_t)(nb + 1), st));
+    GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, tpos, (uint64_t)(nb + 1), st));
 done:
     return rc;
 }

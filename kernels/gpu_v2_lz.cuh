@@ -117,26 +117,78 @@ __global__ void __launch_bounds__(256) gpu_v2_lz_kernel(const uint8_t *x, uint64
 }
 
 /*
+ * n bytes from a slot (src, 4-aligned where the slot starts, so every word
+ * read below holds a byte of the slot) to any address, by one warp: bytes
+ * until dst is aligned, then whole words, each from the two aligned words of
+ * src that hold its bytes (a funnel shift where src is not aligned then).
+ * Block k's tokens go to any byte of the streams, and a byte copy by the
+ * lanes was the gather's whole cost.
+ */
+__device__ __forceinline__ void gpu_v2_slot_copy(uint8_t *dst, const uint8_t *src, uint64_t n, unsigned lane)
+{
+    const unsigned head = (unsigned)min(n, (uint64_t)((4u - ((uintptr_t)dst & 3u)) & 3u));
+    if (lane < head)
+        dst[lane] = src[lane];
+    dst += head;
+    src += head;
+    n -= head;
+    const uint64_t words = n / 4;
+    const unsigned sh = (unsigned)((uintptr_t)src & 3u);
+    uint32_t *d = (uint32_t *)dst;
+    const uint32_t *s = (const uint32_t *)(src - sh);
+    if (sh == 0) {
+        for (uint64_t w = lane; w < words; w += 32)
+            d[w] = s[w];
+    } else {
+        for (uint64_t w = lane; w < words; w += 32)
+            d[w] = __funnelshift_r(s[w], s[w + 1], 8 * sh);
+    }
+    for (uint64_t i = 4 * words + lane; i < n; i += 32)
+        dst[i] = src[i];
+}
+
+/*
  * After the scans (counts now hold each block's places, entry nb the
  * totals): block k's tokens from its slots to their places in the streams,
- * and T_k into the token table.
+ * and T_k into the token table; a warp per block.
  */
 __global__ void __launch_bounds__(256) gpu_v2_gather_kernel(gpu_v2_lz_slots slots, gpu_v2_lz_counts at,
                                                             gpu_v2_lz_slots to, uint8_t *table, uint64_t nb,
                                                             unsigned C, unsigned S)
 {
-    for (uint64_t k = blockIdx.x; k < nb; k += gridDim.x) {
+    const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
+    for (uint64_t k = (uint64_t)blockIdx.x * wpb + (threadIdx.x >> 5); k < nb; k += (uint64_t)gridDim.x * wpb) {
         const uint64_t nl = at.nl[k + 1] - at.nl[k], nm = at.nm[k + 1] - at.nm[k];
-        gpulz_block_copy(to.flags + at.fb[k], slots.flags + k * (C / 8), at.fb[k + 1] - at.fb[k]);
-        gpulz_block_copy(to.lits + at.nl[k] * S, slots.lits + k * C * S, nl * S);
-        gpulz_block_copy(to.lens + at.nm[k], slots.lens + k * C, nm);
-        gpulz_block_copy(to.offs + at.nm[k], slots.offs + k * C, nm);
-        if (threadIdx.x == 0)
+        gpu_v2_slot_copy(to.flags + at.fb[k], slots.flags + k * (C / 8), at.fb[k + 1] - at.fb[k], lane);
+        gpu_v2_slot_copy(to.lits + at.nl[k] * S, slots.lits + k * C * S, nl * S, lane);
+        gpu_v2_slot_copy(to.lens + at.nm[k], slots.lens + k * C, nm, lane);
+        gpu_v2_slot_copy(to.offs + at.nm[k], slots.offs + k * C, nm, lane);
+        if (lane == 0)
             gpulz_put_u16(table + GPULZ_TOKEN_ENTRY_SIZE * k, (uint32_t)(nl + nm));
     }
 }
 
 /* ---- decoding ------------------------------------------------------------- */
+
+/* Each block's flag bytes and token count from the token table (entry nb
+ * 0, for the scans); the first block whose count is out of 1..c_k (§20) into
+ * *bad. */
+__global__ void __launch_bounds__(256) gpu_v2_token_count_kernel(const uint8_t *table, uint64_t nb, uint64_t m,
+                                                                 unsigned C, uint64_t *fb, uint64_t *T,
+                                                                 unsigned long long *bad)
+{
+    for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k <= nb; k += (uint64_t)gridDim.x * blockDim.x) {
+        if (k == nb) {
+            fb[nb] = T[nb] = 0;
+            continue;
+        }
+        const uint32_t t = gpulz_get_u16(table + GPULZ_TOKEN_ENTRY_SIZE * k);
+        if (t == 0 || t > gpulz_raw_size(k, m, C, 1))
+            atomicMin(bad, (unsigned long long)k);
+        fb[k] = gpulz_flag_bytes(t);
+        T[k] = t;
+    }
+}
 
 /* Each block's matches (mpos[k], nb + 1 entries, the last 0 for the scan),
  * one warp per block; a flag bit set past T_k is an error (§20). */

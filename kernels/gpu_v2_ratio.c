@@ -186,55 +186,49 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     gpu_v2_dec_plan D;
     gpu_v2_reader R;
     lz_dec_plan Z;
-    uint8_t *table = NULL;
-    uint64_t *fpos = NULL, *tpos = NULL, head[2] = {0, 0};
+    uint64_t head[2] = {0, 0}, places[2] = {0, 0};
+    unsigned long long bad = 0;
     memset(&J, 0, sizeof J);
     memset(&R, 0, sizeof R);
     memset(&Z, 0, sizeof Z);
     gpu_v2_dec_plan_make(n, &D);
     (void)scratch_cap; /* checked by gpu_v2_decompress */
     unsigned *err = (unsigned *)(scratch + D.status);
+    unsigned long long *d_bad = (unsigned long long *)(scratch + D.status + 64);
     const uint8_t *d_table = d_src + GPULZ_V2_HEADER_SIZE;
 
     /* the token table, checked as the CPU checks it, and each block's place
-     * in the flags and among the tokens */
+     * in the flags and among the tokens: on the device, where the table is
+     * (a host loop over it and the places sent back cost more than the
+     * scans); the flags' room from the most tokens the check allows */
     if (L->table_end > n)
         FAIL(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes ends in its token table", n);
-    fpos = malloc((nb + 1) * sizeof *fpos);
-    tpos = malloc((nb + 1) * sizeof *tpos);
-    if (!fpos || !tpos)
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token table of %llu blocks", (unsigned long long)nb);
-    if (!h_src) {
-        if (!(table = malloc(nb * GPULZ_TOKEN_ENTRY_SIZE + 1)))
-            FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token table of %llu blocks", (unsigned long long)nb);
-        GPULZ_CK(cudaMemcpyAsync(table, d_table, nb * GPULZ_TOKEN_ENTRY_SIZE, cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaStreamSynchronize(st));
-    }
-    const uint8_t *h_table = h_src ? h_src + GPULZ_V2_HEADER_SIZE : table;
-    uint64_t nf = 0, nt = 0;
-    for (uint64_t k = 0; k < nb; k++) {
-        const uint32_t T = gpulz_get_u16(h_table + GPULZ_TOKEN_ENTRY_SIZE * k);
-        const unsigned cs = gpulz_block_raw_size(L, k) / S;
-        if (T == 0 || T > cs)
-            FAIL(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", (unsigned long long)k, T, cs);
-        fpos[k] = nf;
-        tpos[k] = nt;
-        nf += gpulz_flag_bytes(T);
-        nt += T;
-    }
-    fpos[nb] = nf;
-    tpos[nb] = nt;
-    if ((rc = lz_dec_plan_make(nf, m, S, nb, &Z)) != GPULZ_OK ||
+    const uint64_t nf_max = nb ? (nb - 1) * gpulz_flag_bytes(C) + gpulz_flag_bytes(gpulz_block_raw_size(L, nb - 1) / S)
+                               : 0;
+    if ((rc = lz_dec_plan_make(nf_max, m, S, nb, &Z)) != GPULZ_OK ||
         (rc = gpu_grow_device(&c->d_tokens, &c->tokens_cap, Z.total)) != GPULZ_OK)
         goto done;
     uint8_t *tok = c->d_tokens;
     uint64_t *d_fpos = (uint64_t *)(tok + Z.fpos), *d_tpos = (uint64_t *)(tok + Z.tpos),
              *d_mpos = (uint64_t *)(tok + Z.mpos);
-    GPULZ_CK(cudaMemcpyAsync(d_fpos, fpos, (nb + 1) * sizeof *fpos, cudaMemcpyHostToDevice, st));
-    GPULZ_CK(cudaMemcpyAsync(d_tpos, tpos, (nb + 1) * sizeof *tpos, cudaMemcpyHostToDevice, st));
     GPULZ_CK(cudaMemsetAsync(err, 0, 16, st));
+    GPULZ_CK(cudaMemsetAsync(d_bad, 0xFF, sizeof *d_bad, st));
+    if ((rc = gpu_v2_token_places(d_table, nb, m, C, d_fpos, d_tpos, tok + Z.temp, Z.temp_bytes, d_bad, st)) !=
+        GPULZ_OK)
+        goto done;
+    GPULZ_CK(cudaMemcpyAsync(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&places[0], d_fpos + nb, sizeof places[0], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&places[1], d_tpos + nb, sizeof places[1], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    if (bad != ~0ULL) {
+        uint8_t e[GPULZ_TOKEN_ENTRY_SIZE];
+        GPULZ_CK(cudaMemcpy(e, d_table + GPULZ_TOKEN_ENTRY_SIZE * bad, sizeof e, cudaMemcpyDeviceToHost));
+        FAIL(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", bad, (unsigned)gpulz_get_u16(e),
+             (unsigned)(gpulz_block_raw_size(L, bad) / S));
+    }
+    const uint64_t nf = places[0], nt = places[1];
 
-    if ((rc = gpu_v2_reader_init(&R, d_src, h_src, n, L->table_end, m + nb, g, D.seg_cap, (gpulz_dec_table *)scratch,
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m + nb, g, D.seg_cap, (gpulz_dec_table *)scratch,
                                  st)) != GPULZ_OK)
         goto done;
     J.S = S;
@@ -294,8 +288,5 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     rc = gpu_v2_dec_result(L, d_dst, err, st);
 done:
     gpu_v2_reader_free(&R);
-    free(table);
-    free(fpos);
-    free(tpos);
     return rc;
 }
