@@ -533,11 +533,12 @@ static inline __attribute__((always_inline)) uint32_t enc_step(uint32_t x, const
     /* the word is stored either way (below the words so far, where the
      * spare word makes room) and kept only when emitted: no branch on a
      * condition the data make unpredictable */
-    uint32_t emit = (uint64_t)x >= (uint64_t)E->f << (32 - GPULZ_RANS_LOG2_M);
-    uint32_t keep = emit - 1u;
+    /* x >= f 2^20 as x's top 12 bits against f (f <= 2^12: no overflow),
+     * and the word taken off by a shift of 0 or 16 */
+    uint32_t emit = x >> (32 - GPULZ_RANS_LOG2_M) >= E->f;
     tmp[*top - 1] = (uint16_t)x;
     *top -= emit;
-    x = (x & keep) | (x >> 16 & ~keep);
+    x >>= emit << 4;
     uint32_t q = (uint32_t)((uint64_t)x * E->m >> 44);
     return x + E->c + q * E->g;
 }
@@ -575,16 +576,20 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
         if (lanes > GPULZ_RANS_LANES)
             lanes = GPULZ_RANS_LANES;
         const uint8_t *in = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
+        /* entries are at most K < 2^12, so e + 2^12 - K has bit 12 set for
+         * the escape alone: whether any lane escapes, in an add and an or
+         * per lane (and the full rounds' loop unrolled) */
+        const uint32_t esc_add = GPULZ_RANS_M - K;
         for (unsigned l = 0; l < lanes; l++) {
             v[l] = unit_load(in + l * stride, u);
             e[l] = m->entry[v[l]];
-            esc |= (uint32_t)(e[l] == K) << l;
+            esc |= e[l] + esc_add;
         }
-        if (esc) {
+        if (esc & GPULZ_RANS_M) {
             int emit;
             uint32_t w;
             for (unsigned l = lanes; l-- > 0;)
-                if (esc >> l & 1) {
+                if (e[l] == K) {
                     x[l] = gpulz_rans_encode_raw(x[l], v[l], u, &emit, &w);
                     if (emit)
                         tmp[--top] = (uint16_t)w;
