@@ -253,7 +253,9 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     unsigned cand = 0, cap = 64;
     uint64_t escaped = 0;
     r = malloc((cap + 1) * sizeof *r);
-    if (!r || (tables && !(m->entry = malloc(V * sizeof *m->entry))))
+    /* calloc: the entries outside h's range are never set, nor their
+     * zeroed pages touched (values that h does not count, no unit's) */
+    if (!r || (tables && !(m->entry = calloc(V, sizeof *m->entry))))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
     /* only h's range can hold counts; its pieces ascend, and so do the
      * candidates' values */
@@ -295,8 +297,9 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     unsigned n = K + m->E;
     if (tables) {
         /* table order: values ascending, the escape last */
-        for (size_t v = 0; v < V; v++)
-            m->entry[v] = (uint16_t)K;
+        for (unsigned p = 0; p < pieces; p++)
+            for (size_t v = pa[p]; v < pb[p]; v++)
+                m->entry[v] = (uint16_t)K;
         /* the kept values marked in place (no entry is 0xFFFF: K < 2^12) */
         for (unsigned i = 0; i < K; i++)
             m->entry[r[i].value] = 0xFFFF;

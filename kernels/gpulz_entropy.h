@@ -67,7 +67,8 @@ typedef struct gpulz_model {
     uint32_t value[GPULZ_RANS_M];
     uint32_t freq[GPULZ_RANS_M];
     uint32_t cum[GPULZ_RANS_M + 1];
-    uint16_t *entry; /* per value: its entry, K for an escaped one (2^(8u)) */
+    uint16_t *entry; /* per value: its entry, K for an escaped one (2^(8u)); 0
+                      * outside the histogram's range, for values it has not */
 } gpulz_model;
 
 /* The model of §18 step 4 from a histogram; GPULZ_ERR_NOMEM only. */
