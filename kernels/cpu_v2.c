@@ -564,6 +564,105 @@ static void span16_vec_fold(const span16_vec *a, span16 *s)
 }
 #endif
 
+/* The longest range counted through copies of its own (4 of each transform:
+ * 128 KiB at most, in L2). */
+#define COUNT16_COMPACT 4096u
+
+/*
+ * fast_count_both_s for S = 2: first each transform's span (span16) in a
+ * pass of its own, 8 symbols at a time with SSE2; then the counts.  Where
+ * both ranges are short, into 4 copies of 32-bit counters of the range
+ * alone, a symbol's copy by its place mod 4, so that runs of one value do
+ * not wait on their own increments, added into the histograms at the end;
+ * else straight into the 2^16 counters.
+ */
+static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uint64_t C)
+{
+    gpulz_hist *h0 = &H->whole[0], *h1 = &H->whole[1];
+    span16 sp[2] = {SPAN16_EMPTY, SPAN16_EMPTY};
+#if V2_SSE2
+    span16_vec acc[2];
+    span16_vec_init(&acc[0]);
+    span16_vec_init(&acc[1]);
+#endif
+    for (uint64_t first = 0; first < m; first += C) {
+        const uint64_t end = m - first < C ? m : first + C;
+        /* the block's first delta is its first symbol */
+        const uint32_t v0 = (uint32_t)sym_get(src + first * 2, 2);
+        span16_add(&sp[0], v0);
+        span16_add(&sp[1], v0);
+        uint64_t i = first + 1;
+#if V2_SSE2
+        for (; i + 8 <= end; i += 8) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(src + 2 * i));
+            const __m128i before = _mm_loadu_si128((const __m128i *)(src + 2 * i - 2));
+            span16_vec_add(&acc[0], v);
+            span16_vec_add(&acc[1], _mm_sub_epi16(v, before));
+        }
+#endif
+        for (; i < end; i++) {
+            const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
+            span16_add(&sp[0], v);
+            span16_add(&sp[1], (v - (uint32_t)sym_get(src + i * 2 - 2, 2)) & 0xFFFF);
+        }
+    }
+#if V2_SSE2
+    span16_vec_fold(&acc[0], &sp[0]);
+    span16_vec_fold(&acc[1], &sp[1]);
+#endif
+    /* a range only where these are all the counts */
+    const int fresh = h0->N == 0 && h1->N == 0 && m;
+    if (fresh) {
+        span16_narrow(h0, &sp[0]);
+        span16_narrow(h1, &sp[1]);
+    }
+    if (fresh && h0->span <= COUNT16_COMPACT && h1->span <= COUNT16_COMPACT && m <= UINT32_MAX) {
+        const uint32_t lv = h0->lo, ld = h1->lo, nv = h0->span, nd = h1->span;
+        uint32_t *cv = calloc(4 * ((size_t)nv + nd), sizeof *cv), *cd = cv + 4 * (size_t)nv;
+        if (!cv)
+            return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");
+        for (uint64_t first = 0; first < m; first += C) {
+            const uint64_t end = m - first < C ? m : first + C;
+            uint32_t prev = 0;
+            uint64_t i = first;
+            for (; i + 4 <= end; i += 4)
+#pragma GCC unroll 4
+                for (unsigned k = 0; k < 4; k++) {
+                    const uint32_t v = (uint32_t)sym_get(src + (i + k) * 2, 2), d = (v - prev) & 0xFFFF;
+                    prev = v;
+                    cv[k * nv + ((v - lv) & 0xFFFF)]++;
+                    cd[k * nd + ((d - ld) & 0xFFFF)]++;
+                }
+            for (; i < end; i++) {
+                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2), d = (v - prev) & 0xFFFF;
+                prev = v;
+                cv[(v - lv) & 0xFFFF]++;
+                cd[(d - ld) & 0xFFFF]++;
+            }
+        }
+        for (uint32_t j = 0; j < nv; j++)
+            h0->count[(lv + j) & 0xFFFF] += (uint64_t)cv[j] + cv[nv + j] + cv[2 * nv + j] + cv[3 * nv + j];
+        for (uint32_t j = 0; j < nd; j++)
+            h1->count[(ld + j) & 0xFFFF] += (uint64_t)cd[j] + cd[nd + j] + cd[2 * nd + j] + cd[3 * nd + j];
+        free(cv);
+    } else {
+        uint64_t *c0 = h0->count, *c1 = h1->count;
+        for (uint64_t first = 0; first < m; first += C) {
+            const uint64_t end = m - first < C ? m : first + C;
+            uint32_t prev = 0;
+            for (uint64_t i = first; i < end; i++) {
+                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
+                c0[v]++;
+                c1[(v - prev) & 0xFFFF]++;
+                prev = v;
+            }
+        }
+    }
+    h0->N += m;
+    h1->N += m;
+    return GPULZ_OK;
+}
+
 /*
  * The histograms of both transforms in one pass over src, the delta (§13,
  * per block from 0) taken on the fly: the same counts as fast_hists_count
@@ -591,54 +690,8 @@ static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hi
         H->whole[1].N += m;
         return GPULZ_OK;
     }
-    if (S == 2) {
-        span16 sp[2] = {SPAN16_EMPTY, SPAN16_EMPTY};
-        uint64_t *c0 = H->whole[0].count, *c1 = H->whole[1].count;
-#if V2_SSE2
-        span16_vec acc[2];
-        span16_vec_init(&acc[0]);
-        span16_vec_init(&acc[1]);
-#endif
-        for (uint64_t first = 0; first < m; first += C) {
-            const uint64_t end = m - first < C ? m : first + C;
-            /* the spans first, while the block comes into cache for the
-             * counts; the block's first delta is its first symbol */
-            const uint32_t v0 = (uint32_t)sym_get(src + first * 2, 2);
-            span16_add(&sp[0], v0);
-            span16_add(&sp[1], v0);
-            uint64_t i = first + 1;
-#if V2_SSE2
-            for (; i + 8 <= end; i += 8) {
-                const __m128i v = _mm_loadu_si128((const __m128i *)(src + 2 * i));
-                const __m128i before = _mm_loadu_si128((const __m128i *)(src + 2 * i - 2));
-                span16_vec_add(&acc[0], v);
-                span16_vec_add(&acc[1], _mm_sub_epi16(v, before));
-            }
-#endif
-            for (; i < end; i++) {
-                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
-                span16_add(&sp[0], v);
-                span16_add(&sp[1], (v - (uint32_t)sym_get(src + i * 2 - 2, 2)) & 0xFFFF);
-            }
-            uint32_t prev = 0;
-            for (i = first; i < end; i++) {
-                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
-                c0[v]++;
-                c1[(v - prev) & 0xFFFF]++;
-                prev = v;
-            }
-        }
-        for (int t = 0; t < 2; t++) {
-#if V2_SSE2
-            span16_vec_fold(&acc[t], &sp[t]);
-#endif
-            /* a range only where these are all the counts */
-            if (H->whole[t].N == 0 && m)
-                span16_narrow(&H->whole[t], &sp[t]);
-            H->whole[t].N += m;
-        }
-        return GPULZ_OK;
-    }
+    if (S == 2)
+        return fast_count16(H, src, m, C);
     uint32_t (*c)[S][256] = calloc(2, sizeof *c);
     if (!c)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");
