@@ -423,16 +423,32 @@ void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H)
     for (int d = 0; d < 2; d++) {
         gpulz_hist *w = &H->whole[d], *lo = &H->plane[d][0], *hi = &H->plane[d][1];
         memset(lo->count, 0, 256 * sizeof *lo->count);
-        /* row by row (the high byte's), so that the sums vectorise */
-        for (uint32_t b = 0; b < 256; b++) {
-            const uint64_t *row = w->count + 256 * b;
-            uint64_t sum = 0;
-            for (uint32_t a = 0; a < 256; a++) {
-                lo->count[a] += row[a];
-                sum += row[a];
-            }
-            hi->count[b] = sum;
+        memset(hi->count, 0, 256 * sizeof *hi->count);
+        /* the rows (the high byte's) that meet the whole's range, the
+         * others all 0; two pieces that share a row make it every row, so
+         * that none is added twice */
+        uint32_t ra[2], rb[2];
+        unsigned rows = gpulz_hist_pieces(w, ra, rb);
+        for (unsigned p = 0; p < rows; p++) {
+            ra[p] >>= 8;
+            rb[p] = ((rb[p] - 1) >> 8) + 1;
         }
+        if (rows == 2 && ra[1] < rb[0]) {
+            rows = 1;
+            ra[0] = 0;
+            rb[0] = 256;
+        }
+        /* row by row, so that the sums vectorise */
+        for (unsigned p = 0; p < rows; p++)
+            for (uint32_t b = ra[p]; b < rb[p]; b++) {
+                const uint64_t *row = w->count + 256 * b;
+                uint64_t sum = 0;
+                for (uint32_t a = 0; a < 256; a++) {
+                    lo->count[a] += row[a];
+                    sum += row[a];
+                }
+                hi->count[b] = sum;
+            }
         lo->N = hi->N = w->N;
     }
 }
@@ -477,6 +493,177 @@ int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *sp
 }
 
 /*
+ * The least and greatest of 16-bit values taken unsigned, and taken signed
+ * (kept as v ^ 0x8000, which orders unsigned as (int16_t)v does): a
+ * histogram's range is the shorter of the two intervals, the second one
+ * around 0 for a delta's values of both signs.
+ */
+typedef struct span16 {
+    uint32_t lo[2], hi[2]; /* [0]: unsigned, [1]: signed */
+} span16;
+#define SPAN16_EMPTY {{0xFFFF, 0xFFFF}, {0, 0}}
+
+static inline void span16_add(span16 *s, uint32_t v)
+{
+    const uint32_t f = v ^ 0x8000;
+    s->lo[0] = v < s->lo[0] ? v : s->lo[0];
+    s->hi[0] = v > s->hi[0] ? v : s->hi[0];
+    s->lo[1] = f < s->lo[1] ? f : s->lo[1];
+    s->hi[1] = f > s->hi[1] ? f : s->hi[1];
+}
+
+/* h's range from the span of all its counted values (at least one) */
+static void span16_narrow(gpulz_hist *h, const span16 *s)
+{
+    const uint32_t su = s->hi[0] - s->lo[0] + 1, ss = s->hi[1] - s->lo[1] + 1;
+    h->lo = ss < su ? s->lo[1] ^ 0x8000 : s->lo[0];
+    h->span = ss < su ? ss : su;
+}
+
+#if V2_SSE2
+/* The same 8 values at a time with SSE2's signed comparisons: the signed
+ * ones of v ^ 0x8000 are the unsigned ones of v. */
+typedef struct span16_vec {
+    __m128i lo[2], hi[2]; /* [0]: of v ^ 0x8000, [1]: of v */
+} span16_vec;
+
+static inline void span16_vec_init(span16_vec *a)
+{
+    for (int k = 0; k < 2; k++) {
+        a->lo[k] = _mm_set1_epi16(0x7FFF);
+        a->hi[k] = _mm_set1_epi16(-0x8000);
+    }
+}
+
+static inline void span16_vec_add(span16_vec *a, __m128i v)
+{
+    const __m128i f = _mm_xor_si128(v, _mm_set1_epi16(-0x8000));
+    a->lo[0] = _mm_min_epi16(a->lo[0], f);
+    a->hi[0] = _mm_max_epi16(a->hi[0], f);
+    a->lo[1] = _mm_min_epi16(a->lo[1], v);
+    a->hi[1] = _mm_max_epi16(a->hi[1], v);
+}
+
+/* the lanes' least (or greatest) as the unsigned of the value ^ 0x8000 */
+static inline uint32_t span16_lanes(__m128i x, int greatest)
+{
+    for (int sh = 8; sh >= 2; sh /= 2) {
+        const __m128i y = sh == 8 ? _mm_srli_si128(x, 8) : sh == 4 ? _mm_srli_si128(x, 4) : _mm_srli_si128(x, 2);
+        x = greatest ? _mm_max_epi16(x, y) : _mm_min_epi16(x, y);
+    }
+    return ((uint32_t)_mm_cvtsi128_si32(x) & 0xFFFF) ^ 0x8000;
+}
+
+static void span16_vec_fold(const span16_vec *a, span16 *s)
+{
+    for (int k = 0; k < 2; k++) {
+        const uint32_t lo = span16_lanes(a->lo[k], 0), hi = span16_lanes(a->hi[k], 1);
+        s->lo[k] = lo < s->lo[k] ? lo : s->lo[k];
+        s->hi[k] = hi > s->hi[k] ? hi : s->hi[k];
+    }
+}
+#endif
+
+/* The longest range counted through copies of its own (4 of each transform:
+ * 128 KiB at most, in L2). */
+#define COUNT16_COMPACT 4096u
+
+/*
+ * fast_count_both_s for S = 2: first each transform's span (span16) in a
+ * pass of its own, 8 symbols at a time with SSE2; then the counts.  Where
+ * both ranges are short, into 4 copies of 32-bit counters of the range
+ * alone, a symbol's copy by its place mod 4, so that runs of one value do
+ * not wait on their own increments, added into the histograms at the end;
+ * else straight into the 2^16 counters.
+ */
+static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uint64_t C)
+{
+    gpulz_hist *h0 = &H->whole[0], *h1 = &H->whole[1];
+    span16 sp[2] = {SPAN16_EMPTY, SPAN16_EMPTY};
+#if V2_SSE2
+    span16_vec acc[2];
+    span16_vec_init(&acc[0]);
+    span16_vec_init(&acc[1]);
+#endif
+    for (uint64_t first = 0; first < m; first += C) {
+        const uint64_t end = m - first < C ? m : first + C;
+        /* the block's first delta is its first symbol */
+        const uint32_t v0 = (uint32_t)sym_get(src + first * 2, 2);
+        span16_add(&sp[0], v0);
+        span16_add(&sp[1], v0);
+        uint64_t i = first + 1;
+#if V2_SSE2
+        for (; i + 8 <= end; i += 8) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(src + 2 * i));
+            const __m128i before = _mm_loadu_si128((const __m128i *)(src + 2 * i - 2));
+            span16_vec_add(&acc[0], v);
+            span16_vec_add(&acc[1], _mm_sub_epi16(v, before));
+        }
+#endif
+        for (; i < end; i++) {
+            const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
+            span16_add(&sp[0], v);
+            span16_add(&sp[1], (v - (uint32_t)sym_get(src + i * 2 - 2, 2)) & 0xFFFF);
+        }
+    }
+#if V2_SSE2
+    span16_vec_fold(&acc[0], &sp[0]);
+    span16_vec_fold(&acc[1], &sp[1]);
+#endif
+    /* a range only where these are all the counts */
+    const int fresh = h0->N == 0 && h1->N == 0 && m;
+    if (fresh) {
+        span16_narrow(h0, &sp[0]);
+        span16_narrow(h1, &sp[1]);
+    }
+    if (fresh && h0->span <= COUNT16_COMPACT && h1->span <= COUNT16_COMPACT && m <= UINT32_MAX) {
+        const uint32_t lv = h0->lo, ld = h1->lo, nv = h0->span, nd = h1->span;
+        uint32_t *cv = calloc(4 * ((size_t)nv + nd), sizeof *cv), *cd = cv + 4 * (size_t)nv;
+        if (!cv)
+            return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");
+        for (uint64_t first = 0; first < m; first += C) {
+            const uint64_t end = m - first < C ? m : first + C;
+            uint32_t prev = 0;
+            uint64_t i = first;
+            for (; i + 4 <= end; i += 4)
+#pragma GCC unroll 4
+                for (unsigned k = 0; k < 4; k++) {
+                    const uint32_t v = (uint32_t)sym_get(src + (i + k) * 2, 2), d = (v - prev) & 0xFFFF;
+                    prev = v;
+                    cv[k * nv + ((v - lv) & 0xFFFF)]++;
+                    cd[k * nd + ((d - ld) & 0xFFFF)]++;
+                }
+            for (; i < end; i++) {
+                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2), d = (v - prev) & 0xFFFF;
+                prev = v;
+                cv[(v - lv) & 0xFFFF]++;
+                cd[(d - ld) & 0xFFFF]++;
+            }
+        }
+        for (uint32_t j = 0; j < nv; j++)
+            h0->count[(lv + j) & 0xFFFF] += (uint64_t)cv[j] + cv[nv + j] + cv[2 * nv + j] + cv[3 * nv + j];
+        for (uint32_t j = 0; j < nd; j++)
+            h1->count[(ld + j) & 0xFFFF] += (uint64_t)cd[j] + cd[nd + j] + cd[2 * nd + j] + cd[3 * nd + j];
+        free(cv);
+    } else {
+        uint64_t *c0 = h0->count, *c1 = h1->count;
+        for (uint64_t first = 0; first < m; first += C) {
+            const uint64_t end = m - first < C ? m : first + C;
+            uint32_t prev = 0;
+            for (uint64_t i = first; i < end; i++) {
+                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
+                c0[v]++;
+                c1[(v - prev) & 0xFFFF]++;
+                prev = v;
+            }
+        }
+    }
+    h0->N += m;
+    h1->N += m;
+    return GPULZ_OK;
+}
+
+/*
  * The histograms of both transforms in one pass over src, the delta (§13,
  * per block from 0) taken on the fly: the same counts as fast_hists_count
  * over src and over its delta, without writing the delta first (it is
@@ -487,7 +674,7 @@ static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hi
                                                                     const gpulz_layout *L, const unsigned S)
 {
     const uint64_t m = L->symbols, C = L->block_symbols, mask = gpulz_symbol_mask(S);
-    if (S <= 2) {
+    if (S == 1) {
         uint64_t *c0 = H->whole[0].count, *c1 = H->whole[1].count;
         for (uint64_t first = 0; first < m; first += C) {
             const uint64_t end = m - first < C ? m : first + C;
@@ -503,6 +690,8 @@ static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hi
         H->whole[1].N += m;
         return GPULZ_OK;
     }
+    if (S == 2)
+        return fast_count16(H, src, m, C);
     uint32_t (*c)[S][256] = calloc(2, sizeof *c);
     if (!c)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");

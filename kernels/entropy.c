@@ -85,6 +85,8 @@ int gpulz_hist_init(gpulz_hist *h, unsigned u)
 {
     h->u = u;
     h->N = 0;
+    h->lo = 0;
+    h->span = (uint32_t)1 << (8 * u);
     h->count = calloc((size_t)1 << (8 * u), sizeof *h->count);
     return h->count ? GPULZ_OK : gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a histogram");
 }
@@ -132,13 +134,18 @@ void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U)
                 h->count[v] += (uint64_t)c[0][v] + c[1][v] + c[2][v] + c[3][v];
             done += n;
         }
-    } else if (U->stride == 2) {
-        const uint8_t *p = U->base;
-        for (uint64_t i = 0; i < U->N; i++)
-            h->count[load_le16(p + 2 * i)]++;
     } else {
-        for (uint64_t i = 0; i < U->N; i++)
-            h->count[unit_get(U, i)]++;
+        if (U->stride == 2) {
+            const uint8_t *p = U->base;
+            for (uint64_t i = 0; i < U->N; i++)
+                h->count[load_le16(p + 2 * i)]++;
+        } else {
+            for (uint64_t i = 0; i < U->N; i++)
+                h->count[unit_get(U, i)]++;
+        }
+        /* the units may lie outside a range narrowed before */
+        h->lo = 0;
+        h->span = (uint32_t)1 << 16;
     }
     h->N += U->N;
 }
@@ -154,9 +161,8 @@ typedef struct ranked {
 } ranked;
 
 /* count higher first, then the escape after the values, then value lower first */
-static int rank_cmp(const void *a, const void *b)
+static int rank_cmp(const ranked *x, const ranked *y)
 {
-    const ranked *x = a, *y = b;
     if (x->count != y->count)
         return x->count > y->count ? -1 : 1;
     if (x->escape != y->escape)
@@ -164,13 +170,50 @@ static int rank_cmp(const void *a, const void *b)
     return x->value < y->value ? -1 : x->value > y->value;
 }
 
-/* remainder larger first, then rank order (kept in .entry's rank, see below) */
-static int rem_cmp(const void *a, const void *b)
+static inline uint64_t sort_key(const ranked *x, int by_rem)
 {
-    const ranked *x = a, *y = b;
-    if (x->rem != y->rem)
-        return x->rem > y->rem ? -1 : 1;
-    return rank_cmp(a, b);
+    return by_rem ? x->rem : x->count;
+}
+
+/*
+ * a[0, n) by count (by_rem: remainder) higher first, stably, through tmp
+ * (room for n): ties keep the order they had, which the callers make the
+ * rest of the order they need.  Insertion sort of runs, then merges; qsort,
+ * a comparison through a pointer each, took much of a small chunk's time.
+ */
+static void sort_desc(ranked *a, ranked *tmp, size_t n, int by_rem)
+{
+    const size_t run = 16;
+    for (size_t s = 0; s < n; s += run) {
+        const size_t e = n - s < run ? n : s + run;
+        for (size_t i = s + 1; i < e; i++) {
+            const ranked x = a[i];
+            const uint64_t k = sort_key(&x, by_rem);
+            size_t j = i;
+            for (; j > s && sort_key(&a[j - 1], by_rem) < k; j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+    }
+    ranked *from = a, *to = tmp;
+    for (size_t w = run; w < n; w *= 2) {
+        for (size_t s = 0; s < n; s += 2 * w) {
+            const size_t mid = n - s < w ? n : s + w, e = n - s < 2 * w ? n : s + 2 * w;
+            size_t i = s, j = mid, o = s;
+            /* the left run's first on a tie: stable */
+            while (i < mid && j < e)
+                to[o++] = sort_key(&from[j], by_rem) > sort_key(&from[i], by_rem) ? from[j++] : from[i++];
+            while (i < mid)
+                to[o++] = from[i++];
+            while (j < e)
+                to[o++] = from[j++];
+        }
+        ranked *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a)
+        memcpy(a, from, n * sizeof *a);
 }
 
 /* The escape's place among r[0, K), which rank_cmp sorts: after every
@@ -195,7 +238,7 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
 {
     int rc = GPULZ_OK;
     const size_t V = (size_t)1 << (8 * h->u);
-    ranked *r = NULL;
+    ranked *r = NULL, *tmp = NULL;
     unsigned distinct = 0;
     memset(m, 0, offsetof(gpulz_model, value));
     m->entry = NULL;
@@ -210,26 +253,37 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     unsigned cand = 0, cap = 64;
     uint64_t escaped = 0;
     r = malloc((cap + 1) * sizeof *r);
-    if (!r || (tables && !(m->entry = malloc(V * sizeof *m->entry))))
+    /* calloc: the entries outside h's range are never set, nor their
+     * zeroed pages touched (values that h does not count, no unit's) */
+    if (!r || (tables && !(m->entry = calloc(V, sizeof *m->entry))))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
-    for (size_t v = 0; v < V; v++)
-        if (h->count[v]) {
-            distinct++;
-            if ((unsigned __int128)h->count[v] * GPULZ_RANS_M >= h->N) {
-                if (cand == cap) {
-                    ranked *more = realloc(r, (2 * (size_t)cap + 1) * sizeof *r);
-                    if (!more)
-                        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
-                    r = more;
-                    cap *= 2;
+    /* only h's range can hold counts; its pieces ascend, and so do the
+     * candidates' values */
+    uint32_t pa[2], pb[2];
+    const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
+    for (unsigned p = 0; p < pieces; p++)
+        for (size_t v = pa[p]; v < pb[p]; v++)
+            if (h->count[v]) {
+                distinct++;
+                if ((unsigned __int128)h->count[v] * GPULZ_RANS_M >= h->N) {
+                    if (cand == cap) {
+                        ranked *more = realloc(r, (2 * (size_t)cap + 1) * sizeof *r);
+                        if (!more)
+                            FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+                        r = more;
+                        cap *= 2;
+                    }
+                    r[cand++] = (ranked){h->count[v], (uint32_t)v, 0, 0, 0};
+                } else {
+                    escaped += h->count[v];
                 }
-                r[cand++] = (ranked){h->count[v], (uint32_t)v, 0, 0, 0};
-            } else {
-                escaped += h->count[v];
             }
-        }
     m->distinct = distinct;
-    qsort(r, cand, sizeof *r, rank_cmp);
+    /* for both sorts; the escape makes n <= cand + 1 */
+    if (!(tmp = malloc((cand + 1) * sizeof *tmp)))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+    /* rank order: by count, ties in the values' ascending order */
+    sort_desc(r, tmp, cand, 0);
     unsigned K = 0;
     for (unsigned i = 0; i < cand; i++) {
         if (K < GPULZ_RANS_MAX_VALUES)
@@ -243,17 +297,19 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     unsigned n = K + m->E;
     if (tables) {
         /* table order: values ascending, the escape last */
-        for (size_t v = 0; v < V; v++)
-            m->entry[v] = (uint16_t)K;
+        for (unsigned p = 0; p < pieces; p++)
+            for (size_t v = pa[p]; v < pb[p]; v++)
+                m->entry[v] = (uint16_t)K;
         /* the kept values marked in place (no entry is 0xFFFF: K < 2^12) */
         for (unsigned i = 0; i < K; i++)
             m->entry[r[i].value] = 0xFFFF;
         unsigned e = 0;
-        for (size_t v = 0; v < V; v++)
-            if (m->entry[v] == 0xFFFF) {
-                m->value[e] = (uint32_t)v;
-                m->entry[v] = (uint16_t)e++;
-            }
+        for (unsigned p = 0; p < pieces; p++)
+            for (size_t v = pa[p]; v < pb[p]; v++)
+                if (m->entry[v] == 0xFFFF) {
+                    m->value[e] = (uint32_t)v;
+                    m->entry[v] = (uint16_t)e++;
+                }
         for (unsigned i = 0; i < K; i++)
             r[i].entry = m->entry[r[i].value];
     } else {
@@ -278,7 +334,8 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
         if (!byrem)
             FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
         memcpy(byrem, r, n * sizeof *r);
-        qsort(byrem, n, sizeof *byrem, rem_cmp);
+        /* ties in rank order, r's */
+        sort_desc(byrem, tmp, n, 1);
         for (unsigned i = 0; sum < GPULZ_RANS_M && i < n; i++, sum++)
             m->freq[byrem[i].entry]++;
         free(byrem);
@@ -299,6 +356,7 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
         m->cum[i + 1] = m->cum[i] + m->freq[i];
 done:
     free(r);
+    free(tmp);
     if (rc != GPULZ_OK)
         gpulz_model_free(m);
     return rc;
@@ -478,11 +536,12 @@ static inline __attribute__((always_inline)) uint32_t enc_step(uint32_t x, const
     /* the word is stored either way (below the words so far, where the
      * spare word makes room) and kept only when emitted: no branch on a
      * condition the data make unpredictable */
-    uint32_t emit = (uint64_t)x >= (uint64_t)E->f << (32 - GPULZ_RANS_LOG2_M);
-    uint32_t keep = emit - 1u;
+    /* x >= f 2^20 as x's top 12 bits against f (f <= 2^12: no overflow),
+     * and the word taken off by a shift of 0 or 16 */
+    uint32_t emit = x >> (32 - GPULZ_RANS_LOG2_M) >= E->f;
     tmp[*top - 1] = (uint16_t)x;
     *top -= emit;
-    x = (x & keep) | (x >> 16 & ~keep);
+    x >>= emit << 4;
     uint32_t q = (uint32_t)((uint64_t)x * E->m >> 44);
     return x + E->c + q * E->g;
 }
@@ -520,16 +579,20 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
         if (lanes > GPULZ_RANS_LANES)
             lanes = GPULZ_RANS_LANES;
         const uint8_t *in = U->base + (first + (uint64_t)r * GPULZ_RANS_LANES) * stride;
+        /* entries are at most K < 2^12, so e + 2^12 - K has bit 12 set for
+         * the escape alone: whether any lane escapes, in an add and an or
+         * per lane (and the full rounds' loop unrolled) */
+        const uint32_t esc_add = GPULZ_RANS_M - K;
         for (unsigned l = 0; l < lanes; l++) {
             v[l] = unit_load(in + l * stride, u);
             e[l] = m->entry[v[l]];
-            esc |= (uint32_t)(e[l] == K) << l;
+            esc |= e[l] + esc_add;
         }
-        if (esc) {
+        if (esc & GPULZ_RANS_M) {
             int emit;
             uint32_t w;
             for (unsigned l = lanes; l-- > 0;)
-                if (esc >> l & 1) {
+                if (e[l] == K) {
                     x[l] = gpulz_rans_encode_raw(x[l], v[l], u, &emit, &w);
                     if (emit)
                         tmp[--top] = (uint16_t)w;

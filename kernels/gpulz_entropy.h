@@ -24,16 +24,40 @@ typedef struct gpulz_units {
     uint64_t N;
 } gpulz_units;
 
-/* The count of every unit value (2^(8u) counters). */
+/* The count of every unit value (2^(8u) counters).  Every count outside
+ * the values lo, lo + 1, ..., lo + span - 1 (modulo 2^(8u)) is 0, so that
+ * the scans of a sparse histogram of 2^16 counters read only those:
+ * gpulz_hist_init sets the whole range, which stays right whoever fills
+ * count; a counter that knows where its values lie may narrow it. */
 typedef struct gpulz_hist {
     unsigned u;
     uint64_t N;
     uint64_t *count;
+    uint32_t lo, span;
 } gpulz_hist;
 
 int gpulz_hist_init(gpulz_hist *h, unsigned u);
 void gpulz_hist_free(gpulz_hist *h);
 void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U);
+
+/* h's range as at most two pieces [a[i], b[i]) of values, ascending and
+ * apart; returns how many. */
+static inline unsigned gpulz_hist_pieces(const gpulz_hist *h, uint32_t a[2], uint32_t b[2])
+{
+    const uint32_t V = (uint32_t)1 << (8 * h->u);
+    if (h->span == 0)
+        return 0;
+    if (h->span >= V || h->lo + h->span <= V) {
+        a[0] = h->span >= V ? 0 : h->lo;
+        b[0] = h->span >= V ? V : h->lo + h->span;
+        return 1;
+    }
+    a[0] = 0;
+    b[0] = h->lo + h->span - V;
+    a[1] = h->lo;
+    b[1] = V;
+    return 2;
+}
 
 /* A stream's model (§15): K values ascending, then the escape when E. */
 typedef struct gpulz_model {
@@ -43,7 +67,8 @@ typedef struct gpulz_model {
     uint32_t value[GPULZ_RANS_M];
     uint32_t freq[GPULZ_RANS_M];
     uint32_t cum[GPULZ_RANS_M + 1];
-    uint16_t *entry; /* per value: its entry, K for an escaped one (2^(8u)) */
+    uint16_t *entry; /* per value: its entry, K for an escaped one (2^(8u)); 0
+                      * outside the histogram's range, for values it has not */
 } gpulz_model;
 
 /* The model of §18 step 4 from a histogram; GPULZ_ERR_NOMEM only. */
