@@ -91,6 +91,32 @@ int gpulz_hist_init(gpulz_hist *h, unsigned u)
     return h->count ? GPULZ_OK : gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a histogram");
 }
 
+void gpulz_hist_narrow(gpulz_hist *h)
+{
+    const uint32_t V = (uint32_t)1 << (8 * h->u);
+    uint32_t first = V, last = 0, gap = 0, gap_end = 0, prev = 0;
+    for (uint32_t v = 0; v < V; v++) {
+        if (!h->count[v])
+            continue;
+        if (first == V)
+            first = v;
+        else if (v - prev - 1 > gap) {
+            gap = v - prev - 1;
+            gap_end = v;
+        }
+        prev = last = v;
+    }
+    if (first == V)
+        return; /* nothing counted: the range stays */
+    if (last - first + 1 <= V - gap) {
+        h->lo = first;
+        h->span = last - first + 1;
+    } else { /* around the end: from after the widest gap to before it */
+        h->lo = gap_end;
+        h->span = V - gap;
+    }
+}
+
 void gpulz_hist_free(gpulz_hist *h)
 {
     free(h->count);

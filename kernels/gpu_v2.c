@@ -71,6 +71,7 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
             free(H->whole[d].count);
             H->whole[d].count = cd;
             H->whole[d].N = m;
+            gpulz_hist_narrow(&H->whole[d]);
         } else {
             for (unsigned j = 0; j < S; j++) {
                 memcpy(H->plane[d][j].count, cd + 256 * j, 256 * sizeof *cd);

@@ -94,6 +94,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
         HL.whole[0].count = counts + 256;
         borrowed = 1;
         HL.whole[0].N = nl;
+        gpulz_hist_narrow(&HL.whole[0]);
     } else {
         for (unsigned j = 0; j < S; j++) {
             memcpy(HL.plane[0][j].count, counts + 256 + 256 * j, 256 * sizeof *counts);

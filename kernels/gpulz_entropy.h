@@ -39,6 +39,10 @@ typedef struct gpulz_hist {
 int gpulz_hist_init(gpulz_hist *h, unsigned u);
 void gpulz_hist_free(gpulz_hist *h);
 void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U);
+/* h's range narrowed to the shortest (around the end or not) that holds
+ * every non-zero count, by one scan of them: for counts filled elsewhere
+ * (the GPU's), before the scans that read only the range. */
+void gpulz_hist_narrow(gpulz_hist *h);
 
 /* h's range as at most two pieces [a[i], b[i]) of values, ascending and
  * apart; returns how many. */
