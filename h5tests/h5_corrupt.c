@@ -20,12 +20,16 @@
 
 static const char *path = "h5_corrupt.h5";
 
-/* Mode lz (slot 0 = 1): the damage below is laid out in format 1's header,
+/* Mode lz (slot 0 = 1): most damage below is laid out in format 1's header,
  * block table and blocks, and format 1 has no checksum to catch a raw byte. */
 static const unsigned lz_cd[1] = {H5Z_GPULZ_CD_VERSION_LZ};
 
-/* Write two chunks; return the file address and size of chunk 0. */
-static void write_file(haddr_t *addr, hsize_t *size)
+/* Mode fast: format 2, whose chunk is a header and streams, no block table. */
+static const unsigned fast_cd[H5Z_GPULZ_CD_NELMTS_STORED] = {
+    H5Z_GPULZ_CD_VERSION_CURRENT, 0, 0, 0, 0, 0, H5Z_GPULZ_CD_MODE_FAST};
+
+/* Write two chunks with cd_values cd; return the file address and size of chunk 0. */
+static void write_file_cd(size_t ncd, const unsigned *cd, haddr_t *addr, hsize_t *size)
 {
     static int32_t v[N];
     for (int i = 0; i < N; i++)
@@ -33,7 +37,7 @@ static void write_file(haddr_t *addr, hsize_t *size)
     hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 1, lz_cd);
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, ncd, cd);
     hid_t d = H5Dcreate2(f, "v", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     CHECK(f >= 0 && d >= 0);
     CHECK(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
@@ -45,6 +49,11 @@ static void write_file(haddr_t *addr, hsize_t *size)
     H5Pclose(dcpl);
     H5Sclose(space);
     CHECK(H5Fclose(f) >= 0);
+}
+
+static void write_file(haddr_t *addr, hsize_t *size)
+{
+    write_file_cd(1, lz_cd, addr, size);
 }
 
 static void poke(haddr_t at, const void *bytes, size_t n)
@@ -169,6 +178,12 @@ int main(void)
     write_file(&addr, &size);
     poke(addr + 28 + 4 * 2, "\xff\x7f", 2);
     read_expect_error("bad token count", "gpulz: cannot decompress");
+
+    /* format 2: the header declares the dataset's chunk size, so the filter
+     * allocates for it, but the first stream claims more bytes than follow */
+    write_file_cd(H5Z_GPULZ_CD_NELMTS_STORED, fast_cd, &addr, &size);
+    poke(addr + 32 + 9, "\x00\x00\x00\x00\x00\x01\x00\x00", 8);
+    read_expect_error("lying stream size", "truncated data");
 
     undetected_without_checksum();
 

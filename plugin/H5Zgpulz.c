@@ -436,18 +436,21 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0, "gpulz: bad environment setting");
 
     if (flags & H5Z_FLAG_REVERSE) {
-        /* the header and block table are checked, and the size they declare
-         * against the dataset's, before that size is trusted with an allocation */
-        gpulz_chunk_info info;
-        rc = gpulz_chunk_info_get(*buf, nbytes, &info);
+        /* the size the header declares is checked against the dataset's
+         * before it is trusted with an allocation; the rest (format 1's block
+         * table, format 2's stream headers) the decoder checks as it reads
+         * it, so it is not walked here first as well: the size check already
+         * bounds what a damaged chunk can make the filter allocate */
+        uint64_t declared;
+        rc = gpulz_decompressed_size(*buf, nbytes, &declared);
         if (rc != GPULZ_OK)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot decompress a %zu-byte chunk: %s: %s", nbytes,
                           gpulz_strerror(rc), gpulz_last_error());
-        if (declared_size_check(info.uncompressed_size, expected, env.legacy_max) < 0)
+        if (declared_size_check(declared, expected, env.legacy_max) < 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: refusing a %zu-byte stored chunk", nbytes);
-        out_cap = info.uncompressed_size ? (size_t)info.uncompressed_size : 1;
+        out_cap = declared ? (size_t)declared : 1;
         if (!(out = H5allocate_memory(out_cap, 0)))
             PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, 0,
                           "gpulz: cannot allocate %zu bytes for a decompressed chunk", out_cap);
