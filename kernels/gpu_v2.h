@@ -274,8 +274,7 @@ int gpu_v2_flag_counts(const uint8_t *d_table, const uint8_t *F, const uint64_t 
 /* Every block's symbols from the token streams into y (T from d_table;
  * tpos: the tokens before each block; mpos: the matches before it); with
  * sum, the checksum's terms of y's blocks and of the tail bytes after them
- * (already in place; their piece counts when empty too) added to *sum (for
- * data with no inverse delta to come;
+ * (already in place) added to *sum (for data with no inverse delta to come;
  * m > 0). */
 int gpu_v2_lz_decode(gpu_ctx *c, const uint8_t *d_table, const uint8_t *F, const uint8_t *lits,
                      const uint8_t *lens, const uint8_t *offs, const uint64_t *fpos, const uint64_t *tpos,

@@ -300,8 +300,7 @@ __global__ void __launch_bounds__(GPULZ_DEC_THREADS) gpu_v2_lzdec_kernel(gpu_v2_
     gpulz_dec_store<Sym>(val, src, c, a.y + k * a.C * S);
     if (a.sum) {
         /* the block's term while its bytes are in cache (a pass over the
-         * whole output less); the last block's second warp takes the tail,
-         * piece nb, which has a term when it is empty too */
+         * whole output less); the last block's second warp takes the tail */
         __syncthreads();
         const uint64_t nb = (a.m + a.C - 1) / a.C;
         const unsigned lane = threadIdx.x & 31;
@@ -309,7 +308,7 @@ __global__ void __launch_bounds__(GPULZ_DEC_THREADS) gpu_v2_lzdec_kernel(gpu_v2_
             const uint32_t t = gpu_v2_ck_piece(a.y + k * a.C * S, (uint64_t)c * S, k, lane);
             if (lane == 0)
                 atomicAdd(a.sum, t);
-        } else if (threadIdx.x < 64 && k == nb - 1) {
+        } else if (threadIdx.x < 64 && k == nb - 1 && a.tail) {
             const uint32_t t = gpu_v2_ck_piece(a.y + a.m * S, a.tail, nb, lane);
             if (lane == 0)
                 atomicAdd(a.sum, t);
