@@ -441,11 +441,11 @@ size_t gpu_v2_decompress_scratch(size_t n)
 
 /* After the streams are decoded: the checksum of the decoded chunk, and the
  * device's verdict read back. */
-int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, int summed, cudaStream_t st)
+int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     uint32_t status[4];
-    if (L->flags & GPULZ_V2_FLAG_CHECKSUM && !summed &&
+    if (L->flags & GPULZ_V2_FLAG_CHECKSUM &&
         (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(status, err, sizeof status, cudaMemcpyDeviceToHost, st));
@@ -505,7 +505,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, m, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, d_dst, J.err, 0, st);
+    rc = gpu_v2_dec_result(L, d_dst, J.err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;

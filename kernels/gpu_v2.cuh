@@ -165,12 +165,21 @@ __device__ __forceinline__ uint32_t v2_word(const uint8_t *p)
 }
 
 /*
- * §17, the term of piece k (len bytes at b) by one warp: lane l steps over
- * words l, l + 32, ..., the last partial word zero-padded in the lane its
- * index falls to, then the lanes folded in order; lane 0's result counts.
+ * §17: one warp per piece (the blocks, then the tail as piece nb): lane l
+ * steps over words l, l + 32, ..., the last partial word zero-padded in the
+ * lane its index falls to, then the lanes folded in order; the pieces' terms
+ * are summed with atomics (the sum is modulo 2^32, so their order is free).
  */
-__device__ __forceinline__ uint32_t gpu_v2_ck_piece(const uint8_t *b, uint64_t len, uint64_t k, unsigned lane)
+__global__ void __launch_bounds__(256) gpu_v2_checksum_kernel(const uint8_t *x, uint64_t piece, uint64_t bytes,
+                                                              uint64_t nb, uint64_t tail, uint32_t *sum)
 {
+    const uint64_t k = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const unsigned lane = threadIdx.x & 31;
+    if (k > nb)
+        return;
+    const uint64_t off = k < nb ? k * piece : bytes;
+    const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
+    const uint8_t *b = x + off;
     const uint64_t words = len / 4;
     uint32_t h = gpulz_ck_lane_init(lane);
     for (uint64_t j = lane; j < words; j += 32)
@@ -184,24 +193,8 @@ __device__ __forceinline__ uint32_t gpu_v2_ck_piece(const uint8_t *b, uint64_t l
     uint32_t H = gpulz_ck_piece_start(len);
     for (unsigned l = 0; l < 32; l++)
         H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
-    return gpulz_ck_term(H, k);
-}
-
-/* One warp per piece (the blocks, then the tail as piece nb); the pieces'
- * terms are summed with atomics (the sum is modulo 2^32, so their order is
- * free). */
-__global__ void __launch_bounds__(256) gpu_v2_checksum_kernel(const uint8_t *x, uint64_t piece, uint64_t bytes,
-                                                              uint64_t nb, uint64_t tail, uint32_t *sum)
-{
-    const uint64_t k = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const unsigned lane = threadIdx.x & 31;
-    if (k > nb)
-        return;
-    const uint64_t off = k < nb ? k * piece : bytes;
-    const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
-    const uint32_t t = gpu_v2_ck_piece(x + off, len, k, lane);
     if (lane == 0)
-        atomicAdd(sum, t);
+        atomicAdd(sum, gpulz_ck_term(H, k));
 }
 
 /* ---- coding --------------------------------------------------------------- */

@@ -204,10 +204,9 @@ typedef struct gpu_v2_dec_plan {
 } gpu_v2_dec_plan;
 void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 
-/* The checksum of the decoded chunk (unless summed: its terms already in
- * err[1]) and the device's verdict (err: the error words), read back:
- * GPULZ_ERR_CORRUPT for either. */
-int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, int summed, cudaStream_t st);
+/* The checksum of the decoded chunk and the device's verdict (err: the
+ * error words), read back: GPULZ_ERR_CORRUPT for either. */
+int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cudaStream_t st);
 
 /* ---- launches (gpu_v2_launch.cu); all queue on st and return at once ---- */
 
@@ -272,14 +271,11 @@ int gpu_v2_flag_counts(const uint8_t *d_table, const uint8_t *F, const uint64_t 
                        uint64_t *mpos, uint8_t *temp, size_t temp_bytes, unsigned *err, cudaStream_t st);
 
 /* Every block's symbols from the token streams into y (T from d_table;
- * tpos: the tokens before each block; mpos: the matches before it); with
- * sum, the checksum's terms of y's blocks and of the tail bytes after them
- * (already in place) added to *sum (for data with no inverse delta to come;
- * m > 0). */
+ * tpos: the tokens before each block; mpos: the matches before it). */
 int gpu_v2_lz_decode(gpu_ctx *c, const uint8_t *d_table, const uint8_t *F, const uint8_t *lits,
                      const uint8_t *lens, const uint8_t *offs, const uint64_t *fpos, const uint64_t *tpos,
                      const uint64_t *mpos, uint64_t m, unsigned S, unsigned C, unsigned W, uint8_t *y,
-                     uint32_t *sum, uint64_t tail, unsigned *err, cudaStream_t st);
+                     unsigned *err, cudaStream_t st);
 
 #ifdef __cplusplus
 }

@@ -302,7 +302,7 @@ typedef void (*lzdec_kernel_t)(gpu_v2_lzdec_args);
 extern "C" int gpu_v2_lz_decode(gpu_ctx *c, const uint8_t *d_table, const uint8_t *F, const uint8_t *lits,
                                 const uint8_t *lens, const uint8_t *offs, const uint64_t *fpos, const uint64_t *tpos,
                                 const uint64_t *mpos, uint64_t m, unsigned S, unsigned C, unsigned W, uint8_t *y,
-                                uint32_t *sum, uint64_t tail, unsigned *err, cudaStream_t st)
+                                unsigned *err, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint64_t nb = (m + C - 1) / C;
@@ -311,7 +311,7 @@ extern "C" int gpu_v2_lz_decode(gpu_ctx *c, const uint8_t *d_table, const uint8_
                         : S == 2 ? gpu_v2_lzdec_kernel<uint16_t>
                         : S == 4 ? gpu_v2_lzdec_kernel<uint32_t>
                                  : gpu_v2_lzdec_kernel<uint64_t>;
-    gpu_v2_lzdec_args a = {d_table, F, lits, lens, offs, fpos, tpos, mpos, y, err, sum, m, 0, tail, C, W};
+    gpu_v2_lzdec_args a = {d_table, F, lits, lens, offs, fpos, tpos, mpos, y, err, m, 0, C, W};
     if (!nb)
         return GPULZ_OK;
     if ((rc = gpu_smem_optin(c, (const void *)kern, smem)) != GPULZ_OK)

@@ -224,8 +224,7 @@ struct gpu_v2_lzdec_args {
     const uint64_t *fpos, *tpos, *mpos;
     uint8_t *y;
     unsigned *err;
-    uint32_t *sum; /* the checksum's terms go here, or NULL */
-    uint64_t m, k0, tail;
+    uint64_t m, k0;
     unsigned C, W;
 };
 
@@ -298,22 +297,6 @@ __global__ void __launch_bounds__(GPULZ_DEC_THREADS) gpu_v2_lzdec_kernel(gpu_v2_
     }
     const uint16_t *src = gpulz_dec_resolve(cur, (uint16_t *)(gpulz_smem + lay.nxt), c);
     gpulz_dec_store<Sym>(val, src, c, a.y + k * a.C * S);
-    if (a.sum) {
-        /* the block's term while its bytes are in cache (a pass over the
-         * whole output less); the last block's second warp takes the tail */
-        __syncthreads();
-        const uint64_t nb = (a.m + a.C - 1) / a.C;
-        const unsigned lane = threadIdx.x & 31;
-        if (threadIdx.x < 32) {
-            const uint32_t t = gpu_v2_ck_piece(a.y + k * a.C * S, (uint64_t)c * S, k, lane);
-            if (lane == 0)
-                atomicAdd(a.sum, t);
-        } else if (threadIdx.x < 64 && k == nb - 1 && a.tail) {
-            const uint32_t t = gpu_v2_ck_piece(a.y + a.m * S, a.tail, nb, lane);
-            if (lane == 0)
-                atomicAdd(a.sum, t);
-        }
-    }
 }
 
 #endif /* GPULZ_GPU_V2_LZ_CUH */

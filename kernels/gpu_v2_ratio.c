@@ -281,15 +281,12 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         goto done;
     if (L->tail)
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    /* the checksum in the rebuild, where no inverse delta follows it */
-    const int summed = (L->flags & GPULZ_V2_FLAG_CHECKSUM) && !(L->flags & GPULZ_V2_FLAG_DELTA) && m > 0;
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, nl > nm ? nl : nm, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
-                               d_mpos, m, S, C, L->window, d_dst, summed ? (uint32_t *)err + 1 : NULL, L->tail, err,
-                               st)) != GPULZ_OK ||
+                               d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, d_dst, err, summed, st);
+    rc = gpu_v2_dec_result(L, d_dst, err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;
