@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* device-API compress/decompress of one chunk: wall clock per call, median of R after a warm-up */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
