@@ -160,19 +160,18 @@ void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U)
                 h->count[v] += (uint64_t)c[0][v] + c[1][v] + c[2][v] + c[3][v];
             done += n;
         }
+    } else if (U->stride == 2) {
+        const uint8_t *p = U->base;
+        for (uint64_t i = 0; i < U->N; i++)
+            h->count[load_le16(p + 2 * i)]++;
     } else {
-        if (U->stride == 2) {
-            const uint8_t *p = U->base;
-            for (uint64_t i = 0; i < U->N; i++)
-                h->count[load_le16(p + 2 * i)]++;
-        } else {
-            for (uint64_t i = 0; i < U->N; i++)
-                h->count[unit_get(U, i)]++;
-        }
-        /* the units may lie outside a range narrowed before */
-        h->lo = 0;
-        h->span = (uint32_t)1 << 16;
+        for (uint64_t i = 0; i < U->N; i++)
+            h->count[unit_get(U, i)]++;
     }
+    /* the units may lie outside a range narrowed before (gpulz_hist_narrow
+     * narrows 1-byte histograms too) */
+    h->lo = 0;
+    h->span = (uint32_t)1 << (8 * h->u);
     h->N += U->N;
 }
 

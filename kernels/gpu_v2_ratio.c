@@ -223,7 +223,8 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     GPULZ_CK(cudaStreamSynchronize(st));
     if (bad != ~0ULL) {
         uint8_t e[GPULZ_TOKEN_ENTRY_SIZE];
-        GPULZ_CK(cudaMemcpy(e, d_table + GPULZ_TOKEN_ENTRY_SIZE * bad, sizeof e, cudaMemcpyDeviceToHost));
+        GPULZ_CK(cudaMemcpyAsync(e, d_table + GPULZ_TOKEN_ENTRY_SIZE * bad, sizeof e, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaStreamSynchronize(st));
         FAIL(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", bad, (unsigned)gpulz_get_u16(e),
              (unsigned)(gpulz_block_raw_size(L, bad) / S));
     }
