@@ -218,6 +218,25 @@ int main(void)
     TU_CHECK(gpulz_env_uint("GPULZ_TEST_UINT", 100, &v) == GPULZ_ERR_PARAM &&
                  !strcmp(gpulz_last_error(), "GPULZ_TEST_UINT=x: 'x' is not a number"),
              "x: '%s'", gpulz_last_error());
+    /* the lanes of a GPU: 1..8, the default where unset or empty or bad */
+    unsigned lanes = 0;
+    unsetenv("GPULZ_GPU_LANES");
+    TU_CHECK(gpulz_env_gpu_lanes(&lanes) == GPULZ_OK && lanes == GPULZ_GPU_LANES_DEFAULT, "unset: %u", lanes);
+    setenv("GPULZ_GPU_LANES", "", 1);
+    TU_CHECK(gpulz_env_gpu_lanes(&lanes) == GPULZ_OK && lanes == GPULZ_GPU_LANES_DEFAULT, "empty: %u", lanes);
+    setenv("GPULZ_GPU_LANES", "1", 1);
+    TU_CHECK(gpulz_env_gpu_lanes(&lanes) == GPULZ_OK && lanes == 1, "1: %u", lanes);
+    setenv("GPULZ_GPU_LANES", "8", 1);
+    TU_CHECK(gpulz_env_gpu_lanes(&lanes) == GPULZ_OK && lanes == 8, "8: %u", lanes);
+    setenv("GPULZ_GPU_LANES", "0", 1);
+    TU_CHECK(gpulz_env_gpu_lanes(&lanes) == GPULZ_ERR_PARAM && lanes == GPULZ_GPU_LANES_DEFAULT &&
+                 !strcmp(gpulz_last_error(), "GPULZ_GPU_LANES=0: lanes are 1..8"),
+             "0: %u '%s'", lanes, gpulz_last_error());
+    setenv("GPULZ_GPU_LANES", "9", 1);
+    TU_CHECK(gpulz_env_gpu_lanes(&lanes) == GPULZ_ERR_PARAM && lanes == GPULZ_GPU_LANES_DEFAULT &&
+                 !strcmp(gpulz_last_error(), "GPULZ_GPU_LANES=9: 9 is out of 0..8"),
+             "9: %u '%s'", lanes, gpulz_last_error());
+    unsetenv("GPULZ_GPU_LANES");
     devices();
     return tu_finish("codec_env");
 }

@@ -460,6 +460,17 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 8, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_FAST, 1, 0, SCRATCH_BATCH);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
+    /* a device's lanes: one (chunks one after another) and the most, for
+     * host batches and for device chunks without the caller's scratch */
+    setenv("GPULZ_GPU_LANES", "1", 1);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_AUTO, 2, 0, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_FAST, 2, 0, SCRATCH_NONE);
+    setenv("GPULZ_GPU_LANES", "8", 1);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_AUTO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 4, 0, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_AUTO, 2, 0, SCRATCH_NONE);
+    batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 4, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
+    unsetenv("GPULZ_GPU_LANES");
     mixed_decode();
     staging_reuse();
     int count = 0;

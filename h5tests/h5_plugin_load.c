@@ -228,6 +228,8 @@ int main(void)
     setting_fails("GPULZ_LEGACY_CHUNK_MAX", "5G", "GPULZ_LEGACY_CHUNK_MAX=5G");
     setting_fails("GPULZ_GPU_MIN_BYTES", "1M", "GPULZ_GPU_MIN_BYTES=1M");
     setting_fails("GPULZ_GPU_MIN_BYTES", "-5", "GPULZ_GPU_MIN_BYTES=-5");
+    setting_fails("GPULZ_GPU_LANES", "0", "GPULZ_GPU_LANES=0");
+    setting_fails("GPULZ_GPU_LANES", "x", "GPULZ_GPU_LANES=x");
     /* a device list's form, GPU or not (auto would run every chunk on the
      * CPU without a word) */
     setting_fails("GPULZ_DEVICE", "0,0", "GPULZ_DEVICE=0,0: device 0 is named twice");

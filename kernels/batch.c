@@ -71,7 +71,8 @@ static int cpu_batch(gpulz_batch *B)
 
 /*
  * Format 1 chunks queued on a few streams and waited for once
- * (gpu_batch_device.c); the rest, or all where that queue fails, through
+ * (gpu_batch_device.c); without the caller's scratch, the rest of one
+ * device on its lanes; what is left, or all where the queue fails, through
  * the device API per chunk on the caller's stream, sharing the scratch:
  * each call returns with its chunk done, so the next may reuse it.
  */
@@ -85,6 +86,10 @@ static void device_batch(gpulz_batch *B, void *d_scratch, size_t scratch_size)
             B->statuses[i] = GPULZ_BATCH_PENDING;
         B->first_failed = B->count;
     }
+    /* the lanes use their own scratch; a failure to set them up leaves
+     * their chunks to the loop below */
+    if (!d_scratch)
+        (void)gpulz_batch_gpu_lanes(B);
     for (i = 0; i < B->count; i++) {
         if (B->statuses[i] != GPULZ_BATCH_PENDING)
             continue;

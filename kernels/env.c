@@ -77,6 +77,18 @@ int gpulz_env_uint(const char *name, unsigned long long max, unsigned long long 
     return GPULZ_OK;
 }
 
+int gpulz_env_gpu_lanes(unsigned *out)
+{
+    unsigned long long v = GPULZ_GPU_LANES_DEFAULT;
+    *out = GPULZ_GPU_LANES_DEFAULT;
+    int rc = gpulz_env_uint("GPULZ_GPU_LANES", GPULZ_GPU_LANES_MAX, &v);
+    if (rc == GPULZ_OK && v == 0)
+        rc = gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_GPU_LANES=0: lanes are 1..%d", GPULZ_GPU_LANES_MAX);
+    if (rc == GPULZ_OK)
+        *out = (unsigned)v;
+    return rc;
+}
+
 /* The launchers' variables, those of MPI launchers before srun's (gpulz_env.h). */
 static const char *const local_rank_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
                                               "MV2_COMM_WORLD_LOCAL_RANK",  "PALS_LOCAL_RANKID",

@@ -225,8 +225,9 @@ static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, si
     return rc;
 }
 
-int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
-                          const gpulz_params *p, void *cuda_stream, void *d_scratch, size_t scratch_size)
+int gpu_compress_device_lane(unsigned lane, const void *d_src, size_t n, void *d_dst, size_t dst_cap,
+                             size_t *dst_len, const gpulz_params *p, void *cuda_stream, void *d_scratch,
+                             size_t scratch_size)
 {
     int rc = gpulz_params_check(p);
     if (rc != GPULZ_OK)
@@ -241,7 +242,7 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
     gpu_ctx *c = NULL;
     int prev = 0, dev = 0;
     if ((rc = gpu_buffers_device(bufs, names, 3, &dev)) != GPULZ_OK ||
-        (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
+        (rc = gpu_ctx_acquire_lane(&c, &prev, dev, lane)) != GPULZ_OK)
         return rc;
     device_job J = {c, (const uint8_t *)d_src, (uint8_t *)d_dst, NULL, dst_cap,
                     caller_stream(cuda_stream)};
@@ -304,9 +305,15 @@ static int device_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
 static const gpulz_chunk_dec_ops device_dec_ops = {"GPU", gpulz_gpu_stages, GPULZ_GPU_STAGE_COUNT, 1,
                                                    device_header, device_decode};
 
-int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
-                                       size_t *dst_len, void *cuda_stream, void *d_scratch,
-                                       size_t scratch_size)
+int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
+                          const gpulz_params *p, void *cuda_stream, void *d_scratch, size_t scratch_size)
+{
+    return gpu_compress_device_lane(0, d_src, n, d_dst, dst_cap, dst_len, p, cuda_stream, d_scratch,
+                                    scratch_size);
+}
+
+int gpu_decompress_device_lane(unsigned lane, const void *d_src, size_t n, void *d_dst, size_t dst_cap,
+                               size_t *dst_len, void *cuda_stream, void *d_scratch, size_t scratch_size)
 {
     if (!d_src || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
@@ -316,11 +323,18 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
     static const char *const names[] = {"src", "dst", "scratch"};
     gpu_ctx *c = NULL;
     int prev = 0, dev = 0, rc = gpu_buffers_device(bufs, names, 3, &dev);
-    if (rc != GPULZ_OK || (rc = gpu_ctx_acquire(&c, &prev, dev)) != GPULZ_OK)
+    if (rc != GPULZ_OK || (rc = gpu_ctx_acquire_lane(&c, &prev, dev, lane)) != GPULZ_OK)
         return rc;
     device_chunk C = {c, (const uint8_t *)d_src, n, d_scratch, scratch_size,
                       caller_stream(cuda_stream), {0}};
     rc = gpulz_chunk_decompress(&device_dec_ops, &C, n, (uint8_t *)d_dst, dst_cap, dst_len);
     gpu_ctx_release(c, prev);
     return rc;
+}
+
+int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap, size_t *dst_len,
+                            void *cuda_stream, void *d_scratch, size_t scratch_size)
+{
+    return gpu_decompress_device_lane(0, d_src, n, d_dst, dst_cap, dst_len, cuda_stream, d_scratch,
+                                      scratch_size);
 }

@@ -13,11 +13,14 @@
  * the device's context between calls (gpu_context.h says how far).
  *
  * Where GPULZ_DEVICE lists several devices, the chunks are cut into one run
- * of consecutive chunks per device, even in bytes (gpulz_batch_split), and
- * each run goes through a pipeline of its own on that device, driven by a
- * thread of its own (the library's pool): each device's context, streams
- * and staging are its own, so the runs share nothing but the batch's
- * status record, which is locked.
+ * of consecutive chunks per device, even in bytes (gpulz_batch_split).  A
+ * device's run is cut again, into one run per lane of the device
+ * (gpu_context.h): each goes through a pipeline of its own, driven by a
+ * thread of its own (the library's pool), on that lane's context, streams
+ * and staging, so the runs share nothing but the batch's status record,
+ * which is locked.  A chunk's call waits for its kernels, and a format 2
+ * chunk builds its models on the host between them; with lanes the device
+ * runs the other lanes' chunks meanwhile.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +39,8 @@ typedef struct slot {
 
 typedef struct pipeline {
     gpulz_batch *B;
-    gpu_ctx *c;        /* the device's context, whose staging it may borrow */
+    gpu_ctx *c;        /* the lane's context, whose staging it may borrow */
+    unsigned lane;
     int borrowed;      /* h_all and d_all are the context's (batch_lock held) */
     size_t first, end; /* the chunks of this device's run */
     void *stream;      /* the caller's stream, where it is this device's */
@@ -161,10 +165,10 @@ static int run_chunk(pipeline *P, size_t i)
     gpulz_batch *B = P->B;
     slot *s = &P->s[i % SLOTS];
     GPULZ_CK(cudaStreamWaitEvent(P->work, s->uploaded, 0));
-    int chunk_rc = B->compress ? gpulz_compress_device(s->d_in, B->src_len[i], s->d_out, out_cap(B, i),
-                                                       &B->dst_len[i], &B->p, P->work, NULL, 0)
-                               : gpulz_decompress_device(s->d_in, B->src_len[i], s->d_out, out_cap(B, i),
-                                                         &B->dst_len[i], P->work, NULL, 0);
+    int chunk_rc = B->compress ? gpu_compress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out,
+                                                          out_cap(B, i), &B->dst_len[i], &B->p, P->work, NULL, 0)
+                               : gpu_decompress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out,
+                                                            out_cap(B, i), &B->dst_len[i], P->work, NULL, 0);
     /* a CUDA failure is the pipeline's, not the chunk's: the device may be
      * unusable for every later chunk too */
     if (chunk_rc == GPULZ_ERR_CUDA || chunk_rc == GPULZ_ERR_NO_GPU)
@@ -192,10 +196,11 @@ done:
     return rc;
 }
 
-/* One device's run of chunks, the pipeline above on that device. */
+/* One lane's run of chunks, the pipeline above on that lane of its device. */
 typedef struct share {
     gpulz_batch *B;
     int device;
+    unsigned lane;
     size_t first, end;
     void *stream;
     int rc; /* a failure of the pipeline itself, with its detail */
@@ -204,11 +209,11 @@ typedef struct share {
 
 static int run_share(share *S)
 {
-    pipeline P = {.B = S->B, .first = S->first, .end = S->end, .stream = S->stream};
+    pipeline P = {.B = S->B, .lane = S->lane, .first = S->first, .end = S->end, .stream = S->stream};
     int rc = GPULZ_OK, prev = -1, ctx_prev = 0;
-    /* the device's context made ready (policy, streams); released at once,
+    /* the lane's context made ready (policy, streams); released at once,
      * as every chunk's call takes it (contexts live as long as the process) */
-    if ((rc = gpu_ctx_acquire(&P.c, &ctx_prev, S->device)) != GPULZ_OK)
+    if ((rc = gpu_ctx_acquire_lane(&P.c, &ctx_prev, S->device, S->lane)) != GPULZ_OK)
         return rc;
     gpu_ctx_release(P.c, ctx_prev);
     GPULZ_CK(cudaGetDevice(&prev));
@@ -269,27 +274,42 @@ static int stream_device(void *stream)
 int gpulz_batch_gpu_host(gpulz_batch *B)
 {
     gpulz_devices D;
-    share S[GPULZ_DEVICES_MAX];
-    size_t cut[GPULZ_DEVICES_MAX + 1];
+    size_t cut[GPULZ_DEVICES_MAX + 1], lane_cut[GPU_LANES_MAX + 1];
     int rc = gpu_host_devices(&D);
     if (rc != GPULZ_OK)
         return rc;
     /* a device without a chunk would only set its pipeline up */
     unsigned parts = B->count < D.count ? (unsigned)B->count : D.count;
-    gpulz_batch_split(B->count, gpulz_batch_weights(B), parts, cut);
+    const size_t *w = gpulz_batch_weights(B);
+    gpulz_batch_split(B->count, w, parts, cut);
     int sdev = B->cuda_stream ? stream_device(B->cuda_stream) : -1;
     if (B->cuda_stream && sdev < 0)
         sdev = D.dev[0];
-    for (unsigned k = 0; k < parts; k++)
-        S[k] = (share){B, D.dev[k], cut[k], cut[k + 1], D.dev[k] == sdev ? B->cuda_stream : NULL, GPULZ_OK, {0}};
-    if (parts == 1)
-        return run_share(&S[0]);
-    /* one thread per device; where the pool cannot give them all, the
-     * threads it has take the runs one after another */
-    if ((rc = gpulz_parallel_for(parts, parts, 1, NULL, share_item, S)) != GPULZ_OK)
-        return rc;
-    for (unsigned k = 0; k < parts; k++)
-        if (S[k].rc != GPULZ_OK)
-            return gpulz_fail(S[k].rc, "device %d: %s", S[k].device, S[k].detail);
-    return GPULZ_OK;
+    share *S = calloc((size_t)parts * GPU_LANES_MAX, sizeof *S);
+    if (!S)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the runs of %u devices", parts);
+    unsigned runs = 0;
+    for (unsigned k = 0; k < parts; k++) {
+        size_t largest = 0;
+        for (size_t i = cut[k]; i < cut[k + 1]; i++)
+            largest = w[i] > largest ? w[i] : largest;
+        const unsigned lanes = gpu_lanes_for(cut[k + 1] - cut[k], largest);
+        gpulz_batch_split(cut[k + 1] - cut[k], w + cut[k], lanes, lane_cut);
+        for (unsigned l = 0; l < lanes; l++)
+            S[runs++] = (share){B, D.dev[k], l, cut[k] + lane_cut[l], cut[k] + lane_cut[l + 1],
+                                D.dev[k] == sdev && l == 0 ? B->cuda_stream : NULL, GPULZ_OK, {0}};
+    }
+    if (runs == 1) {
+        rc = run_share(&S[0]);
+    } else if ((rc = gpulz_parallel_for(runs, runs, 1, NULL, share_item, S)) == GPULZ_OK) {
+        /* one thread per run; where the pool cannot give them all, the
+         * threads it has take the runs one after another */
+        for (unsigned k = 0; k < runs; k++)
+            if (S[k].rc != GPULZ_OK) {
+                rc = gpulz_fail(S[k].rc, "device %d: %s", S[k].device, S[k].detail);
+                break;
+            }
+    }
+    free(S);
+    return rc;
 }

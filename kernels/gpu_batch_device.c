@@ -14,12 +14,14 @@
  * own (gpu_enc_launch, gpu_enc_finish's halves, gpu_dec_prepare and
  * gpu_dec_launch) with the same arguments, so the bytes are its bytes.
  *
- * Left for the device API, one chunk at a time (GPULZ_BATCH_PENDING):
- * format 2 chunks, whose encoders and decoders build their models on the
- * host between kernels; chunks whose adaptive flag asks for the S = 1
- * encoding, known only once the first length is back; chunks whose buffers
- * are not on the batch's device or not device memory (the device API says
- * why); and every chunk where the scratch has no room for a lane.
+ * Left for the device API (GPULZ_BATCH_PENDING): format 2 chunks, whose
+ * encoders and decoders build their models on the host between kernels;
+ * chunks whose adaptive flag asks for the S = 1 encoding, known only once
+ * the first length is back; chunks whose buffers are not on the batch's
+ * device or not device memory (the device API says why); and every chunk
+ * where the scratch has no room for a lane.  Where the caller gave no
+ * scratch, those of one device run side by side on its lanes, a thread
+ * each (gpulz_batch_gpu_lanes, at the end); the rest one at a time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@
 #include "gpu_context.h"
 #include "gpulz_batch.h"
 #include "gpulz_chunk.h"
+#include "gpulz_parallel.h"
 
 typedef struct queue {
     gpulz_batch *B;
@@ -364,5 +367,86 @@ release:
     gpu_ctx_release(Q.c, prev);
 free:
     free(Q.queued);
+    return rc;
+}
+
+/* ---- pending chunks on the lanes of their device ---------------------------- */
+
+typedef struct lanes_run {
+    gpulz_batch *B;
+    size_t *todo; /* the chunks the lanes take, in order */
+    cudaStream_t st[GPU_LANES_MAX];
+} lanes_run;
+
+/* Chunk todo[k] through the device API on lane `worker`: the pool's
+ * workers are numbered 0..lanes-1, one thread each. */
+static int lane_item(void *ctx, unsigned worker, uint64_t k)
+{
+    lanes_run *R = ctx;
+    gpulz_batch *B = R->B;
+    const size_t i = R->todo[k];
+    int rc = B->compress ? gpu_compress_device_lane(worker, B->src[i], B->src_len[i], B->dst[i], B->dst_cap[i],
+                                                    &B->dst_len[i], &B->p, R->st[worker], NULL, 0)
+                         : gpu_decompress_device_lane(worker, B->src[i], B->src_len[i], B->dst[i],
+                                                      B->dst_cap[i], &B->dst_len[i], R->st[worker], NULL, 0);
+    gpulz_batch_done(B, i, rc);
+    return 0;
+}
+
+int gpulz_batch_gpu_lanes(gpulz_batch *B)
+{
+    static const char *const names[] = {"src", "dst"};
+    lanes_run R = {.B = B};
+    cudaEvent_t fork = NULL, join[GPU_LANES_MAX] = {NULL};
+    size_t todo = 0, largest = 0;
+    int rc = GPULZ_OK, device = -1, prev = -1;
+    unsigned lanes = 0;
+    if (!(R.todo = malloc(B->count * sizeof *R.todo)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the lanes' list of %zu chunks", B->count);
+    for (size_t i = 0; i < B->count; i++) {
+        if (B->statuses[i] != GPULZ_BATCH_PENDING || !B->src[i] || !B->dst[i])
+            continue;
+        const void *bufs[] = {B->src[i], B->dst[i]};
+        int dev = -1;
+        /* a chunk the device API would refuse is left to say why itself */
+        if (gpu_buffers_device(bufs, names, 2, &dev) != GPULZ_OK || (device >= 0 && dev != device))
+            continue;
+        device = dev;
+        R.todo[todo++] = i;
+        const size_t w = B->compress ? B->src_len[i] : B->dst_cap[i];
+        largest = w > largest ? w : largest;
+    }
+    if (todo < 2 || (lanes = gpu_lanes_for(todo, largest)) < 2)
+        goto done; /* one at a time: the caller's loop does that */
+    cudaStream_t caller = B->cuda_stream ? (cudaStream_t)B->cuda_stream : cudaStreamLegacy;
+    GPULZ_CK(cudaGetDevice(&prev));
+    GPULZ_CK(cudaSetDevice(device));
+    GPULZ_CK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+    GPULZ_CK(cudaEventRecord(fork, caller));
+    for (unsigned k = 0; k < lanes; k++) {
+        GPULZ_CK(cudaStreamCreateWithFlags(&R.st[k], cudaStreamNonBlocking));
+        GPULZ_CK(cudaStreamWaitEvent(R.st[k], fork, 0));
+        GPULZ_CK(cudaEventCreateWithFlags(&join[k], cudaEventDisableTiming));
+    }
+    if ((rc = gpulz_parallel_for(todo, lanes, 1, NULL, lane_item, &R)) != GPULZ_OK)
+        goto done;
+    /* every chunk's call returned with its work done; the caller's later
+     * work is ordered after it all the same */
+    for (unsigned k = 0; k < lanes; k++) {
+        GPULZ_CK(cudaEventRecord(join[k], R.st[k]));
+        GPULZ_CK(cudaStreamWaitEvent(caller, join[k], 0));
+    }
+done:
+    for (unsigned k = 0; k < lanes; k++) {
+        if (R.st[k])
+            cudaStreamDestroy(R.st[k]);
+        if (join[k])
+            cudaEventDestroy(join[k]);
+    }
+    if (fork)
+        cudaEventDestroy(fork);
+    if (prev >= 0)
+        cudaSetDevice(prev);
+    free(R.todo);
     return rc;
 }

@@ -58,7 +58,7 @@ unsigned gpu_enc_segment(const gpu_ctx *c)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ctx_table_lock = PTHREAD_MUTEX_INITIALIZER;
-static gpu_ctx *ctx_table[GPULZ_MAX_DEVICES];
+static gpu_ctx *ctx_table[GPULZ_MAX_DEVICES][GPU_LANES_MAX];
 static volatile int forked_child; /* CUDA is unusable in a child forked after init */
 static volatile int cuda_touched;
 static _Thread_local int last_device = -1; /* the device of this thread's last GPU call */
@@ -167,11 +167,11 @@ done:
 }
 
 /*
- * The context of device want (-1: the one pick_device() chooses), locked,
- * with that device current; *prev receives the caller's device, which
- * gpu_ctx_release() restores.
+ * Lane lane's context of device want (-1: the one pick_device() chooses),
+ * locked, with that device current; *prev receives the caller's device,
+ * which gpu_ctx_release() restores.
  */
-int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
+int gpu_ctx_acquire_lane(gpu_ctx **out, int *prev, int want, unsigned lane)
 {
     int rc = gpu_not_forked(), dev = want;
     gpu_ctx *c = NULL;
@@ -183,21 +183,23 @@ int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
     if (dev >= GPULZ_MAX_DEVICES)
         return gpulz_fail(GPULZ_ERR_NO_GPU, "device %d is beyond the %d this library handles", dev,
                           GPULZ_MAX_DEVICES);
+    if (lane >= GPU_LANES_MAX)
+        return gpulz_fail(GPULZ_ERR_PARAM, "lane %u is beyond the %d a device has", lane, GPU_LANES_MAX);
     last_device = dev;
     cudaError_t e = cudaGetDevice(prev);
     if (e != cudaSuccess)
         return gpulz_fail(GPULZ_ERR_CUDA, "cudaGetDevice: %s", cudaGetErrorString(e));
     pthread_mutex_lock(&ctx_table_lock);
-    if (!ctx_table[dev]) {
+    if (!ctx_table[dev][lane]) {
         c = calloc(1, sizeof *c);
         if (c) {
             c->device = dev;
             pthread_mutex_init(&c->lock, NULL);
             pthread_mutex_init(&c->batch_lock, NULL);
-            ctx_table[dev] = c;
+            ctx_table[dev][lane] = c;
         }
     }
-    c = ctx_table[dev];
+    c = ctx_table[dev][lane];
     pthread_mutex_unlock(&ctx_table_lock);
     if (!c)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the GPU context");
@@ -223,6 +225,11 @@ done:
         cudaSetDevice(*prev);
     pthread_mutex_unlock(&c->lock);
     return rc;
+}
+
+int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
+{
+    return gpu_ctx_acquire_lane(out, prev, want, 0);
 }
 
 void gpu_ctx_release(gpu_ctx *c, int prev)
@@ -329,3 +336,14 @@ size_t gpulz_gpu_min_bytes(void)
     return (size_t)v;
 }
 
+unsigned gpu_lanes_for(size_t chunks, size_t largest)
+{
+    unsigned lanes;
+    /* a bad value keeps the default; the filter refuses it at dataset creation */
+    (void)gpulz_env_gpu_lanes(&lanes);
+    if (lanes > chunks)
+        lanes = (unsigned)chunks;
+    while (lanes > 1 && largest > GPU_LANE_CHUNK_BYTES / lanes)
+        lanes--;
+    return lanes ? lanes : 1;
+}

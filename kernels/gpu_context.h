@@ -139,6 +139,32 @@ int gpu_host_devices(gpulz_devices *out);
  * gpu_ctx_release() restores.
  */
 int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want);
+
+/*
+ * A device has GPU_LANES_MAX contexts, its lanes.  Every single-chunk call
+ * takes lane 0, one call at a time; a batch runs chunks side by side, each
+ * lane on a thread of its own with its own streams and buffers, so one
+ * chunk's host work (format 2 builds its models between kernels) and
+ * waits overlap the others' kernels and copies.  A lane keeps its buffers
+ * as lane 0 does, until the process ends.  gpu_ctx_acquire() is lane 0.
+ */
+#define GPU_LANES_MAX GPULZ_GPU_LANES_MAX
+int gpu_ctx_acquire_lane(gpu_ctx **out, int *prev, int want, unsigned lane);
+
+/* The lanes a device gives a batch's chunks (the largest of largest bytes):
+ * GPULZ_GPU_LANES, no more than the chunks, and no more than keep
+ * GPU_LANE_CHUNK_BYTES of chunks in flight: beyond that one chunk fills the
+ * device, and every lane would hold buffers of several times its chunk. */
+#define GPU_LANE_CHUNK_BYTES ((size_t)128 << 20)
+unsigned gpu_lanes_for(size_t chunks, size_t largest);
+
+/* gpulz_compress_device() and gpulz_decompress_device() on lane lane of the
+ * buffers' device (the public calls are lane 0). */
+int gpu_compress_device_lane(unsigned lane, const void *d_src, size_t n, void *d_dst, size_t dst_cap,
+                             size_t *dst_len, const gpulz_params *p, void *cuda_stream, void *d_scratch,
+                             size_t scratch_size);
+int gpu_decompress_device_lane(unsigned lane, const void *d_src, size_t n, void *d_dst, size_t dst_cap,
+                               size_t *dst_len, void *cuda_stream, void *d_scratch, size_t scratch_size);
 void gpu_ctx_release(gpu_ctx *c, int prev);
 
 /* Grow a cached buffer of the context to at least need bytes. */

@@ -88,3 +88,9 @@ int gpulz_batch_gpu_device(gpulz_batch *B, void *d_scratch, size_t scratch_size)
     (void)B, (void)d_scratch, (void)scratch_size;
     return GPULZ_OK; /* every chunk pending: the device API says why it cannot run */
 }
+
+int gpulz_batch_gpu_lanes(gpulz_batch *B)
+{
+    (void)B;
+    return GPULZ_OK; /* every chunk still pending, as above */
+}

@@ -249,7 +249,12 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * threshold) chunks go through three pinned staging slots: the upload of
  * chunk i+1 and the download of chunk i-1 run on a copy stream while chunk
  * i is (de)compressed on cuda_stream (NULL: a stream of the call's own), so
- * the copy engines and the SMs work at once.  The device is GPULZ_DEVICE's,
+ * the copy engines and the SMs work at once.  Each device runs up to
+ * GPULZ_GPU_LANES (default 4) such pipelines side by side, each on a run
+ * of consecutive chunks, a thread and streams of its own (the first on
+ * cuda_stream): a chunk's call waits for its kernels, and format 2 builds
+ * its models on the host between them, so one pipeline alone leaves the
+ * device idle part of the time.  The device is GPULZ_DEVICE's,
  * else the calling thread's current one; where GPULZ_DEVICE lists several
  * (GPULZ_DEVICE=0,1 or all), the chunks are cut into one run of
  * consecutive chunks per device, as even in bytes as whole chunks allow
@@ -273,8 +278,11 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * device without a host round trip between them.  Format 2 chunks, whose
  * encoders and decoders build models on the host between kernels, format 1
  * chunks that the adaptive flag re-encodes with S = 1, and every chunk when
- * d_scratch has no room for one stream's part, run one after another
- * through the device API on cuda_stream.  d_scratch holds
+ * d_scratch has no room for one stream's part, run through the device API:
+ * with d_scratch NULL, up to GPULZ_GPU_LANES of them side by side, each on
+ * a thread and a stream of the library's that start after cuda_stream's
+ * earlier work; with the caller's d_scratch one after another on
+ * cuda_stream.  d_scratch holds
  * gpulz_*_batch_scratch_size() bytes, or is NULL for the library's cached
  * buffer; any size down to the largest per-chunk scratch works, with fewer
  * streams or none.

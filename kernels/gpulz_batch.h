@@ -80,6 +80,17 @@ void gpulz_batch_split(size_t count, const size_t w[], unsigned parts, size_t cu
 int gpulz_batch_gpu_device(gpulz_batch *B, void *d_scratch, size_t scratch_size);
 
 /*
+ * Then, for a call without a scratch of the caller's, the device chunks
+ * still pending (format 2's), those whose buffers are on the device of the
+ * first of them, on that device's lanes (gpu_context.h), each through the
+ * device API on a stream of its lane, after what the caller queued before
+ * the call.  Chunks it leaves pending run as above.  GPULZ_OK, or the
+ * failure to set the lanes up, after which the chunks it did not reach are
+ * still pending.  A build without CUDA leaves every chunk pending.
+ */
+int gpulz_batch_gpu_lanes(gpulz_batch *B);
+
+/*
  * The device scratch of a batch: a status area of GPULZ_BATCH_STATUS_BYTES
  * per chunk, then one part per lane, each the largest per-chunk scratch.
  * Up to GPULZ_BATCH_LANES lanes (streams) so that one chunk's tail overlaps

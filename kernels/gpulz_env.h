@@ -46,6 +46,16 @@ int gpulz_threads_parse(const char *s, unsigned *out);
  */
 int gpulz_env_uint(const char *name, unsigned long long max, unsigned long long *out);
 
+/* GPULZ_GPU_LANES: the chunks of one batch each GPU runs side by side
+ * (gpu_context.h says why), 1..GPULZ_GPU_LANES_MAX.  Each lane keeps device
+ * and pinned buffers of its own, so the default stays small. */
+#define GPULZ_GPU_LANES_MAX 8
+#define GPULZ_GPU_LANES_DEFAULT 4
+
+/* GPULZ_GPU_LANES, or the default where it is unset or empty; a bad value
+ * is GPULZ_ERR_PARAM, with *out the default. */
+int gpulz_env_gpu_lanes(unsigned *out);
+
 /* The most devices one GPULZ_DEVICE list holds, and the most this library
  * keeps a context for. */
 #define GPULZ_DEVICES_MAX 64

@@ -276,6 +276,7 @@ static herr_t environment_read(filter_env *e)
     const char *verb = getenv("GPULZ_VERBOSE");
     const char *legacy = getenv("GPULZ_LEGACY_CHUNK_MAX");
     unsigned long long min_bytes = 0;
+    unsigned lanes;
     gpulz_devices devices;
     gpulz_params_init(&e->params);
     e->verbose = verb && *verb && strcmp(verb, "0") != 0;
@@ -296,6 +297,8 @@ static herr_t environment_read(filter_env *e)
     /* read again by the codec at each call; checked here so that a typo is
      * not silently the default */
     if (gpulz_env_uint("GPULZ_GPU_MIN_BYTES", SIZE_MAX, &min_bytes) != GPULZ_OK)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
+    if (gpulz_env_gpu_lanes(&lanes) != GPULZ_OK)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
     /* its form only: which devices exist is the codec's to say, and a
      * machine without a GPU runs auto's chunks on the CPU whatever it names */
