@@ -79,12 +79,14 @@ if [ -n "$base_tar" ]; then
   baseline_pid=$!
 fi
 
-cd "$src" || exit 99
+# a failed build stops the round, but not before the baseline's build is done with $work
+stop() { [ -z "$baseline_pid" ] || wait "$baseline_pid"; exit "$1"; }
+cd "$src" || stop 99
 step configure
 ./configure -q --with-cuda-arch="$arch" $nvcomp_opt ${CONFIGURE_FLAGS:-} > "$out/configure.log" 2>&1 ||
-  { tail -30 "$out/configure.log"; exit 1; }
+  { tail -30 "$out/configure.log"; stop 1; }
 step build
-make -j"$(nproc)" > "$out/build.log" 2>&1 || { grep -n -i -A8 "error" "$out/build.log" | head -40; exit 1; }
+make -j"$(nproc)" > "$out/build.log" 2>&1 || { grep -n -i -A8 "error" "$out/build.log" | head -40; stop 1; }
 baseline_opt=
 if [ -n "$baseline_pid" ]; then
   if wait "$baseline_pid" && [ -f "$work/baseline-plugin/libH5Zgpulz.so" ]; then
