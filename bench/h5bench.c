@@ -15,6 +15,11 @@
  * HDF5_PLUGIN_PATH; its backend and thread count come from the environment
  * (GPULZ_BACKEND, GPULZ_THREADS), so each gpulz setting runs in a child
  * process with its own environment, set before the plugin does any work.
+ * The child is also what lets another build of the plugin (--baseline-plugin,
+ * a release to compare with) answer for the same filter ID in the same run:
+ * HDF5 reads HDF5_PLUGIN_PATH once, when the library starts, and keeps the
+ * plugin it found for an ID until the process ends, so the baseline's child
+ * puts the baseline's folder first (H5PLprepend) before HDF5 looks for gpulz.
  */
 #include <errno.h>
 #include <hdf5.h>
@@ -45,6 +50,14 @@
 /* How a gpulz row runs: the environment its child process gets. */
 typedef enum { RUN_HERE, RUN_GPULZ_CPU1, RUN_GPULZ_CPUALL, RUN_GPULZ_GPU } run_mode;
 
+/* What a gpulz row's dataset must store, so that a row cannot pass on the
+ * bytes of another plugin build or mode than its name says. */
+typedef enum {
+    STORED_ANY,      /* not gpulz */
+    STORED_CURRENT,  /* this build's set_local: seven values, slot 6 the mode */
+    STORED_BASELINE, /* 0.1's set_local: the five values it was given */
+} stored_kind;
+
 typedef struct filter_spec {
     const char *name; /* CSV label and --filters key */
     int shuffle;      /* HDF5's byte shuffle first */
@@ -53,26 +66,53 @@ typedef struct filter_spec {
     size_t ncd;
     unsigned cd[8];
     run_mode mode;
+    stored_kind stored;
+    int baseline; /* runs through --baseline-plugin's build; needs that option */
 } filter_spec;
 
+/* cd_values of gpulz 0.1 and of mode lz (format 1, 0.1's bytes): format
+ * version 1, symbol size 0 (from the datatype), window, block symbols, flags */
+#define CD_LZ {1, 0, 128, 2048, 0}
+/* What gpulz_h5_set_dcpl() writes with every default: format 2, mode auto
+ * (H5Z_GPULZ_CD_MODE_DEFAULT), checksum on; slot 5 is set_local's */
+#define CD_AUTO {H5Z_GPULZ_CD_VERSION_CURRENT, 0, 0, 0, 0, 0, H5Z_GPULZ_CD_MODE_AUTO}
+
+/* the baseline rows' names are made from --baseline-label */
+static char baseline_cpu_name[64] = "gpulz-0.1-cpu-all", baseline_gpu_name[64] = "gpulz-0.1-gpu";
+
 static filter_spec filters[] = {
-    {"none", 0, -1, 0, 0, {0}, RUN_HERE},
-    {"deflate-1", 0, 1, 0, 0, {0}, RUN_HERE},
-    {"deflate-6", 0, 6, 0, 0, {0}, RUN_HERE},
-    {"shuffle+deflate-1", 1, 1, 0, 0, {0}, RUN_HERE},
-    {"lz4", 0, -1, H5Z_FILTER_LZ4, 0, {0}, RUN_HERE},
+    {"none", 0, -1, 0, 0, {0}, RUN_HERE, STORED_ANY, 0},
+    {"deflate-1", 0, 1, 0, 0, {0}, RUN_HERE, STORED_ANY, 0},
+    {"deflate-6", 0, 6, 0, 0, {0}, RUN_HERE, STORED_ANY, 0},
+    {"shuffle+deflate-1", 1, 1, 0, 0, {0}, RUN_HERE, STORED_ANY, 0},
+    {"lz4", 0, -1, H5Z_FILTER_LZ4, 0, {0}, RUN_HERE, STORED_ANY, 0},
     /* block size 0 (automatic), LZ4; the plugin's set_local prepends its
      * version and the element size (h5dump shows 0 3 <size> 0 2) */
-    {"bitshuffle+lz4", 0, -1, H5Z_FILTER_BSHUF, 2, {0, BSHUF_LZ4}, RUN_HERE},
+    {"bitshuffle+lz4", 0, -1, H5Z_FILTER_BSHUF, 2, {0, BSHUF_LZ4}, RUN_HERE, STORED_ANY, 0},
     /* slots 0-3 are Blosc's own; level 5, byte shuffle, compressor */
-    {"blosc-lz4+shuffle", 0, -1, H5Z_FILTER_BLOSC, 7, {0, 0, 0, 0, 5, 1, BLOSC_LZ4}, RUN_HERE},
-    {"blosc-zstd+shuffle", 0, -1, H5Z_FILTER_BLOSC, 7, {0, 0, 0, 0, 5, 1, BLOSC_ZSTD}, RUN_HERE},
-    {"lzf", 0, -1, H5Z_FILTER_LZF, 0, {0}, RUN_HERE},
-    /* cd_values: format version, symbol size (0 = from the datatype),
-     * window, block symbols, flags */
-    {"gpulz-cpu-1t", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPU1},
-    {"gpulz-cpu-all", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, {1, 0, 128, 2048, 0}, RUN_GPULZ_CPUALL},
-    {"gpulz-gpu", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, {1, 0, 128, 2048, 0}, RUN_GPULZ_GPU},
+    {"blosc-lz4+shuffle", 0, -1, H5Z_FILTER_BLOSC, 7, {0, 0, 0, 0, 5, 1, BLOSC_LZ4}, RUN_HERE,
+     STORED_ANY, 0},
+    {"blosc-zstd+shuffle", 0, -1, H5Z_FILTER_BLOSC, 7, {0, 0, 0, 0, 5, 1, BLOSC_ZSTD}, RUN_HERE,
+     STORED_ANY, 0},
+    {"lzf", 0, -1, H5Z_FILTER_LZF, 0, {0}, RUN_HERE, STORED_ANY, 0},
+    /* mode lz keeps the names the rows had before format 2, so that rounds
+     * stay comparable; the default mode's rows say auto */
+    {"gpulz-cpu-1t", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, CD_LZ, RUN_GPULZ_CPU1,
+     STORED_CURRENT, 0},
+    {"gpulz-cpu-all", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, CD_LZ, RUN_GPULZ_CPUALL,
+     STORED_CURRENT, 0},
+    {"gpulz-auto-cpu-all", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS_STORED, CD_AUTO,
+     RUN_GPULZ_CPUALL, STORED_CURRENT, 0},
+    {baseline_cpu_name, 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, CD_LZ, RUN_GPULZ_CPUALL,
+     STORED_BASELINE, 1},
+    /* the GPU rows one after the other, so that the comparison with the
+     * baseline sees the machine in the same state */
+    {"gpulz-gpu", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, CD_LZ, RUN_GPULZ_GPU,
+     STORED_CURRENT, 0},
+    {"gpulz-auto-gpu", 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS_STORED, CD_AUTO, RUN_GPULZ_GPU,
+     STORED_CURRENT, 0},
+    {baseline_gpu_name, 0, -1, H5Z_FILTER_GPULZ, H5Z_GPULZ_CD_NELMTS, CD_LZ, RUN_GPULZ_GPU,
+     STORED_BASELINE, 1},
 };
 #define NFILTERS (sizeof filters / sizeof filters[0])
 
@@ -91,8 +131,23 @@ typedef struct options {
     double chunks_mib[8];
     int nchunks;
     int repeats;
+    /* the gpulz rows' own, where the CPU filters are measured less (they take
+     * most of the time, and their ratios are what a round needs of them) */
+    double gpulz_chunks_mib[8];
+    int gpulz_nchunks; /* 0: as --chunks */
+    int gpulz_repeats; /* 0: as --repeats */
+    const char *baseline_dir; /* another build's plugin folder, NULL for none */
     int header;
 } options;
+
+/* The chunk sizes and repeats of a filter setting's rows. */
+static const double *chunks_of(const filter_spec *fs, const options *o, int *n, int *repeats)
+{
+    int gp = fs->mode != RUN_HERE;
+    *n = gp && o->gpulz_nchunks ? o->gpulz_nchunks : o->nchunks;
+    *repeats = gp && o->gpulz_repeats ? o->gpulz_repeats : o->repeats;
+    return gp && o->gpulz_nchunks ? o->gpulz_chunks_mib : o->chunks_mib;
+}
 
 static double now(void)
 {
@@ -183,6 +238,43 @@ typedef struct result {
     const char *status; /* "ok", "mismatch" or what failed */
 } result;
 
+/*
+ * Whether the dataset's stored gpulz parameters are those fs->stored names:
+ * NULL if so, else the status of the row.  The plugin that wrote a dataset
+ * leaves its mark there (0.1 keeps five values, later builds seven with the
+ * mode in slot 6), the one thing in the file that tells two builds apart.
+ */
+static const char *stored_mismatch(hid_t dset, const filter_spec *fs)
+{
+    static char why[128];
+    unsigned flags, cd[16], cfg;
+    size_t n = sizeof cd / sizeof cd[0];
+    char name[64];
+    if (fs->stored == STORED_ANY)
+        return NULL;
+    hid_t dcpl = H5Dget_create_plist(dset);
+    herr_t rc = dcpl < 0 ? -1
+                         : H5Pget_filter_by_id2(dcpl, fs->id, &flags, &n, cd, sizeof name, name, &cfg);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (rc < 0)
+        return "stored parameters unreadable";
+    if (fs->stored == STORED_BASELINE && n != H5Z_GPULZ_CD_NELMTS)
+        snprintf(why, sizeof why,
+                 "wrong plugin: %zu cd_values stored; the baseline (0.1) stores %d", n,
+                 H5Z_GPULZ_CD_NELMTS);
+    else if (fs->stored == STORED_CURRENT && n != H5Z_GPULZ_CD_NELMTS_STORED)
+        snprintf(why, sizeof why, "wrong plugin: %zu cd_values stored; this build stores %d", n,
+                 H5Z_GPULZ_CD_NELMTS_STORED);
+    else if (fs->stored == STORED_CURRENT &&
+             cd[H5Z_GPULZ_CD_MODE] != H5Z_gpulz_cd_mode(fs->ncd, fs->cd))
+        snprintf(why, sizeof why, "stored mode %u; the row asks for %u", cd[H5Z_GPULZ_CD_MODE],
+                 H5Z_gpulz_cd_mode(fs->ncd, fs->cd));
+    else
+        return NULL;
+    return why;
+}
+
 /* Write, read back and check the array once per repeat. */
 static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, int repeats,
                       void *back)
@@ -226,6 +318,7 @@ static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, 
         if (k >= 0)
             tr[k] = now() - t0;
         stored = H5Dget_storage_size(dset);
+        const char *wrong = k < 0 ? stored_mismatch(dset, fs) : NULL;
         H5Dclose(dset);
         H5Pclose(dcpl);
         H5Sclose(space);
@@ -233,6 +326,10 @@ static result measure(const array *a, const filter_spec *fs, const hsize_t *cd, 
         H5Pclose(fapl);
         if (memcmp(back, a->c->data, a->c->bytes) != 0) {
             r.status = "mismatch";
+            return r;
+        }
+        if (wrong) {
+            r.status = wrong;
             return r;
         }
         r.status = "ok";
@@ -303,21 +400,35 @@ static const char *gpu_unusable(void)
     return why;
 }
 
+/* One row per chunk size of fs, each with status why (a setting that cannot run here). */
+static void print_skipped(FILE *out, const array *a, const filter_spec *fs, const options *o,
+                          const char *why)
+{
+    int n, repeats;
+    const double *mib = chunks_of(fs, o, &n, &repeats);
+    for (int c = 0; c < n; c++) {
+        hsize_t cd[MAX_RANK];
+        size_t cbytes = chunk_dims(a, mib[c] * MIB, cd);
+        print_row(out, a, fs->name, mib[c], cbytes, NULL, why);
+    }
+}
+
 /* Measure one filter setting at every chunk size; the number of rows that failed. */
 static int run_filter(FILE *out, const array *a, const filter_spec *fs, const options *o,
                       void *back)
 {
     const char *why = unavailable(fs);
-    int failed = 0;
-    for (int c = 0; c < o->nchunks; c++) {
+    int n, repeats, failed = 0;
+    const double *mib = chunks_of(fs, o, &n, &repeats);
+    if (why) {
+        print_skipped(out, a, fs, o, why);
+        return 0;
+    }
+    for (int c = 0; c < n; c++) {
         hsize_t cd[MAX_RANK];
-        size_t cbytes = chunk_dims(a, o->chunks_mib[c] * MIB, cd);
-        if (why) {
-            print_row(out, a, fs->name, o->chunks_mib[c], cbytes, NULL, why);
-            continue;
-        }
-        result r = measure(a, fs, cd, o->repeats, back);
-        print_row(out, a, fs->name, o->chunks_mib[c], cbytes, &r, NULL);
+        size_t cbytes = chunk_dims(a, mib[c] * MIB, cd);
+        result r = measure(a, fs, cd, repeats, back);
+        print_row(out, a, fs->name, mib[c], cbytes, &r, NULL);
         failed += strcmp(r.status, "ok") != 0;
     }
     return failed;
@@ -340,19 +451,18 @@ static int run_gpulz(FILE *out, const array *a, const filter_spec *fs, const opt
         snprintf(nthreads, sizeof nthreads, "%ld", ncpu > 0 ? ncpu : 1);
         setenv("GPULZ_BACKEND", fs->mode == RUN_GPULZ_GPU ? "gpu" : "cpu", 1);
         setenv("GPULZ_THREADS", fs->mode == RUN_GPULZ_CPU1 ? "1" : nthreads, 1);
-        const char *why = unavailable(fs);
+        const char *why = NULL;
+        if (fs->baseline && H5PLprepend(o->baseline_dir) < 0)
+            why = "skipped: H5PLprepend refused the baseline folder";
+        if (!why)
+            why = unavailable(fs);
         int failed = 0;
         if (!why && fs->mode == RUN_GPULZ_GPU)
             why = gpu_unusable();
-        if (why) {
-            for (int c = 0; c < o->nchunks; c++) {
-                hsize_t cd[MAX_RANK];
-                size_t cbytes = chunk_dims(a, o->chunks_mib[c] * MIB, cd);
-                print_row(out, a, fs->name, o->chunks_mib[c], cbytes, NULL, why);
-            }
-        } else {
+        if (why)
+            print_skipped(out, a, fs, o, why);
+        else
             failed = run_filter(out, a, fs, o, back);
-        }
         fflush(out);
         _exit(failed ? 1 : 0);
     }
@@ -364,8 +474,8 @@ static int run_gpulz(FILE *out, const array *a, const filter_spec *fs, const opt
     return 0;
 }
 
-/* Report the first name in list that is no filter setting; 1 if any. */
-static int unknown_filter(const char *list)
+/* Report the first name in list that is no filter setting here; 1 if any. */
+static int unknown_filter(const char *list, const options *o)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
@@ -375,6 +485,10 @@ static int unknown_filter(const char *list)
             f++;
         if (f == NFILTERS) {
             fprintf(stderr, "h5bench: unknown filter setting '%s' (see --list)\n", t);
+            return 1;
+        }
+        if (filters[f].baseline && !o->baseline_dir) {
+            fprintf(stderr, "h5bench: filter setting '%s' needs --baseline-plugin DIR\n", t);
             return 1;
         }
     }
@@ -392,9 +506,26 @@ static void usage(FILE *f)
             "  --filters F,G,...  only these filter settings (--list shows them)\n"
             "  --chunks 1,4,16    chunk sizes in MiB\n"
             "  --repeats N        runs per measurement, median reported (default 3)\n"
-            "  --gpulz-cd V,S,W,C,F  gpulz cd_values (default 1,0,128,2048,0)\n"
+            "  --gpulz-chunks L   chunk sizes of the gpulz rows (default: --chunks)\n"
+            "  --gpulz-repeats N  runs per measurement of the gpulz rows (default: --repeats)\n"
+            "  --gpulz-cd V,S,W,C,F  cd_values of the lz and baseline rows (default "
+            "1,0,128,2048,0,\n"
+            "                     gpulz 0.1's); the auto rows take the defaults of "
+            "gpulz_h5_set_dcpl()\n"
+            "  --baseline-plugin DIR  also run the rows LABEL-cpu-all and LABEL-gpu (lz's "
+            "cd_values)\n"
+            "                     through the gpulz plugin in DIR, another build that "
+            "stores five\n"
+            "                     cd_values, as 0.1 does (the rows check it)\n"
+            "  --baseline-label LABEL  their name, starting with 'gpulz' (default gpulz-0.1)\n"
             "  --no-header        no CSV header line\n"
             "  --list             list the filter settings and exit\n"
+            "gpulz rows: gpulz-cpu-1t, gpulz-cpu-all and gpulz-gpu write mode lz (chunk format "
+            "1, the\n"
+            "bytes of gpulz 0.1) on one core, every core and the GPU; gpulz-auto-cpu-all and\n"
+            "gpulz-auto-gpu the default mode, auto (format 2, checksum on). A gpulz row fails\n"
+            "('wrong plugin') where its dataset stores other parameters than its build and "
+            "mode write.\n"
             "Output: CSV on stdout. Status 'ok' or why a row was skipped or failed.\n"
             "Filters are looked up on HDF5_PLUGIN_PATH; gpulz filter ID %d.\n",
             H5Z_FILTER_GPULZ);
@@ -418,15 +549,16 @@ static int parse_numbers(const char *s, double *v, int max)
 
 int main(int argc, char **argv)
 {
-    options o = {"bench/data/cache/MANIFEST", NULL, NULL, NULL, {1, 4, 16}, 3, 3, 1};
-    int failures = 0;
+    options o = {"bench/data/cache/MANIFEST", NULL, NULL, NULL, {1, 4, 16}, 3, 3,
+                 {0},                         0,    0,    NULL, 1};
+    int failures = 0, list = 0;
+    const char *label = "gpulz-0.1";
+    static char baseline_dir[4096];
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(arg, "--list")) {
-            for (size_t f = 0; f < NFILTERS; f++)
-                printf("%s\n", filters[f].name);
-            return 0;
+            list = 1;
         } else if (!strcmp(arg, "--no-header")) {
             o.header = 0;
         } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -447,6 +579,27 @@ int main(int argc, char **argv)
             o.nchunks = parse_numbers(val, o.chunks_mib, 8), i++;
         } else if (!strcmp(arg, "--repeats")) {
             o.repeats = atoi(val), i++;
+        } else if (!strcmp(arg, "--gpulz-chunks")) {
+            o.gpulz_nchunks = parse_numbers(val, o.gpulz_chunks_mib, 8), i++;
+            if (o.gpulz_nchunks <= 0) {
+                usage(stderr);
+                return 2;
+            }
+        } else if (!strcmp(arg, "--gpulz-repeats")) {
+            o.gpulz_repeats = atoi(val), i++;
+            if (o.gpulz_repeats < 1 || o.gpulz_repeats > MAX_REPEATS) {
+                usage(stderr);
+                return 2;
+            }
+        } else if (!strcmp(arg, "--baseline-plugin")) {
+            /* absolute, as the child's HDF5 may look for it from anywhere */
+            if (!realpath(val, baseline_dir)) {
+                fprintf(stderr, "h5bench: --baseline-plugin %s: %s\n", val, strerror(errno));
+                return 2;
+            }
+            o.baseline_dir = baseline_dir, i++;
+        } else if (!strcmp(arg, "--baseline-label")) {
+            label = val, i++;
         } else if (!strcmp(arg, "--gpulz-cd")) {
             unsigned cd[5];
             char tail;
@@ -455,7 +608,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             for (size_t f = 0; f < NFILTERS; f++)
-                if (filters[f].mode != RUN_HERE)
+                if (filters[f].mode != RUN_HERE && filters[f].ncd == H5Z_GPULZ_CD_NELMTS)
                     memcpy(filters[f].cd, cd, sizeof cd);
             i++;
         } else {
@@ -467,7 +620,28 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (o.filters && unknown_filter(o.filters))
+    /* tables.py tells gpulz rows from the CPU filters by the prefix */
+    if (strncmp(label, "gpulz", 5) != 0 || strlen(label) > 40 || strchr(label, ',')) {
+        fprintf(stderr, "h5bench: --baseline-label '%s': must start with 'gpulz', without "
+                        "commas, at most 40 characters\n",
+                label);
+        return 2;
+    }
+    snprintf(baseline_cpu_name, sizeof baseline_cpu_name, "%s-cpu-all", label);
+    snprintf(baseline_gpu_name, sizeof baseline_gpu_name, "%s-gpu", label);
+    for (size_t f = 0; f < NFILTERS; f++)
+        if (!filters[f].baseline && (!strcmp(filters[f].name, baseline_cpu_name) ||
+                                     !strcmp(filters[f].name, baseline_gpu_name))) {
+            fprintf(stderr, "h5bench: --baseline-label '%s' names rows of this build\n", label);
+            return 2;
+        }
+    if (list) {
+        for (size_t f = 0; f < NFILTERS; f++)
+            if (!filters[f].baseline || o.baseline_dir)
+                printf("%s\n", filters[f].name);
+        return 0;
+    }
+    if (o.filters && unknown_filter(o.filters, &o))
         return 2;
 
     corpus cor;
@@ -496,7 +670,7 @@ int main(int argc, char **argv)
         }
         for (size_t f = 0; f < NFILTERS; f++) {
             const filter_spec *fs = &filters[f];
-            if (!corpus_in_list(o.filters, fs->name))
+            if (!corpus_in_list(o.filters, fs->name) || (fs->baseline && !o.baseline_dir))
                 continue;
             if (fs->mode == RUN_HERE)
                 failures += run_filter(out, &a, fs, &o, back);

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Plot the benchmark CSVs of bench/run_all.sh.
 
-Reads RESULTS/h5bench.csv, and RESULTS/gpu_bench.csv and RESULTS/nvcomp.csv
-where present, and writes into RESULTS/plots/:
+Reads RESULTS/h5bench.csv, and RESULTS/gpu_bench.csv (the lz grid),
+gpu_bench_v2.csv (the format 2 modes) and RESULTS/nvcomp.csv where present,
+and writes into RESULTS/plots/:
   tradeoff_<dataset>.png  ratio against compression and decompression
                           throughput, one point per codec and setting
-                          (HDF5 filters at one chunk size, --chunk)
+                          (HDF5 filters at one chunk size, --chunk; a
+                          filter measured at other sizes only is left out)
   h5_<dataset>.png        HDF5 write and read throughput per filter, bars,
                           one panel per chunk size
 Usage: plot.py --results DIR [--chunk MIB]     (needs python3-matplotlib)
@@ -18,6 +20,9 @@ import re
 import sys
 
 import matplotlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tables import row_label  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -54,9 +59,10 @@ def tradeoff_points(results, chunk):
         if r.get("status") != "ok" or num(r.get("chunk_mib")) != chunk:
             continue
         pts.setdefault(r["dataset"], []).append(
-            ("HDF5 " + f"{chunk:g} MiB", r["filter"], num(r["ratio"]), num(r["write_gbs"]),
+            ("HDF5 " + f"{chunk:g} MiB", row_label(r["filter"]), num(r["ratio"]), num(r["write_gbs"]),
              num(r["read_gbs"])))
-    for name, src in [("gpu_bench.csv", "gpulz device"), ("nvcomp.csv", "nvCOMP device")]:
+    for name, src in [("gpu_bench.csv", "gpulz device"), ("gpu_bench_v2.csv", "gpulz v2 device"),
+                      ("nvcomp.csv", "nvCOMP device")]:
         for r in read_csv(os.path.join(results, name)):
             status = pick(r, "status")
             if status not in (None, "", "ok"):
@@ -72,7 +78,7 @@ def tradeoff_points(results, chunk):
     return pts
 
 
-MARKERS = {"HDF5": "o", "gpulz device": "*", "nvCOMP device": "s"}
+MARKERS = {"HDF5": "o", "gpulz device": "*", "gpulz v2 device": "D", "nvCOMP device": "s"}
 
 
 def plot_tradeoff(ds, points, out):
@@ -88,7 +94,7 @@ def plot_tradeoff(ds, points, out):
                 # 4 KiB settings (the paper's tables) stay readable
                 ax.scatter(x, ratio, marker=m, s=25, color="0.75", zorder=1)
                 continue
-            if src == "gpulz device":
+            if src in ("gpulz device", "gpulz v2 device"):
                 label = label.replace(" B4096", "")
             ax.scatter(x, ratio, marker=m, s=60 if m == "*" else 30, zorder=2)
             ax.annotate(label, (x, ratio), fontsize=7, xytext=(3, 3), textcoords="offset points")
@@ -97,9 +103,9 @@ def plot_tradeoff(ds, points, out):
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("compression ratio")
     sources = sorted({p[0] for p in points})
-    fig.suptitle(f"{ds}: ratio against throughput ({', '.join(sources)}; "
-                 "o HDF5 filter, * gpulz on device buffers, labelled at 4 KiB blocks, grey at 2, 8, "
-                 "16 KiB, s nvCOMP)", fontsize=9)
+    fig.suptitle(f"{ds}: ratio against throughput ({', '.join(sources)})\n"
+                 "o HDF5 filter, * gpulz lz on device buffers, labelled at 4 KiB blocks, grey at 2, 8, "
+                 "16 KiB, D gpulz format 2 modes on device buffers, s nvCOMP", fontsize=9)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -129,7 +135,7 @@ def plot_h5_bars(ds, rows, out):
             ax.annotate(note, (x, top), ha="center", fontsize=7,
                         xytext=(0, 2), textcoords="offset points")
         ax.set_xticks(list(xs))
-        ax.set_xticklabels(filters, rotation=20, ha="right", fontsize=8)
+        ax.set_xticklabels([row_label(f) for f in filters], rotation=20, ha="right", fontsize=8)
         ax.set_yscale("log")  # "none" runs at memory speed, the filters far below
         ax.set_ylim(low / 2, None)
         ax.set_ylabel("GB/s (log)")

@@ -3,21 +3,24 @@
 """Markdown tables of the benchmark CSVs of bench/run_all.sh, laid out like
 the gpuLZ paper's Tables 1 and 2.
 
-Reads RESULTS/gpu_bench.csv, nvcomp.csv and h5bench.csv (those present) and
-prints, in markdown:
+Reads RESULTS/gpu_bench.csv (the lz grid), gpu_bench_v2.csv (the format 2
+modes), nvcomp.csv and h5bench.csv (those present) and prints, in markdown:
   Table 1  compression ratio: one row per dataset; columns the gpulz settings
            S/W at 4 KiB blocks (device buffers), then nvCOMP's codecs
   Table 2  throughput, compress / decompress GB/s, same layout
   Table 3  gpulz's block size at S = element size, W = 128: ratio and GB/s
   Table 4  the HDF5 filters (h5bench): one row per dataset and filter; ratio,
            write and read GB/s at each chunk size
-  Table 5  per dataset at one chunk size: gpulz through HDF5 against the CPU
-           filter of the best ratio and the fastest one
+  Table 5  per dataset at one chunk size: gpulz through HDF5 on the GPU (the
+           default mode, auto, where h5bench ran it) against the CPU filter of
+           the best ratio and the fastest one
   Table 6  geometric means per kind of data for the headline settings
-  Table 7  gpulz against each rival (nvCOMP LZ4, Cascaded, ANS, zstd; the CPU
-           filters): mean ratios, on how many arrays gpulz's ratio is lower
-           (and which), and speed-ups on the larger arrays
-Usage: tables.py --results DIR [--block 4096] [--chunk 4]   (markdown on stdout)
+  Table 7  gpulz against each rival (nvCOMP LZ4, Cascaded, Bitcomp, ANS, zstd;
+           the CPU filters; the baseline build of h5bench --baseline-plugin):
+           mean ratios, on how many arrays gpulz's ratio is lower (and which),
+           and speed-ups on the larger arrays
+bench/v2_table.py --results DIR prints issue 11's criteria from the same CSVs.
+Usage: tables.py --results DIR [--block 4096] [--chunk 4] [--baseline-label L]
        tables.py --merge OUT DIR1 DIR2 ... [--manifest FILE]   (the CSVs and
            ENV.txt of several rounds on parts of the corpus concatenated into
            OUT under one header, rows in FILE's order of arrays, then
@@ -31,13 +34,32 @@ import os
 import re
 import sys
 
-CSVS = ("gpu_bench.csv", "nvcomp.csv", "h5bench.csv")
+CSVS = ("gpu_bench.csv", "gpu_bench_v2.csv", "nvcomp.csv", "h5bench.csv")
 NVCOMP_ORDER = ("lz4", "snappy", "cascaded", "bitcomp", "ans", "zstd", "deflate", "gdeflate")
 NVCOMP_NAMES = {"lz4": "LZ4", "snappy": "Snappy", "cascaded": "Cascaded", "bitcomp": "Bitcomp",
                 "ans": "ANS", "zstd": "zstd", "deflate": "Deflate", "gdeflate": "GDeflate"}
 ELSIZE = {"float32": 4, "float64": 8, "int32": 4, "uint16": 2, "int16": 2, "uint8": 1}
-# CPU filters of h5bench (every row that is not gpulz and not `none`)
-GPULZ_FILTERS = ("gpulz-gpu", "gpulz-cpu-all", "gpulz-cpu-1t")
+# h5bench's gpulz rows, the baseline build's among them (its label starts with
+# gpulz too); the CPU filters are the rows that are neither these nor `none`.
+# gpulz-gpu, gpulz-cpu-all and gpulz-cpu-1t write mode lz (format 1), the
+# gpulz-auto-* rows the default mode.
+DEFAULT_GPU_ROW = "gpulz-auto-gpu"
+
+
+LZ_ROWS = ("gpulz-cpu-1t", "gpulz-cpu-all", "gpulz-gpu")
+
+
+def is_gpulz(name):
+    return name.startswith("gpulz")
+
+
+def row_label(name):
+    """An h5bench row's name as tables and plots show it: the lz rows say so."""
+    return f"{name} (lz)" if name in LZ_ROWS else name
+
+
+def is_cpu_filter(name):
+    return not is_gpulz(name) and name != "none"
 
 
 def read_csv(path):
@@ -204,7 +226,7 @@ def h5_tables(h5, chunk):
     rows = []
     for d in datasets:
         for f in filters:
-            row = [d, f]
+            row = [d, row_label(f)]
             present = False
             for c in chunks:
                 r = key.get((d, f, c))
@@ -217,20 +239,24 @@ def h5_tables(h5, chunk):
                 rows.append(row)
     out = ["### Table 4: HDF5 filters through H5Dwrite / H5Dread (h5bench)", "",
            "File in memory (core driver); ratio = array bytes / stored bytes; write and read in "
-           "GB/s of the uncompressed array. `skip`: the filter is not installed there.", "",
+           "GB/s of the uncompressed array. `skip`: the filter is not installed there. gpulz rows: "
+           "(lz) mode lz, chunk format 1, the bytes of gpulz 0.1; gpulz-auto-* the default mode; "
+           "a baseline build's rows carry its label (h5bench --baseline-plugin).", "",
            table(head, rows, ["---", "---"] + ["---:"] * (len(head) - 2)), ""]
 
-    # Table 5: per dataset at one chunk size
-    if chunk not in chunks:
-        chunk = chunks[len(chunks) // 2]
-    head5 = ["dataset", "gpulz GPU ratio", "write", "read", "best-ratio CPU filter", "ratio",
+    # Table 5: per dataset at one chunk size (one the CPU filters ran at)
+    cpu_chunks = sorted({float(r["chunk_mib"]) for r in h5 if is_cpu_filter(r["filter"])
+                         and num(r.get("chunk_mib"))}) or chunks
+    if chunk not in cpu_chunks:
+        chunk = cpu_chunks[len(cpu_chunks) // 2]
+    gpu_row = DEFAULT_GPU_ROW if DEFAULT_GPU_ROW in filters else "gpulz-gpu"
+    head5 = ["dataset", f"{gpu_row} ratio", "write", "read", "best-ratio CPU filter", "ratio",
              "write", "read", "fastest CPU filter (write)", "ratio", "write", "read"]
     rows5 = []
     for d in datasets:
-        gp = key.get((d, "gpulz-gpu", chunk))
+        gp = key.get((d, gpu_row, chunk))
         cpu = [key[(d, f, chunk)] for f in filters
-               if f not in GPULZ_FILTERS and f != "none" and (d, f, chunk) in key
-               and cell(key[(d, f, chunk)], "ratio")]
+               if is_cpu_filter(f) and (d, f, chunk) in key and cell(key[(d, f, chunk)], "ratio")]
         if not cpu:
             continue
         best = max(cpu, key=lambda r: cell(r, "ratio"))
@@ -243,8 +269,10 @@ def h5_tables(h5, chunk):
                     fmt(cell(r, "read_gbs"))]
         rows5.append(row)
     out += [f"### Table 5: gpulz through HDF5 on the GPU against the CPU filters, {ck(chunk)} MiB chunks",
-            "", "gpulz-gpu: S = element size, W = 128, 2048-symbol blocks (h5bench's default "
-            "cd_values).", "",
+            "", (f"{gpu_row}: the default cd_values (mode auto, chunk format 2, S = element "
+                 "size, W = 128, 2048-symbol blocks, checksum on)." if gpu_row == DEFAULT_GPU_ROW else
+                 f"{gpu_row}: mode lz (format 1, 0.1's bytes), S = element size, W = 128, "
+                 "2048-symbol blocks."), "",
             table(head5, rows5, ["---", "---:", "---:", "---:", "---", "---:", "---:", "---:",
                                  "---", "---:", "---:", "---:"]), ""]
     return "\n".join(out)
@@ -267,7 +295,17 @@ def group_of(name, dtype):
     return "TPC-H text" if dtype == "uint8" else dtype
 
 
-def lookups(gpu, nvc, h5, chunk):
+def v2_rows(v2):
+    """{(dataset, mode, S): row} of gpu_bench --v2 ('auto S2 B4096')."""
+    out = {}
+    for r in v2:
+        m = re.match(r"(\w+) S(\d+) B(\d+)", r.get("params") or "")
+        if m:
+            out[(r["dataset"], m.group(1), int(m.group(2)))] = r
+    return out
+
+
+def lookups(gpu, v2, nvc, h5, chunk):
     """Row getters (dataset, dtype) -> CSV row for the headline settings."""
     g = {}
     for r in gpu:
@@ -276,6 +314,11 @@ def lookups(gpu, nvc, h5, chunk):
             g[(r["dataset"], p)] = r
     n = {(r["dataset"], r["codec"]): r for r in nvc}
     hk = {(r["dataset"], r["filter"]): r for r in h5 if num(r.get("chunk_mib")) == chunk}
+    m2 = v2_rows(v2)
+
+    def mode(name):
+        # S = element size: the filter's default symbol size
+        return lambda d, dtype: m2.get((d, name, min(ELSIZE.get(dtype, 1), 8)))
 
     def gp(w):
         return lambda d, dtype: g.get((d, (min(ELSIZE.get(dtype, 1), 8), w, 4096)))
@@ -286,34 +329,41 @@ def lookups(gpu, nvc, h5, chunk):
 
     def best_cpu(what):
         def get(d, dtype):
-            cpu = [r for (dd, f), r in hk.items() if dd == d and f not in GPULZ_FILTERS
-                   and f != "none" and cell(r, "ratio")]
+            cpu = [r for (dd, f), r in hk.items() if dd == d and is_cpu_filter(f)
+                   and cell(r, "ratio")]
             return max(cpu, key=lambda r: cell(r, what) or 0) if cpu else None
         return get
 
-    return {"gpulz": gp(128), "gpulz W255": gp(255), "gpulz fastest": fastest,
+    return {"gpulz": gp(128), "gpulz W255": gp(255), "gpulz fastest": fastest, "v2": mode,
             "nvcomp": lambda codec: (lambda d, dtype: n.get((d, codec))),
             "h5": lambda f: (lambda d, dtype: hk.get((d, f))),
             "best-ratio CPU": best_cpu("ratio"), "fastest-write CPU": best_cpu("write_gbs")}
 
 
-def summary(gpu, nvc, h5, chunk):
+def summary(gpu, v2, nvc, h5, chunk, label):
     """Table 6: geometric means per kind of data for the headline settings."""
-    datasets = order_of(gpu, nvc, h5)
+    datasets = order_of(gpu, v2, nvc, h5)
     groups = {}
     for d, (dtype, _) in datasets.items():
         groups.setdefault(group_of(d, dtype), []).append((d, dtype))
-    L = lookups(gpu, nvc, h5, chunk)
+    L = lookups(gpu, v2, nvc, h5, chunk)
     dev, hdf = ("comp_gbs", "decomp_gbs"), ("write_gbs", "read_gbs")
-    cols = [("gpulz S=elem W128 4K", L["gpulz"], dev),
-            ("gpulz S=elem W255 4K", L["gpulz W255"], dev),
-            ("gpulz fastest (S4 or elem, W32 4K)", L["gpulz fastest"], dev),
+    cols = [("gpulz auto S=elem 4K (format 2, the default)", L["v2"]("auto"), dev),
+            ("gpulz fast S=elem 4K", L["v2"]("fast"), dev),
+            ("gpulz ratio S=elem 4K", L["v2"]("ratio"), dev),
+            ("gpulz lz S=elem W128 4K", L["gpulz"], dev),
+            ("gpulz lz S=elem W255 4K", L["gpulz W255"], dev),
+            ("gpulz lz fastest (S4 or elem, W32 4K)", L["gpulz fastest"], dev),
             ("nvCOMP LZ4", L["nvcomp"]("lz4"), dev),
             ("nvCOMP Cascaded", L["nvcomp"]("cascaded"), dev),
+            ("nvCOMP Bitcomp", L["nvcomp"]("bitcomp"), dev),
             ("nvCOMP ANS", L["nvcomp"]("ans"), dev),
             ("nvCOMP zstd", L["nvcomp"]("zstd"), dev),
-            (f"HDF5 gpulz-gpu {chunk:g} MiB", L["h5"]("gpulz-gpu"), hdf),
-            (f"HDF5 gpulz-cpu-all {chunk:g} MiB", L["h5"]("gpulz-cpu-all"), hdf),
+            (f"HDF5 gpulz-auto-gpu {chunk:g} MiB", L["h5"]("gpulz-auto-gpu"), hdf),
+            (f"HDF5 gpulz-auto-cpu-all {chunk:g} MiB", L["h5"]("gpulz-auto-cpu-all"), hdf),
+            (f"HDF5 gpulz-gpu (lz) {chunk:g} MiB", L["h5"]("gpulz-gpu"), hdf),
+            (f"HDF5 gpulz-cpu-all (lz) {chunk:g} MiB", L["h5"]("gpulz-cpu-all"), hdf),
+            (f"HDF5 {label}-gpu {chunk:g} MiB", L["h5"](f"{label}-gpu"), hdf),
             (f"HDF5 best-ratio CPU filter {chunk:g} MiB", L["best-ratio CPU"], hdf),
             (f"HDF5 fastest-write CPU filter {chunk:g} MiB", L["fastest-write CPU"], hdf)]
     head = ["codec / setting"] + [f"{k} ({len(v)})" for k, v in groups.items()]
@@ -358,24 +408,28 @@ def which(subset, every):
     return ", ".join(subset)
 
 
-def head_to_head(gpu, nvc, h5, chunk):
+def head_to_head(gpu, v2, nvc, h5, chunk, label):
     """Table 7: gpulz against each rival, array by array."""
-    datasets = order_of(gpu, nvc, h5)
-    L = lookups(gpu, nvc, h5, chunk)
+    datasets = order_of(gpu, v2, nvc, h5)
+    L = lookups(gpu, v2, nvc, h5, chunk)
     dev = ("comp_gbs", "decomp_gbs")
     hdf = ("write_gbs", "read_gbs")
-    pairs = [("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP LZ4", L["nvcomp"]("lz4"), dev),
-             ("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP Cascaded", L["nvcomp"]("cascaded"), dev),
-             ("gpulz fastest W32 4K", L["gpulz fastest"], "nvCOMP LZ4", L["nvcomp"]("lz4"), dev),
-             ("gpulz fastest W32 4K", L["gpulz fastest"], "nvCOMP Cascaded", L["nvcomp"]("cascaded"), dev),
-             ("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP ANS", L["nvcomp"]("ans"), dev),
-             ("gpulz S=elem W128 4K", L["gpulz"], "nvCOMP zstd", L["nvcomp"]("zstd"), dev),
-             (f"HDF5 gpulz-gpu {chunk:g} MiB", L["h5"]("gpulz-gpu"),
-              "best-ratio CPU filter", L["best-ratio CPU"], hdf),
-             (f"HDF5 gpulz-gpu {chunk:g} MiB", L["h5"]("gpulz-gpu"),
-              "fastest-write CPU filter", L["fastest-write CPU"], hdf),
-             (f"HDF5 gpulz-cpu-all {chunk:g} MiB", L["h5"]("gpulz-cpu-all"),
-              "fastest-write CPU filter", L["fastest-write CPU"], hdf)]
+    auto = ("gpulz auto S=elem 4K", L["v2"]("auto"))
+    lz = ("gpulz lz S=elem W128 4K", L["gpulz"])
+    fastest = ("gpulz lz fastest W32 4K", L["gpulz fastest"])
+    h5auto = (f"HDF5 gpulz-auto-gpu {chunk:g} MiB", L["h5"]("gpulz-auto-gpu"))
+    h5lz = (f"HDF5 gpulz-gpu (lz) {chunk:g} MiB", L["h5"]("gpulz-gpu"))
+    nv = {c: (f"nvCOMP {NVCOMP_NAMES[c]}", L["nvcomp"](c)) for c in NVCOMP_NAMES}
+    best = ("best-ratio CPU filter", L["best-ratio CPU"])
+    fast_cpu = ("fastest-write CPU filter", L["fastest-write CPU"])
+    base = (f"HDF5 {label}-gpu", L["h5"](f"{label}-gpu"))
+    pairs = [auto + nv[c] + (dev,) for c in ("lz4", "cascaded", "bitcomp", "ans", "zstd")]
+    pairs += [lz + nv["lz4"] + (dev,), lz + nv["cascaded"] + (dev,),
+              fastest + nv["lz4"] + (dev,), fastest + nv["cascaded"] + (dev,),
+              lz + nv["ans"] + (dev,), lz + nv["zstd"] + (dev,)]
+    pairs += [h5auto + best + (hdf,), h5auto + fast_cpu + (hdf,), h5auto + base + (hdf,),
+              h5lz + best + (hdf,), h5lz + fast_cpu + (hdf,), h5lz + base + (hdf,),
+              (f"HDF5 gpulz-cpu-all (lz) {chunk:g} MiB", L["h5"]("gpulz-cpu-all")) + fast_cpu + (hdf,)]
     rows = []
     for an, ag, bn, bg, (c, dcol) in pairs:
         both = [(d, ag(d, t), bg(d, t), num(nb)) for d, (t, nb) in datasets.items()]
@@ -401,12 +455,14 @@ def head_to_head(gpu, nvc, h5, chunk):
                       "Ratios over every array both ran on; a ratio within 0.5% is a tie. Speed-ups: "
                       "geometric means of gpulz's throughput over the rival's, per array, on the "
                       f"arrays of {LARGE_BYTES / 1e6:g} MB and more (on smaller ones per-call costs "
-                      "dominate). The CPU filters are chosen per array.", "",
+                      "dominate). The CPU filters are chosen per array. Device: gpu_bench (auto: "
+                      "--v2) and nvcomp_bench; HDF5: h5bench.", "",
                       table(head, rows, ["---", "---:", "---:", "---:", "---:", "---"]), ""])
 
 
-def render(results, block, chunk):
+def render(results, block, chunk, label="gpulz-0.1"):
     gpu = read_csv(os.path.join(results, "gpu_bench.csv"))
+    v2 = read_csv(os.path.join(results, "gpu_bench_v2.csv"))
     nvc = read_csv(os.path.join(results, "nvcomp.csv"))
     h5 = read_csv(os.path.join(results, "h5bench.csv"))
     out = ["# Benchmark tables", ""]
@@ -420,10 +476,10 @@ def render(results, block, chunk):
         out.append(block_table(gpu))
     if h5:
         out.append(h5_tables(h5, chunk))
-    for part in (summary(gpu, nvc, h5, chunk), head_to_head(gpu, nvc, h5, chunk)):
+    for part in (summary(gpu, v2, nvc, h5, chunk, label), head_to_head(gpu, v2, nvc, h5, chunk, label)):
         if part:
             out.append(part)
-    if not (gpu or nvc or h5):
+    if not (gpu or v2 or nvc or h5):
         out.append("(no CSV in " + results + ")")
     return "\n".join(out) + "\n"
 
@@ -473,18 +529,20 @@ def main():
                     help="merge the CSVs of DIR... into OUT and write OUT/TABLES.md")
     ap.add_argument("--manifest", help="with --merge: order the rows as the arrays of this MANIFEST")
     ap.add_argument("--block", type=int, default=4096, help="gpulz block bytes of Tables 1-2")
-    ap.add_argument("--chunk", type=float, default=4, help="HDF5 chunk MiB of Tables 5-6")
+    ap.add_argument("--chunk", type=float, default=4, help="HDF5 chunk MiB of Tables 5-7")
+    ap.add_argument("--baseline-label", default="gpulz-0.1",
+                    help="h5bench's --baseline-label: the row LABEL-gpu in Tables 6-7")
     a = ap.parse_args()
     if a.merge:
         if len(a.merge) < 2:
             ap.error("--merge OUT DIR1 [DIR2 ...]")
         merge(a.merge[0], a.merge[1:], a.manifest)
         with open(os.path.join(a.merge[0], "TABLES.md"), "w") as f:
-            f.write(render(a.merge[0], a.block, a.chunk))
+            f.write(render(a.merge[0], a.block, a.chunk, a.baseline_label))
         return 0
     if not a.results:
         ap.error("--results DIR or --merge OUT DIR...")
-    sys.stdout.write(render(a.results, a.block, a.chunk))
+    sys.stdout.write(render(a.results, a.block, a.chunk, a.baseline_label))
     return 0
 
 
