@@ -18,6 +18,7 @@
 
 #include "datagen.h"
 #include "gpu_tune.h"
+#include "gpulz_entropy.h"
 #include "gpulz_format2.h"
 #include "gpu_testutil.h"
 
@@ -535,6 +536,44 @@ static void v2_damage_trials(uint8_t *src, gpulz_mode mode, unsigned S, unsigned
     free(bad);
 }
 
+/*
+ * A stream worth coding whose last segment codes to more words than its
+ * units' bytes (noise after a long quiet stretch, which sets the model): the
+ * GPU's one coding pass keeps only a segment's units' bytes of words, so it
+ * codes that stream a second time in place, and must still write the CPU's
+ * bytes.  For S = 1 the chunk is checked to have such a segment.
+ */
+static void v2_outgrown(uint8_t *src)
+{
+    const size_t G = (size_t)1 << GPULZ_SEG_LOG2_DEFAULT;
+    for (unsigned S = 1; S <= 2; S++) {
+        const size_t n = 4 * G * S;
+        for (size_t i = 0; i < n; i++)
+            src[i] = i < 3 * G * S ? (uint8_t)(rnd() % 2) : (uint8_t)rnd();
+        v2_one(src, n, S, 128, 1024, 0, GPULZ_MODE_FAST);
+        v2_one(src, n, S, 128, 1024, 0, GPULZ_MODE_RATIO);
+        if (S != 1)
+            continue;
+        gpulz_params p;
+        params_for(&p, S, 128, 1024, GPULZ_BACKEND_CPU);
+        p.mode = GPULZ_MODE_FAST;
+        size_t bound = gpulz_compress_bound(n, &p), len = 0;
+        uint8_t *c = malloc(bound);
+        gpulz_stream_view V;
+        memset(&V, 0, sizeof V);
+        int outgrown = 0;
+        if (gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK &&
+            gpulz_stream_open(c + GPULZ_V2_HEADER_SIZE, len - GPULZ_V2_HEADER_SIZE, n / S, 1,
+                              GPULZ_SEG_LOG2_DEFAULT, "symbols", &V) == GPULZ_OK &&
+            V.kind == GPULZ_STREAM_RANS)
+            for (uint64_t k = 0; k < V.nseg; k++)
+                outgrown |= (uint64_t)V.words[k] * GPULZ_RANS_WORD_BYTES > G;
+        CHECK(outgrown, "the outgrown-segment input (S=1) has no rANS segment longer than its units");
+        gpulz_stream_close(&V);
+        free(c);
+    }
+}
+
 /* Format 2: modes fast, ratio and auto on the GPU against the CPU over
  * kinds, sizes, symbol, window and block sizes, with and without the
  * checksum and the adaptive flag; damaged chunks of each shape. */
@@ -557,6 +596,7 @@ static void format2_trials(void)
         unsigned flags = (rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM) | (rnd() % 4 ? 0 : GPULZ_FLAG_ADAPTIVE);
         v2_one(src, n, S, W, C, flags, mode);
     }
+    v2_outgrown(src);
     printf("format 2 trials: %d inputs, modes fast, ratio and auto\n", trials);
 
     v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick ? 40 : 400);

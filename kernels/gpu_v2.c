@@ -24,15 +24,31 @@ static const char *const stream_names[] = {"symbols 0", "symbols 1", "symbols 2"
 
 /* ---- encoding ------------------------------------------------------------- */
 
-/* The encoder's entries of a model: per unit value its f and c, and the
- * escape's with the escape bit for a value outside the table. */
-static void enc_entries(const gpulz_model *m, uint32_t *e)
+/* The width of the encoder's table of a stream with histogram h: its range,
+ * the only values a unit of the stream takes. */
+static size_t enc_width(const gpulz_hist *h)
 {
-    const size_t V = (size_t)1 << (8 * m->u);
-    for (size_t v = 0; v < V; v++) {
-        unsigned i = m->entry[v];
-        e[v] = (i == m->K ? GPU_V2_ENC_ESC : 0) | m->freq[i] << 16 | m->cum[i];
-    }
+    const uint32_t V = (uint32_t)1 << (8 * h->u);
+    return h->span < V ? h->span : V;
+}
+
+/* The encoder's entries of a model for the values of h's range, value v at
+ * (v - lo) mod 2^(8u), lo the range's first value (so a range around the end
+ * is one run too): its f and c, the escape's with the escape bit for a value
+ * outside the table.  Returns lo.  Only the range is filled and sent: the
+ * units are all in it, and a table of 2^16 entries filled and copied whole
+ * took longer than coding a small chunk's segment. */
+static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, uint32_t *e)
+{
+    const uint32_t V = (uint32_t)1 << (8 * m->u), lo = h->span < V ? h->lo : 0;
+    uint32_t pa[2], pb[2];
+    const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
+    for (unsigned p = 0; p < pieces; p++)
+        for (uint32_t v = pa[p]; v < pb[p]; v++) {
+            const unsigned i = m->entry[v];
+            e[(v - lo) & (V - 1)] = (i == m->K ? GPU_V2_ENC_ESC : 0) | m->freq[i] << 16 | m->cum[i];
+        }
+    return lo;
 }
 
 /* The one value of a constant stream's histogram. */
@@ -99,24 +115,28 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     uint32_t *enc = NULL;
     uint8_t *meta = NULL;
     gpu_ctx *c = K->c;
-    memset(model, 0, sizeof model);
+    for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
+        model[j].entry = NULL; /* what gpulz_model_free reads: not the 48 KB of each */
     J->words = (uint32_t *)(K->scratch + P->words);
     J->seg_off = (uint64_t *)(K->scratch + P->seg_off);
+    J->states = (uint32_t *)(K->scratch + P->states);
 
     /* the models, and the kind each stream takes before coding */
     enc_at[0] = 0;
     for (unsigned j = 0; j < J->count; j++)
-        enc_at[j + 1] = enc_at[j] + ((size_t)1 << (8 * J->s[j].u));
+        enc_at[j + 1] = enc_at[j] + enc_width(K->h[j]);
     /* pinned: the tables' copy is one DMA; it is done when this returns */
     if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, enc_at[J->count] * sizeof *enc)) != GPULZ_OK)
         goto done;
     enc = (uint32_t *)c->h_tables;
-    uint64_t segs = 0, max_segs = 0, max_units = 0;
+    uint64_t segs = 0, max_segs = 0, max_units = 0, redo_segs = 0;
+    size_t coded_at = 0;
     for (unsigned j = 0; j < J->count; j++) {
         const gpulz_hist *h = K->h[j];
         gpu_v2_stream *s = &J->s[j];
         s->kind = GPULZ_STREAM_STORED;
         s->nseg = 0;
+        s->redo = 0;
         max_units = s->N > max_units ? s->N : max_units;
         if (s->N) {
             if ((rc = gpulz_model_build(&model[j], h)) != GPULZ_OK)
@@ -126,17 +146,21 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         if (s->kind == GPULZ_STREAM_CONSTANT)
             s->constant = only_value(h);
         if (s->kind == GPULZ_STREAM_RANS) {
-            enc_entries(&model[j], enc + enc_at[j]);
+            s->enc_lo = enc_entries(&model[j], h, enc + enc_at[j]);
             s->enc = (const uint32_t *)(K->scratch + P->enc) + enc_at[j];
             s->nseg = gpulz_segments_of(s->N, g);
             s->seg0 = segs;
+            s->coded = K->scratch + P->coded + coded_at;
+            coded_at += (s->N * s->u + 255) & ~(uint64_t)255;
+            if (coded_at > P->coded_bytes)
+                FAIL(GPULZ_ERR_PARAM, "the streams' coded words exceed the plan's %zu bytes", P->coded_bytes);
             segs += s->nseg;
             max_segs = s->nseg > max_segs ? s->nseg : max_segs;
         }
     }
     GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, enc_at[J->count] * sizeof *enc, cudaMemcpyHostToDevice, st));
 
-    /* count every segment's words, place them, and learn each body's size */
+    /* code every segment, place them, and learn each body's size */
     if (segs) {
         if (!(bounds = malloc((segs + 1) * sizeof *bounds)))
             FAIL(GPULZ_ERR_NOMEM, "cannot allocate the segment offsets");
@@ -157,6 +181,15 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
                 s->kind = GPULZ_STREAM_STORED;
                 s->nseg = 0;
             }
+            /* a segment with more words than its c * u bytes of coded hold */
+            for (uint64_t k = 0; k < s->nseg && !s->redo; k++) {
+                const uint64_t c = s->N - (k << g) < ((uint64_t)1 << g) ? s->N - (k << g) : (uint64_t)1 << g;
+                const uint64_t words = (bounds[s->seg0 + k + 1] - bounds[s->seg0 + k] - GPULZ_RANS_STATE_BYTES) /
+                                       GPULZ_RANS_WORD_BYTES;
+                s->redo = words > c * s->u / GPULZ_RANS_WORD_BYTES;
+            }
+            if (s->redo && s->nseg > redo_segs)
+                redo_segs = s->nseg;
         }
         pos_of[j] = pos;
         if (s->kind == GPULZ_STREAM_RANS) {
@@ -191,7 +224,8 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
                 *q++ = (uint8_t)(s->constant >> (8 * b));
         GPULZ_CK(cudaMemcpyAsync(d_dst + pos_of[j], start, (size_t)(q - start), cudaMemcpyHostToDevice, st));
     }
-    if ((rc = gpu_v2_encode(J, d_dst, 1, max_segs, max_units, st)) != GPULZ_OK)
+    if ((rc = gpu_v2_put_segments(J, d_dst, max_segs, st)) != GPULZ_OK ||
+        (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, max_units, st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaStreamSynchronize(st));
 done:

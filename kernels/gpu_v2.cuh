@@ -23,6 +23,7 @@
 #define GPU_V2_WARPS 4 /* segments per thread block */
 #define GPU_V2_ENC_BATCH 8 /* rounds of a segment whose units are loaded at once */
 #define GPU_V2_UNDELTA_THREADS 256
+#define GPU_V2_PUT_THREADS 256 /* per segment placed */
 
 /* Symbol i of the input, S bytes little-endian, from any alignment. */
 template <unsigned S>
@@ -206,12 +207,108 @@ __device__ __forceinline__ void v2_put_word(uint8_t *seg, uint32_t i, uint32_t w
     p[1] = (uint8_t)(w >> 8);
 }
 
+/* Symbol i of x, S bytes little-endian, where x is aligned to S: one load. */
+template <unsigned S>
+__device__ __forceinline__ uint64_t v2_sym_aligned(const uint8_t *x, uint64_t i)
+{
+    if (S == 1)
+        return x[i];
+    if (S == 2)
+        return ((const uint16_t *)x)[i];
+    if (S == 4)
+        return ((const uint32_t *)x)[i];
+    return ((const uint64_t *)x)[i];
+}
+
+/* Where a stream's units come from, read out of the job once, before the
+ * rounds (not from the kernel's parameters in every round). */
+struct v2_src {
+    const uint8_t *x;
+    uint64_t cmask;  /* C - 1: DELTA restarts where (i & cmask) == 0 */
+    unsigned shift;  /* SPLIT: the plane's byte, 8 * plane */
+    bool bytes, delta, split, aligned;
+};
+
+__device__ __forceinline__ v2_src v2_src_of(const gpu_v2_job &J, const gpu_v2_stream &st, unsigned S)
+{
+    v2_src q;
+    q.x = st.x;
+    q.cmask = J.C - 1;
+    q.shift = 8 * st.plane;
+    q.bytes = st.bytes != 0;
+    q.delta = J.delta != 0;
+    q.split = J.split != 0;
+    q.aligned = ((uintptr_t)st.x & (S - 1)) == 0;
+    return q;
+}
+
+/* The S-byte symbols at at[0..B-1], every load issued before any value is
+ * used. */
+template <unsigned S, unsigned B>
+__device__ __forceinline__ void v2_syms(const uint8_t *x, bool aligned, const uint64_t (&at)[B], uint64_t (&y)[B])
+{
+    if (aligned) {
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            y[k] = v2_sym_aligned<S>(x, at[k]);
+    } else {
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            y[k] = v2_sym<S>(x, at[k]);
+    }
+}
+
+/*
+ * The lane's units of B rounds of a segment, rounds top-1 down to top-B.
+ * Every load is unconditional (a round below 0 reads round 0, a unit past
+ * the segment its last unit; the caller ignores those), so that they are
+ * issued back to back and the batch waits on memory once: loads under a
+ * condition were placed each with its first use, and a segment of a small
+ * chunk, with nothing beside it on its SM, waited once per round.
+ */
+template <unsigned S, unsigned B>
+__device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsigned top, unsigned c, unsigned lane,
+                                         uint32_t (&v)[B])
+{
+    uint64_t at[B], y[B];
+#pragma unroll
+    for (unsigned k = 0; k < B; k++) {
+        const unsigned r = top > k ? top - 1 - k : 0, i = r * 32 + lane;
+        at[k] = first + (i < c ? i : c - 1);
+    }
+    if (q.bytes) {
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            v[k] = q.x[at[k]];
+        return;
+    }
+    v2_syms<S, B>(q.x, q.aligned, at, y);
+    if (q.delta) {
+        uint64_t before[B], p[B];
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            before[k] = at[k] ? at[k] - 1 : 0;
+        v2_syms<S, B>(q.x, q.aligned, before, p);
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            if (at[k] & q.cmask)
+                y[k] = (y[k] - p[k]) & gpulz_symbol_mask(S);
+    }
+#pragma unroll
+    for (unsigned k = 0; k < B; k++)
+        v[k] = q.split ? (uint32_t)(y[k] >> q.shift) & 255u : (uint32_t)y[k];
+}
+
 /*
  * One warp per segment of a rANS stream (grid y: the stream).  Rows from the
  * last: the escaped lanes' raw steps, then every lane's symbol step, each
- * from the highest lane down (§16).  Counting (WRITE false) leaves the words
- * of the segment; writing numbers them backwards from that count, so they
- * land in the order the decoder reads them, behind the states.
+ * from the highest lane down (§16).  Coding (WRITE false) puts the words in
+ * the order emitted into the segment's place in st.coded, as many as its
+ * c * u bytes hold, and leaves the word count and the final states, so that
+ * one pass codes and gpu_v2_put_kernel places.  Writing (WRITE true, the
+ * streams marked redo, whose words outgrew that room) codes again and
+ * numbers the words backwards from the count, so they land in the order the
+ * decoder reads them, behind the states.
  */
 template <unsigned S, bool WRITE>
 __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
@@ -219,34 +316,35 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
     const unsigned lane = threadIdx.x & 31;
-    if (s >= st.nseg)
+    if (s >= st.nseg || (WRITE && !st.redo))
         return;
     const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
     const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
-    uint32_t total = 0;
+    const v2_src q = v2_src_of(J, st, S);
+    const uint32_t *const enc = st.enc, enc_lo = st.enc_lo;
+    const unsigned u = st.u, umask = (1u << (8 * u)) - 1;
+    uint32_t total = 0, room = 0;
     uint8_t *seg = NULL;
+    uint16_t *coded = NULL;
     if (WRITE) {
         total = J.words[st.seg0 + s];
         seg = dst + st.seg_at + (J.seg_off[st.seg0 + s] - J.seg_off[st.seg0]);
+    } else {
+        coded = (uint16_t *)(st.coded + first * u);
+        room = c * u / GPULZ_RANS_WORD_BYTES;
     }
     uint32_t state = GPULZ_RANS_L, nw = 0;
     /* The rounds in batches of GPU_V2_ENC_BATCH, last first: a batch's units
      * and then their entries are loaded before any is coded, so that a
-     * segment waits on memory once per batch and not twice per round (with
+     * segment waits on memory twice per batch and not twice per round (with
      * few segments, small chunks, nothing else hides that wait). */
     for (unsigned top = (c + 31) / 32; top > 0;) {
         const unsigned nb = top < GPU_V2_ENC_BATCH ? top : GPU_V2_ENC_BATCH;
         uint32_t vb[GPU_V2_ENC_BATCH], eb[GPU_V2_ENC_BATCH];
+        v2_units<S, GPU_V2_ENC_BATCH>(q, first, top, c, lane, vb);
 #pragma unroll
-        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
-            const unsigned i = (top - 1 - k) * 32 + lane;
-            vb[k] = k < nb && i < c ? v2_unit<S>(J, st, first + i) : 0;
-        }
-#pragma unroll
-        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
-            const unsigned i = (top - 1 - k) * 32 + lane;
-            eb[k] = k < nb && i < c ? st.enc[vb[k]] : 0;
-        }
+        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++)
+            eb[k] = enc[(vb[k] - enc_lo) & umask];
 #pragma unroll
         for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
             if (k >= nb) /* the same for the whole warp */
@@ -256,19 +354,22 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
             const uint32_t v = vb[k], e = eb[k];
             uint32_t w = 0;
             int emit = 0;
-            if (active && (e & GPU_V2_ENC_ESC))
-                state = gpulz_rans_encode_raw(state, v, st.u, &emit, &w);
-            unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
-            if (WRITE && emit)
-                v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
-            nw += __popc(mask);
-            emit = 0;
-            if (active)
-                state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
-            mask = __ballot_sync(0xFFFFFFFFu, emit);
-            if (WRITE && emit)
-                v2_put_word(seg, total - 1 - (nw + __popc(mask >> lane >> 1)), w);
-            nw += __popc(mask);
+#pragma unroll
+            for (int step = 0; step < 2; step++) {
+                if (step == 0 && active && (e & GPU_V2_ENC_ESC))
+                    state = gpulz_rans_encode_raw(state, v, u, &emit, &w);
+                if (step == 1 && active)
+                    state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
+                /* the word's place in the order emitted: lanes above first */
+                const unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
+                const uint32_t at = nw + __popc(mask >> lane >> 1);
+                if (WRITE && emit)
+                    v2_put_word(seg, total - 1 - at, w);
+                if (!WRITE && emit && at < room)
+                    coded[at] = (uint16_t)w;
+                nw += __popc(mask);
+                emit = 0;
+            }
         }
         top -= nb;
     }
@@ -276,9 +377,34 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
         gpulz_put_u32(seg + 4 * lane, state);
         if (lane == 0)
             gpulz_put_u32(dst + st.dir_at + 4 * s, total);
-    } else if (lane == 0) {
-        J.words[st.seg0 + s] = nw;
+    } else {
+        J.states[32 * (st.seg0 + s) + lane] = state;
+        if (lane == 0)
+            J.words[st.seg0 + s] = nw;
     }
+}
+
+/*
+ * A block per segment of a rANS stream not marked redo (grid y: the
+ * stream): its states, its words from coded in the reverse of the order
+ * coded, and its directory entry, to where J.seg_off places them.
+ */
+__global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_job J, uint8_t *dst)
+{
+    const gpu_v2_stream &st = J.s[blockIdx.y];
+    const uint64_t s = blockIdx.x;
+    if (st.kind != GPULZ_STREAM_RANS || st.redo || s >= st.nseg)
+        return;
+    const uint64_t k = st.seg0 + s;
+    const uint32_t total = J.words[k];
+    uint8_t *seg = dst + st.seg_at + (J.seg_off[k] - J.seg_off[st.seg0]);
+    const uint16_t *coded = (const uint16_t *)(st.coded + (s << J.g) * st.u);
+    for (uint32_t at = threadIdx.x; at < total; at += blockDim.x)
+        v2_put_word(seg, total - 1 - at, coded[at]);
+    if (threadIdx.x < 32)
+        gpulz_put_u32(seg + 4 * threadIdx.x, J.states[32 * k + threadIdx.x]);
+    if (threadIdx.x == 0)
+        gpulz_put_u32(dst + st.dir_at + 4 * s, total);
 }
 
 /* A stored stream's units (grid y: the stream; others return). */
@@ -309,27 +435,71 @@ __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint6
 /* ---- decoding ------------------------------------------------------------- */
 
 /* Take the next word where a lane needs one: the lanes in need numbered in
- * lane order from *k; a word past the segment's marks it bad. */
+ * lane order from *k; a word past the segment's marks it bad.  Predicated,
+ * not branched: a round's steps stay one straight run of instructions. */
 __device__ __forceinline__ void v2_take(bool need, uint32_t *state, const uint8_t *w, uint32_t *k, uint32_t nw,
                                         bool *bad, unsigned lane)
 {
     const unsigned mask = __ballot_sync(0xFFFFFFFFu, need);
-    if (need) {
-        const uint32_t i = *k + __popc(mask & ((1u << lane) - 1));
-        if (i < nw)
-            *state = gpulz_rans_take_word(*state, gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i));
-        else
-            *bad = true;
-    }
+    const uint32_t i = *k + __popc(mask & ((1u << lane) - 1));
+    const bool ok = need && i < nw;
+    const uint32_t word = ok ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i) : 0;
+    *state = ok ? gpulz_rans_take_word(*state, word) : *state;
+    *bad = *bad || (need && !ok);
     *k += __popc(mask);
 }
 
 /*
+ * A segment of c units of U bytes decoded by one warp into out (unit i at
+ * out + i * stride), the table in shared memory.  Each row: every lane's
+ * symbol step and renormalisation in lane order, then the escaped lanes'
+ * raw units in lane order (§16), that part skipped by the whole warp in a
+ * row without an escape.  Returns whether the segment is bad: a state below
+ * 2^16 at the start, a word past the segment's, a lane not back at 2^16,
+ * words left over (what entropy.c rejects).
+ */
+template <unsigned U>
+__device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const uint16_t *value, const uint8_t *seg,
+                                                  uint32_t nw, unsigned c, uint8_t *out, unsigned stride,
+                                                  unsigned lane)
+{
+    const uint8_t *w = seg + GPULZ_RANS_STATE_BYTES;
+    const bool out_aligned = U == 2 && stride == 2 && ((uintptr_t)out & 1) == 0;
+    uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
+    bool bad = state < GPULZ_RANS_L;
+    for (unsigned r = 0; r < (c + 31) / 32; r++) {
+        const unsigned i = r * 32 + lane;
+        const bool active = i < c;
+        const uint32_t sl = state & (GPULZ_RANS_M - 1), e = slot[sl];
+        const uint32_t next = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
+        state = active ? next : state;
+        v2_take(active && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
+        const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
+        uint32_t v = value[sl];
+        if (__any_sync(0xFFFFFFFFu, esc)) {
+            if (esc) {
+                v = state & ((1u << (8 * U)) - 1);
+                state >>= 8 * U;
+            }
+            v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
+        }
+        if (active) {
+            uint8_t *p = out + (size_t)i * stride;
+            if (out_aligned) {
+                *(uint16_t *)p = (uint16_t)v;
+            } else {
+                p[0] = (uint8_t)v;
+                if (U == 2)
+                    p[1] = (uint8_t)(v >> 8);
+            }
+        }
+    }
+    return bad || state != GPULZ_RANS_L || k != nw;
+}
+
+/*
  * One warp per segment of a rANS stream, the table in shared memory (grid y:
- * the stream).  Each row: every lane's symbol step and renormalisation in
- * lane order, then the escaped lanes' raw units in lane order (§16).  What
- * entropy.c rejects is rejected here: a state below 2^16 at the start, a
- * word past the segment's, a lane not back at 2^16, words left over.
+ * the stream), the units put where v2_unit_put puts them.
  */
 __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
@@ -350,30 +520,12 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
     const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
     const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
     const uint8_t *seg = src + st.seg_at + J.seg_off[st.seg0 + s];
-    const uint8_t *w = seg + GPULZ_RANS_STATE_BYTES;
-    const uint32_t nw = J.words[st.seg0 + s], umask = (1u << (8 * st.u)) - 1;
-    uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
-    bool bad = state < GPULZ_RANS_L;
-    for (unsigned r = 0; r < (c + 31) / 32; r++) {
-        const unsigned i = r * 32 + lane;
-        const bool active = i < c;
-        uint32_t e = 0, sl = 0;
-        if (active) {
-            sl = state & (GPULZ_RANS_M - 1);
-            e = slot[sl];
-            state = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
-        }
-        v2_take(active && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
-        const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
-        if (active && !esc)
-            v2_unit_put(J, st, first + i, value[sl]);
-        if (esc) {
-            v2_unit_put(J, st, first + i, state & umask);
-            state >>= 8 * st.u;
-        }
-        v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
-    }
-    bad = bad || state != GPULZ_RANS_L || k != nw;
+    const uint32_t nw = J.words[st.seg0 + s];
+    /* where the units go, read out of the job once (v2_unit_put's rule) */
+    const unsigned stride = st.bytes ? 1 : J.S;
+    uint8_t *const out = st.out + (st.bytes || !J.split ? 0 : st.plane) + first * stride;
+    const bool bad = st.u == 2 ? v2_decode_segment<2>(slot, value, seg, nw, c, out, stride, lane)
+                               : v2_decode_segment<1>(slot, value, seg, nw, c, out, stride, lane);
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
 }

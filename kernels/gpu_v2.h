@@ -40,7 +40,10 @@ typedef struct gpu_v2_stream {
     unsigned bytes;
     const uint8_t *x;                /* encoding: the units' source */
     uint8_t *out;                    /* decoding: where they go */
-    const uint32_t *enc;             /* encoding: per unit value (2^(8u)) */
+    const uint32_t *enc;             /* encoding: per unit value v of the stream, at (v - enc_lo) mod 2^(8u) */
+    uint32_t enc_lo;
+    uint8_t *coded;                  /* encoding: per segment s, at s * G * u, its words as coded */
+    unsigned redo;                   /* encoding: a segment's words outgrew its slot: code it again in place */
     const gpulz_dec_table *dec;      /* decoding: the table */
     uint32_t constant;               /* a constant stream's value */
 } gpu_v2_stream;
@@ -51,13 +54,15 @@ typedef struct gpu_v2_job {
     gpu_v2_stream s[GPU_V2_STREAMS_MAX];
     uint32_t *words;        /* per segment of every stream: its words */
     uint64_t *seg_off;      /* per segment: its offset from its stream's first (scanned) */
+    uint32_t *states;       /* encoding: per segment its 32 final states */
     unsigned *err;          /* the device error word */
 } gpu_v2_job;
 
 /* The device scratch of a format 2 chunk's encoding: byte offsets into one
  * area.  Statistics and coding take every mode; ratio adds the tokens. */
 typedef struct gpu_v2_plan {
-    size_t hist, status, enc, dec, words, seg_off, temp, total;
+    size_t hist, status, enc, dec, words, seg_off, states, temp, coded, total;
+    size_t coded_bytes; /* the streams' words as coded: their units' bytes, each stream 256-aligned */
     size_t hist_bins;  /* per transform */
     size_t temp_bytes; /* the scans' */
     uint64_t segs;     /* segments of all streams, at most */
@@ -220,11 +225,21 @@ int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int de
 int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, uint32_t *sum,
                     cudaStream_t st);
 
-/* The rANS streams' segments: with write = 0 their word counts (J->words);
- * with write = 1 their states, words and directories into d_dst, where
- * J->seg_off places them.  Stored streams' units are written too. */
+/* The rANS streams' segments.  write = 0: each segment coded once, its word
+ * count into J->words, its final states into J->states, and its words, in
+ * the order coded, into its place in the stream's coded (those that fit its
+ * c * u bytes; more words than that, which only a segment coded to more
+ * than its stored size has, make the host set redo).  write = 1: the segments of the streams
+ * marked redo coded again, states, words and directories into d_dst, where
+ * J->seg_off places them; and stored streams' units.  max_segs: the most
+ * segments of a stream the launch codes. */
 int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, uint64_t max_units,
                   cudaStream_t st);
+
+/* The segments of the rANS streams not marked redo from coded into
+ * d_dst, where J->seg_off places them: states, words (the reverse of the
+ * order coded, §16) and directories. */
+int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, cudaStream_t st);
 
 /* J->seg_off from J->words: sizes scanned over all segs segments. */
 int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_bytes, cudaStream_t st);

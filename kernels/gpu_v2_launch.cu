@@ -54,8 +54,14 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     P->dec = align256(P->enc + enc_values * sizeof(uint32_t));
     P->words = align256(P->dec + (size_t)streams * sizeof(gpulz_dec_table));
     P->seg_off = align256(P->words + P->segs * sizeof(uint32_t));
-    P->temp = align256(P->seg_off + (P->segs + 1) * sizeof(uint64_t));
-    size_t end = align256(P->temp + P->temp_bytes);
+    P->states = align256(P->seg_off + (P->segs + 1) * sizeof(uint64_t));
+    P->temp = align256(P->states + P->segs * GPULZ_RANS_STATE_BYTES);
+    /* the streams' words as coded, each stream's room its units' bytes: the
+     * symbol streams' m * S at most, ratio's flags, lengths and offsets
+     * theirs (m / 8 + nb, m, m) */
+    P->coded_bytes = (size_t)m * S + (lzss ? (size_t)(m / 8 + nb + 2 * m) : 0) + (size_t)256 * streams;
+    P->coded = align256(P->temp + P->temp_bytes);
+    size_t end = align256(P->coded + P->coded_bytes);
     if (lzss) {
         P->slot_flags = end;
         P->slot_lits = align256(P->slot_flags + nb * (C / 8));
@@ -152,6 +158,18 @@ extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uin
         case 4: gpu_v2_store_kernel<4><<<grid, 256, 0, st>>>(*J, d_dst); break;
         default: gpu_v2_store_kernel<8><<<grid, 256, 0, st>>>(*J, d_dst); break;
         }
+        GPULZ_CK(cudaGetLastError());
+    }
+done:
+    return rc;
+}
+
+extern "C" int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    if (max_segs) {
+        dim3 grid((unsigned)max_segs, J->count);
+        gpu_v2_put_kernel<<<grid, GPU_V2_PUT_THREADS, 0, st>>>(*J, d_dst);
         GPULZ_CK(cudaGetLastError());
     }
 done:
