@@ -402,14 +402,18 @@ void gpulz_fast_hists_free(gpulz_fast_hists *H)
     }
 }
 
-int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S)
+static int fast_hists_make(gpulz_fast_hists *H, unsigned S, int whole)
 {
     int rc = GPULZ_OK;
     memset(H, 0, sizeof *H);
     H->S = S;
     for (int d = 0; d < 2 && rc == GPULZ_OK; d++) {
-        if (S <= 2)
+        if (S <= 2 && whole) {
             rc = gpulz_hist_init(&H->whole[d], S);
+        } else if (S <= 2) { /* empty and without counts, all values its range */
+            H->whole[d].u = S;
+            H->whole[d].span = (uint32_t)1 << (8 * S);
+        }
         for (unsigned j = 0; j < (S >= 2 ? S : 0) && rc == GPULZ_OK; j++)
             rc = gpulz_hist_init(&H->plane[d][j], 1);
     }
@@ -418,12 +422,28 @@ int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S)
     return rc;
 }
 
+int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S)
+{
+    return fast_hists_make(H, S, 1);
+}
+
+int gpulz_fast_hists_init_planes(gpulz_fast_hists *H, unsigned S)
+{
+    return fast_hists_make(H, S, 0);
+}
+
 void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H)
 {
     for (int d = 0; d < 2; d++) {
         gpulz_hist *w = &H->whole[d], *lo = &H->plane[d][0], *hi = &H->plane[d][1];
         memset(lo->count, 0, 256 * sizeof *lo->count);
         memset(hi->count, 0, 256 * sizeof *hi->count);
+        lo->N = hi->N = w->N;
+        /* a transform nothing was counted for (ratio's literals have no
+         * delta's): its range is still all 2^16 values, whose zeros (fresh
+         * pages) would be read for nothing */
+        if (!w->N)
+            continue;
         /* the rows (the high byte's) that meet the whole's range, the
          * others all 0; two pieces that share a row make it every row, so
          * that none is added twice */
@@ -449,7 +469,6 @@ void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H)
                 }
                 hi->count[b] = sum;
             }
-        lo->N = hi->N = w->N;
     }
 }
 

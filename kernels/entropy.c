@@ -95,16 +95,22 @@ void gpulz_hist_narrow(gpulz_hist *h)
 {
     const uint32_t V = (uint32_t)1 << (8 * h->u);
     uint32_t first = V, last = 0, gap = 0, gap_end = 0, prev = 0;
-    for (uint32_t v = 0; v < V; v++) {
-        if (!h->count[v])
+    /* eight counters at a time: most of 2^16 are 0 */
+    for (uint32_t b = 0; b < V; b += 8) {
+        const uint64_t *c = h->count + b;
+        if (!(c[0] | c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7]))
             continue;
-        if (first == V)
-            first = v;
-        else if (v - prev - 1 > gap) {
-            gap = v - prev - 1;
-            gap_end = v;
+        for (uint32_t v = b; v < b + 8; v++) {
+            if (!h->count[v])
+                continue;
+            if (first == V)
+                first = v;
+            else if (v - prev - 1 > gap) {
+                gap = v - prev - 1;
+                gap_end = v;
+            }
+            prev = last = v;
         }
-        prev = last = v;
     }
     if (first == V)
         return; /* nothing counted: the range stays */

@@ -84,7 +84,6 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
         uint64_t *cd = counts + d * P->hist_bins;
         if (S <= 2) {
             /* read where they arrived: no copy of 2^16 counters */
-            free(H->whole[d].count);
             H->whole[d].count = cd;
             H->whole[d].N = m;
             gpulz_hist_narrow(&H->whole[d]);
@@ -296,7 +295,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     gpu_v2_memo *M = memo ? memo : &own;
     if (!M->valid || M->S != S || M->C != C || M->checksum != (unsigned)checksum) {
         gpu_v2_memo_free(M);
-        if ((rc = gpulz_fast_hists_init(&M->H, S)) != GPULZ_OK)
+        if ((rc = gpulz_fast_hists_init_planes(&M->H, S)) != GPULZ_OK)
             return rc;
         M->S = S;
         M->C = C;

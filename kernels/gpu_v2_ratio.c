@@ -86,11 +86,10 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     if ((rc = byte_hist(&hF, counts, nf)) != GPULZ_OK || (rc = byte_hist(&hLn, counts + 256 + bins, nm)) != GPULZ_OK ||
-        (rc = byte_hist(&hOf, counts + 512 + bins, nm)) != GPULZ_OK || (rc = gpulz_fast_hists_init(&HL, S)) != GPULZ_OK)
+        (rc = byte_hist(&hOf, counts + 512 + bins, nm)) != GPULZ_OK || (rc = gpulz_fast_hists_init_planes(&HL, S)) != GPULZ_OK)
         goto done;
     if (S <= 2) {
         /* read where they arrived, as the statistics are */
-        free(HL.whole[0].count);
         HL.whole[0].count = counts + 256;
         borrowed = 1;
         HL.whole[0].N = nl;

@@ -39,6 +39,10 @@ typedef struct gpulz_fast_hists {
     gpulz_hist plane[2][8];
 } gpulz_fast_hists;
 int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S);
+/* The same without counts for the whole histograms (S <= 2; N 0), for a
+ * caller that points them at counts of its own (the GPU's, read where they
+ * arrived): no 2^16 counters allocated, cleared and freed per chunk. */
+int gpulz_fast_hists_init_planes(gpulz_fast_hists *H, unsigned S);
 void gpulz_fast_hists_free(gpulz_fast_hists *H);
 void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H);
 int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *split);
