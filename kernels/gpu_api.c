@@ -206,6 +206,7 @@ static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, si
         uint8_t *buf[2] = {c->d_out, c->d_alt};
         for (unsigned i = 0; i < count && rc == GPULZ_OK; i++) {
             const int slot = best == 0;
+            memo.ratio_next = i + 1 < count && list[i + 1] == GPULZ_MODE_RATIO;
             if ((rc = device_candidate(J, n, p, S, list[i], scratch_size, &memo, buf[slot], cap, &len)) != GPULZ_OK)
                 break;
             if (best < 0 || len < best_len) {

@@ -211,6 +211,9 @@ int gpu_ctx_acquire_lane(gpu_ctx **out, int *prev, int want, unsigned lane)
             goto done;
         GPULZ_CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
         GPULZ_CK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
+        GPULZ_CK(cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
+        GPULZ_CK(cudaEventCreateWithFlags(&c->side_fork, cudaEventDisableTiming));
+        GPULZ_CK(cudaEventCreateWithFlags(&c->side_done, cudaEventDisableTiming));
         for (unsigned w = 0; w < c->pol.work_streams; w++) {
             GPULZ_CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
             GPULZ_CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));

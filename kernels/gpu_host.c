@@ -87,6 +87,7 @@ int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params 
         const int slot = best == 0;
         gpulz_params q = *p;
         q.mode = list[i];
+        memo.ratio_next = i + 1 < count && list[i + 1] == GPULZ_MODE_RATIO;
         if ((rc = gpu_v2_compress(c, c->d_in, n, &q, buf[slot], cap, c->d_scratch, c->scratch_cap, c->stream,
                                   &memo, &len)) != GPULZ_OK)
             goto done;

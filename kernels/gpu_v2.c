@@ -260,12 +260,45 @@ void gpu_v2_memo_init(gpu_v2_memo *M)
 
 void gpu_v2_memo_free(gpu_v2_memo *M)
 {
+    /* tokens that ratio did not take still write the scratch */
+    if (M->tokens)
+        (void)cudaEventSynchronize(M->side_done);
     /* whole histograms are the context's (gpu_v2_stats) */
     if (M->valid && M->S <= 2)
         M->H.whole[0].count = M->H.whole[1].count = NULL;
     if (M->S)
         gpulz_fast_hists_free(&M->H);
     memset(M, 0, sizeof *M);
+}
+
+/*
+ * Auto's ratio candidate tokenises with fast's choice of DELTA, which fast
+ * has made: its tokens start here on the context's side stream, after the
+ * input (side_fork), and run beside fast's coding.  On a chunk of a few MB
+ * either leaves most of the GPU idle, and the tokens took a quarter of
+ * auto's time.  Only where the scratch holds ratio's token areas past every
+ * area of fast's (Pf); else ratio tokenises in its turn.
+ */
+static int tokens_beside(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_params *p, int delta,
+                         uint8_t *scratch, size_t scratch_cap, const gpu_v2_plan *Pf, cudaStream_t st, gpu_v2_memo *M)
+{
+    const unsigned S = p->symbol_size, C = p->block_symbols;
+    gpu_v2_plan Pr;
+    int rc = gpu_v2_plan_make(n, S, C, GPULZ_SEG_LOG2_DEFAULT, 1, &Pr);
+    if (rc != GPULZ_OK || Pr.total > scratch_cap || Pr.slot_flags < Pf->total)
+        return rc;
+    GPULZ_CK(cudaEventRecord(c->side_fork, st));
+    GPULZ_CK(cudaStreamWaitEvent(c->side, c->side_fork, 0));
+    if ((rc = gpu_v2_tokens(c, d_src, n / S, S, C, p->window, delta, scratch, &Pr, c->side)) != GPULZ_OK)
+        goto done;
+    GPULZ_CK(cudaEventRecord(c->side_done, c->side));
+    M->tokens = 1;
+    M->tokens_delta = delta;
+    M->side_done = c->side_done;
+done:
+    if (rc != GPULZ_OK)
+        (void)cudaStreamSynchronize(c->side);
+    return rc;
 }
 
 int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst,
@@ -293,6 +326,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         return gpulz_fail(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, P.total);
     /* the statistics: kept from the last candidate of this input, or made */
     gpu_v2_memo *M = memo ? memo : &own;
+    const int ratio_next = M->ratio_next && !lzss;
     if (!M->valid || M->S != S || M->C != C || M->checksum != (unsigned)checksum) {
         gpu_v2_memo_free(M);
         if ((rc = gpulz_fast_hists_init_planes(&M->H, S)) != GPULZ_OK)
@@ -311,9 +345,12 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     if (checksum)
         L.checksum = gpulz_ck_final(sum, n);
     if (lzss) {
-        rc = gpu_v2_compress_ratio(c, d_src, &L, p, delta, checksum, d_dst, dst_cap, scratch, &P, st, dst_len);
+        rc = gpu_v2_compress_ratio(c, d_src, &L, p, delta, checksum, d_dst, dst_cap, scratch, &P, st, M, dst_len);
         goto done;
     }
+    if (ratio_next && !M->tokens &&
+        (rc = tokens_beside(c, d_src, n, p, delta, scratch, scratch_cap, &P, st, M)) != GPULZ_OK)
+        goto done;
     const unsigned flags = GPULZ_V2_FLAG_ENTROPY | (delta ? GPULZ_V2_FLAG_DELTA : 0) |
                            (split ? GPULZ_V2_FLAG_SPLIT : 0) | (checksum ? GPULZ_V2_FLAG_CHECKSUM : 0);
     const uint32_t ck = L.checksum;

@@ -70,6 +70,7 @@ typedef struct gpu_v2_plan {
      * counts of each block's flag bytes, literals and matches (scanned into
      * places), and the streams gathered in token order */
     size_t slot_flags, slot_lits, slot_lens, slot_offs, counts, flags, lits, lens, offs, table;
+    size_t temp_tokens, temp_tokens_bytes; /* the tokens' scans: apart from temp, which fast uses */
 } gpu_v2_plan;
 
 /* The plan for n bytes of S-byte symbols in blocks of C, segments of 2^g
@@ -85,6 +86,12 @@ typedef struct gpu_v2_memo {
     unsigned S, C, checksum;
     gpulz_fast_hists H; /* for S <= 2 the whole histograms are the context's h_hists */
     uint32_t sum;
+    /* Set by the caller before a fast candidate that ratio follows: fast
+     * starts ratio's tokens on the context's side stream, beside its own
+     * coding, and ratio waits for them (tokens, their delta, side_done);
+     * freeing the memo waits for tokens that ratio did not take. */
+    int ratio_next, tokens, tokens_delta;
+    cudaEvent_t side_done;
 } gpu_v2_memo;
 void gpu_v2_memo_init(gpu_v2_memo *M);
 void gpu_v2_memo_free(gpu_v2_memo *M);
@@ -143,7 +150,7 @@ int gpu_v2_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, u
  * gpulz_layout_make with its checksum set, delta fast's choice. */
 int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, const gpulz_params *p, int delta,
                           int checksum, uint8_t *d_dst, size_t dst_cap, uint8_t *scratch, const gpu_v2_plan *P,
-                          cudaStream_t st, size_t *dst_len);
+                          cudaStream_t st, gpu_v2_memo *M, size_t *dst_len);
 
 /* Decoding ratio's streams after the header (gpu_v2_ratio.c). */
 int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,

@@ -73,7 +73,9 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
         P->lens = align256(P->lits + m * S);
         P->offs = align256(P->lens + m);
         P->table = align256(P->offs + m);
-        end = align256(P->table + nb * GPULZ_TOKEN_ENTRY_SIZE);
+        P->temp_tokens = align256(P->table + nb * GPULZ_TOKEN_ENTRY_SIZE);
+        P->temp_tokens_bytes = temp_nb;
+        end = align256(P->temp_tokens + temp_nb);
     }
     P->total = end;
     return GPULZ_OK;
@@ -277,9 +279,9 @@ extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsig
         k0 += blocks;
     }
     for (int a = 0; a < 3; a++) {
-        size_t temp_bytes = P->temp_bytes;
-        GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp, temp_bytes, cnt + a * (nb + 1), (uint64_t)(nb + 1),
-                                               st));
+        size_t temp_bytes = P->temp_tokens_bytes;
+        GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp_tokens, temp_bytes, cnt + a * (nb + 1),
+                                               (uint64_t)(nb + 1), st));
     }
     /* 8 warps of 256 threads, a data block each */
     gpu_v2_gather_kernel<<<(unsigned)((nb + 7) / 8 < 65535 ? (nb + 7) / 8 : 65535), 256, 0, st>>>(

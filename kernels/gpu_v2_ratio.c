@@ -42,7 +42,7 @@ static void byte_stream(gpu_v2_stream *s, const uint8_t *x, uint8_t *out, uint64
 
 int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, const gpulz_params *p, int delta,
                           int checksum, uint8_t *d_dst, size_t dst_cap, uint8_t *scratch, const gpu_v2_plan *P,
-                          cudaStream_t st, size_t *dst_len)
+                          cudaStream_t st, gpu_v2_memo *M, size_t *dst_len)
 {
     const unsigned S = L->symbol_size, C = L->block_symbols, W = p->window, g = GPULZ_SEG_LOG2_DEFAULT;
     const uint64_t m = L->symbols, nb = L->blocks, bins = P->hist_bins;
@@ -67,7 +67,13 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
 
     /* the tokens, and how many of each stream's units there are */
     uint64_t *cnt = (uint64_t *)(scratch + P->counts);
-    if ((rc = gpu_v2_tokens(c, d_src, m, S, C, W, delta, scratch, P, st)) != GPULZ_OK)
+    const int beside = M && M->tokens; /* started by fast, auto's candidate before (gpu_v2.c) */
+    if (beside) {
+        GPULZ_CK(cudaStreamWaitEvent(st, M->side_done, 0));
+        M->tokens = 0;
+    }
+    if ((!beside || M->tokens_delta != delta) &&
+        (rc = gpu_v2_tokens(c, d_src, m, S, C, W, delta, scratch, P, st)) != GPULZ_OK)
         goto done;
     for (int a = 0; a < 3; a++)
         GPULZ_CK(cudaMemcpyAsync(&tot[a], cnt + a * (nb + 1) + nb, sizeof tot[a], cudaMemcpyDeviceToHost, st));
