@@ -3,7 +3,7 @@
  * gpu_v2.c - format 2 chunks on the GPU, from device buffers, and mode
  * fast: statistics on the device, the choice and the models on the host
  * with the CPU codec's functions (so the bytes are the CPU's), the segments
- * counted, placed and coded on the device; and decoding, the streams opened
+ * coded once, placed and written on the device; and decoding, the streams opened
  * on the host by the CPU codec's checks and decoded on the device.  Mode
  * ratio's tokens are gpu_v2_ratio.c's.  Plain C.
  */

@@ -133,7 +133,7 @@ typedef struct gpu_v2_coding {
 /*
  * Code the streams of K->J (each with N, u, plane, bytes and x set; its
  * histogram in K->h) into d_dst from byte pos: the models and kinds on the
- * host, the segments counted, placed and written on the device, the
+ * host, the segments coded once, placed and written on the device, the
  * streams' headers and tables from the host.  *end receives where the
  * streams end; GPULZ_ERR_DST_SIZE (with *end set) when end + tail passes
  * dst_cap, before anything is written.  Queues on st and waits.
