@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mode_speed - encode and decode speed of the CPU codec per mode and array,
- * on the benchmark corpus, by default on one core (gpulz_params.threads 1).
+ * on the benchmark corpus, by default on one core (gpulz_params.threads 1);
+ * with --backend gpu, of the GPU through the host API, one call per chunk
+ * from pageable buffers, as the HDF5 filter calls it (wall clock).
  *
  * Each array is cut into chunks as mode_ratio and h5bench cut it (whole
  * trailing dims and a slab of the leading ones, at most --chunk-mib MiB).
@@ -86,6 +88,8 @@ static void usage(FILE *f)
             "  --max-mib X        time only the first X MiB of each array (default: all)\n"
             "  --repeats N        timed passes per direction, median taken (default 5)\n"
             "  --threads N        gpulz_params.threads (default 1)\n"
+            "  --backend cpu|gpu  the codec's backend (default cpu; gpu exits 77 where no GPU\n"
+            "                     is usable)\n"
             "  --clock wall|cpu   wall time or the thread's CPU time (default wall)\n"
             "  --time enc|dec|both  which direction to time (default both; for profiles)\n");
 }
@@ -97,6 +101,7 @@ int main(int argc, char **argv)
     double chunk_mib = 4, max_mib = 0;
     int repeats = 5;
     unsigned threads = 1;
+    gpulz_backend backend = GPULZ_BACKEND_CPU;
     int time_enc = 1, time_dec = 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -124,6 +129,8 @@ int main(int argc, char **argv)
             repeats = atoi(val);
         else if (!strcmp(arg, "--threads"))
             threads = (unsigned)strtoul(val, NULL, 10);
+        else if (!strcmp(arg, "--backend") && (!strcmp(val, "cpu") || !strcmp(val, "gpu")))
+            backend = strcmp(val, "gpu") ? GPULZ_BACKEND_CPU : GPULZ_BACKEND_GPU;
         else if (!strcmp(arg, "--clock") && (!strcmp(val, "wall") || !strcmp(val, "cpu")))
             clock_id = strcmp(val, "cpu") ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
         else if (!strcmp(arg, "--time") && (!strcmp(val, "enc") || !strcmp(val, "dec") || !strcmp(val, "both"))) {
@@ -157,6 +164,10 @@ int main(int argc, char **argv)
     int bad = 0, header = 0;
     corpus_array a;
     int got;
+    if (backend == GPULZ_BACKEND_GPU && !gpulz_gpu_available()) {
+        fprintf(stderr, "mode_speed: no usable GPU: skipped\n");
+        return 77;
+    }
     while ((got = corpus_next(&c, &a)) != 0) {
         if (got < 0) {
             bad = 1;
@@ -168,10 +179,10 @@ int main(int argc, char **argv)
         const size_t cb = chunk_bytes_of(&a, chunk_mib * MIB);
         const size_t nchunks = bytes ? (bytes + cb - 1) / cb : 0;
         if (!header) {
-            printf("gpulz %s, chunks of at most %g MiB, S = element size, %u thread(s), median of %d "
+            printf("gpulz %s, %s, chunks of at most %g MiB, S = element size, %u thread(s), median of %d "
                    "passes (%s clock) after one warm-up; MB/s = 10^6 array bytes per second.\n\n",
-                   gpulz_version_string(), chunk_mib, threads, repeats,
-                   clock_id == CLOCK_MONOTONIC ? "wall" : "thread CPU");
+                   gpulz_version_string(), backend == GPULZ_BACKEND_GPU ? "GPU backend" : "CPU backend",
+                   chunk_mib, threads, repeats, clock_id == CLOCK_MONOTONIC ? "wall" : "thread CPU");
             printf("| array | dtype | MB |");
             for (int k = 0; k < nmodes; k++)
                 printf(" %s enc | %s dec | %s ratio |", gpulz_mode_name(mode[k]), gpulz_mode_name(mode[k]),
@@ -190,7 +201,7 @@ int main(int argc, char **argv)
             gpulz_params_init(&p);
             p.symbol_size = a.elsize;
             p.threads = threads;
-            p.backend = GPULZ_BACKEND_CPU;
+            p.backend = backend;
             p.mode = mode[k];
             if (gpulz_params_check(&p) != GPULZ_OK)
                 die(gpulz_last_error());
