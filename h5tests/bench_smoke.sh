@@ -5,8 +5,9 @@
 # and chunk size, every one `ok`, with ratios that fit the data (codes
 # compress through gpulz, `none` stores them as they are); an array the
 # manifest describes wrongly, or whose file is missing, is reported and the
-# others still run, with exit status 1; gpu_bench (where a GPU is usable)
-# and tables.py (where a python3 is) read the same corpus.
+# others still run, with exit status 1; gpu_bench (where a GPU is usable),
+# mode_speed (on the CPU, and on the GPU where one is usable) and tables.py
+# (where a python3 is) read the same corpus.
 . "$top_srcdir/h5tests/cli_common.sh"
 H5BENCH="$top_builddir/bench/h5bench"
 case $H5BENCH in /*) ;; *) H5BENCH="$OLDPWD/$H5BENCH" ;; esac
@@ -68,6 +69,27 @@ if [ -x "$GPU_BENCH" ]; then
     else
         echo "gpu_bench: no usable GPU, skipped"
     fi
+fi
+
+# one call per chunk, per mode: a row per array and one for all, the round
+# trip checked; on the GPU where one is usable (77 where none is)
+MODE_SPEED="$top_builddir/bench/mode_speed"
+case $MODE_SPEED in /*) ;; *) MODE_SPEED="$OLDPWD/$MODE_SPEED" ;; esac
+if [ -x "$MODE_SPEED" ]; then
+    for backend in cpu gpu; do
+        "$MODE_SPEED" --manifest MANIFEST --modes lz,fast,auto --chunk-mib 0.0625 --repeats 1 \
+            --backend $backend >speed-$backend.md 2>speed.err
+        rc=$?
+        if [ $backend = gpu ] && [ $rc -eq 77 ]; then
+            echo "mode_speed --backend gpu: no usable GPU, skipped"
+            continue
+        fi
+        [ $rc -eq 0 ] || fail "mode_speed --backend $backend exited $rc: $(cat speed.err)"
+        [ "$(grep -c '^| codes | uint16 |' speed-$backend.md)" = 1 ] &&
+            [ "$(grep -c '^| keys | int32 |' speed-$backend.md)" = 1 ] &&
+            grep -q '^| \*\*all arrays\*\* |' speed-$backend.md ||
+            fail "mode_speed --backend $backend: not a row per array: $(cat speed-$backend.md)"
+    done
 fi
 
 # the tables, from these CSVs (standard library only: any python3)
