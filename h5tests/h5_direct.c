@@ -10,7 +10,9 @@
  * pipeline with shuffle (HDF5's path, same data); a user fill value padding
  * edge chunks and filling unallocated ones; an optional filter over random
  * data (chunks stored unfiltered, mask bit set); mode fast; more chunks
- * than a batch holds.
+ * than a batch holds; damaged chunks and chunks that declare another size
+ * than the dataset's, which a direct read refuses with an error (they are
+ * decoded into the caller's buffer, in place, so nothing else stops them).
  *
  * With an argument, writes that file with one dataset /direct written
  * directly, for h5_direct_dump.sh.
@@ -208,6 +210,88 @@ static void fill_value(void)
     H5Pclose(dcpl);
 }
 
+/* Stored chunk k of d, whole: its bytes and size. */
+static uint8_t *stored_chunk(hid_t d, hsize_t at, size_t *size)
+{
+    hsize_t off[1] = {at}, n = 0;
+    uint32_t mask = 0;
+    CHECK(H5Dget_chunk_storage_size(d, off, &n) >= 0 && n > 0);
+    uint8_t *b = malloc((size_t)n);
+    CHECK(b && H5Dread_chunk(d, H5P_DEFAULT, off, &mask, b) >= 0 && mask == 0);
+    *size = (size_t)n;
+    return b;
+}
+
+/* A direct read of d fails, with an error on HDF5's stack. */
+static void read_refused(hid_t d, int32_t *back, size_t n, const char *what)
+{
+    int direct = -1;
+    herr_t rc;
+    H5Eclear2(H5E_DEFAULT);
+    H5E_BEGIN_TRY { rc = gpulz_h5_read_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, back, &direct); }
+    H5E_END_TRY;
+    CHECKF(rc < 0 && direct == 1, "%s: the direct read did not fail", what);
+    CHECKF(H5Eget_num(H5E_DEFAULT) > 0, "%s: nothing on the error stack", what);
+    H5Eclear2(H5E_DEFAULT);
+    (void)n;
+}
+
+/* Chunks damaged in the file, or declaring another size than the dataset's
+ * chunks (a valid chunk of another dataset): refused, not returned. */
+static void damaged(void)
+{
+    enum { N = 8000, C = 1000 };
+    hsize_t dims[1] = {N}, chunk[1] = {C}, half[1] = {C / 2}, twice[1] = {2 * C};
+    static int32_t v[N], back[N];
+    for (int i = 0; i < N; i++)
+        v[i] = (i * 7) % 301;
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t small = h5u_dcpl(1, half, H5Z_FLAG_MANDATORY, 0, NULL), large = h5u_dcpl(1, twice, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t d = make("damaged", H5T_NATIVE_INT32, 1, dims, dcpl);
+    hid_t ds = make("damaged_small", H5T_NATIVE_INT32, 1, dims, small);
+    hid_t dl = make("damaged_large", H5T_NATIVE_INT32, 1, dims, large);
+    int direct = -1;
+    CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, v, &direct) >= 0 && direct == 1);
+    CHECK(gpulz_h5_write_direct(ds, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, v, &direct) >= 0 && direct == 1);
+    CHECK(gpulz_h5_write_direct(dl, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, v, &direct) >= 0 && direct == 1);
+    size_t good_n, n;
+    uint8_t *good = stored_chunk(d, 3 * C, &good_n);
+    /* a byte of the payload flipped: the checksum or the decoder catches it */
+    uint8_t *bad = malloc(good_n);
+    CHECK(bad);
+    memcpy(bad, good, good_n);
+    bad[good_n - 5] ^= 0x40;
+    hsize_t off[1] = {3 * C};
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, good_n, bad) >= 0);
+    read_refused(d, back, N, "a damaged chunk");
+    /* truncated */
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, good_n / 2, good) >= 0);
+    read_refused(d, back, N, "a truncated chunk");
+    /* chunks of half and of twice the dataset's chunk size */
+    uint8_t *other = stored_chunk(ds, 0, &n);
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, n, other) >= 0);
+    read_refused(d, back, N, "a chunk of half the size");
+    free(other);
+    other = stored_chunk(dl, 0, &n);
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, n, other) >= 0);
+    read_refused(d, back, N, "a chunk of twice the size");
+    free(other);
+    /* put back, it reads exactly again */
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, good_n, good) >= 0);
+    memset(back, 0, sizeof back);
+    CHECK(gpulz_h5_read_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 1);
+    CHECK(memcmp(back, v, sizeof v) == 0);
+    printf("damaged chunks         damaged, truncated, half and twice the size: refused with an error\n");
+    free(good);
+    free(bad);
+    H5Dclose(d);
+    H5Dclose(ds);
+    H5Dclose(dl);
+    H5Pclose(dcpl);
+    H5Pclose(small);
+    H5Pclose(large);
+}
+
 static void write_dump_file(const char *path)
 {
     file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -312,6 +396,7 @@ int main(int argc, char **argv)
     selection("short", s4, n4, 0);
     fallbacks();
     fill_value();
+    damaged();
     CHECK(H5Fclose(file) >= 0);
     remove("h5_direct.h5");
     return 0;

@@ -250,7 +250,7 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * chunk i+1 and the download of chunk i-1 run on a copy stream while chunk
  * i is (de)compressed on cuda_stream (NULL: a stream of the call's own), so
  * the copy engines and the SMs work at once.  Each device runs up to
- * GPULZ_GPU_LANES (default 4) such pipelines side by side, each on a run
+ * GPULZ_GPU_LANES (default 8) such pipelines side by side, each on a run
  * of consecutive chunks, a thread and streams of its own (the first on
  * cuda_stream): a chunk's call waits for its kernels, and format 2 builds
  * its models on the host between them, so one pipeline alone leaves the

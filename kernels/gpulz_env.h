@@ -48,9 +48,11 @@ int gpulz_env_uint(const char *name, unsigned long long max, unsigned long long 
 
 /* GPULZ_GPU_LANES: the chunks of one batch each GPU runs side by side
  * (gpu_context.h says why), 1..GPULZ_GPU_LANES_MAX.  Each lane keeps device
- * and pinned buffers of its own, so the default stays small. */
+ * and pinned buffers of its own; gpu_lanes_for() bounds what they hold
+ * together.  On the H100 eight lanes coded 4 MiB chunks of format 2 a third
+ * faster than four (bench/RESULTS.md, 2026-11-28). */
 #define GPULZ_GPU_LANES_MAX 8
-#define GPULZ_GPU_LANES_DEFAULT 4
+#define GPULZ_GPU_LANES_DEFAULT 8
 
 /* GPULZ_GPU_LANES, or the default where it is unset or empty; a bad value
  * is GPULZ_ERR_PARAM, with *out the default. */

@@ -103,11 +103,16 @@ static long long chunk_run(const plan *P, const chunk_at *c)
 
 static void plan_close(plan *P)
 {
+    /* HDF5 clears its error stack on entry to most API calls, the closes
+     * here among them: what a failure pushed is set aside around them */
+    hid_t errors = H5Eget_num(H5E_DEFAULT) > 0 ? H5Eget_current_stack() : -1;
     if (P->dcpl >= 0)
         H5Pclose(P->dcpl);
     if (P->type >= 0)
         H5Tclose(P->type);
     free(P->fill);
+    if (errors >= 0)
+        H5Eset_current_stack(errors);
 }
 
 /* A chunk of fill value for edge chunks and unallocated ones, as HDF5 makes
@@ -474,21 +479,99 @@ static void codec_device_set(int device)
 #endif
 }
 
-/* Host memory the compressed chunks cross PCIe from or to (device calls),
- * grown as needed: 0, or -1 without memory.  Pageable: pinning it anew for
- * every call cost more than its faster copies saved, and the copies run
- * beside HDF5's work anyway.  It pushes nothing on HDF5's error stack, as
- * the codec's thread calls it too. */
-static int host_grow(uint8_t **buf, size_t *cap, size_t need)
+/* ---- host memory kept between calls ------------------------------------------ */
+
+/*
+ * The host side of a batch: the compressed chunks as HDF5 stores or reads
+ * them, and the compressed output of host calls.  Memory fresh from malloc
+ * costs a page fault per page at first touch, and pageable memory crosses
+ * PCIe at 7.5-12 GB/s against 55 GB/s pinned (H100 machine), while pinning
+ * costs about 0.5 ms per MB: so these buffers outlive the call, up to
+ * KEPT_BUFFERS of them (the two batches of a write or a read), pinned for
+ * device calls.  A call that finds none kept grows its own, and keeps them
+ * where there is room, for the process's lifetime, as the codec keeps its
+ * staging.  None of this pushes on HDF5's error stack: the codec's thread
+ * grows them too.
+ */
+#define KEPT_BUFFERS 4
+
+typedef struct host_buf {
+    uint8_t *p;
+    size_t cap;
+    int pinned;
+} host_buf;
+
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static host_buf kept[KEPT_BUFFERS]; /* p == NULL: an empty place */
+
+static void host_buf_release(host_buf *b)
 {
-    if (need <= *cap)
+#if GPULZ_HAVE_CUDA
+    if (b->pinned && b->p) {
+        cudaFreeHost(b->p);
+        b->p = NULL;
+    }
+#endif
+    free(b->p);
+    b->p = NULL;
+    b->cap = 0;
+}
+
+/* A kept buffer of that kind, the largest, else an empty one. */
+static void host_take(host_buf *b, int pinned)
+{
+    b->p = NULL;
+    b->cap = 0;
+    b->pinned = pinned;
+    pthread_mutex_lock(&kept_lock);
+    int best = -1;
+    for (int k = 0; k < KEPT_BUFFERS; k++)
+        if (kept[k].p && kept[k].pinned == pinned && (best < 0 || kept[k].cap > kept[best].cap))
+            best = k;
+    if (best >= 0) {
+        *b = kept[best];
+        kept[best].p = NULL;
+        kept[best].cap = 0;
+    }
+    pthread_mutex_unlock(&kept_lock);
+}
+
+/* Kept for the next call where there is room, else freed. */
+static void host_give(host_buf *b)
+{
+    if (!b->p)
+        return;
+    pthread_mutex_lock(&kept_lock);
+    for (int k = 0; k < KEPT_BUFFERS && b->p; k++)
+        if (!kept[k].p) {
+            kept[k] = *b;
+            b->p = NULL;
+        }
+    pthread_mutex_unlock(&kept_lock);
+    host_buf_release(b);
+}
+
+/* At least need bytes: 0, or -1 without memory.  Pinned memory is portable,
+ * so that a buffer kept by a call on one GPU serves a call on another. */
+static int host_grow(host_buf *b, size_t need)
+{
+    if (need <= b->cap)
         return 0;
+    host_buf_release(b);
     need += need / 8;
-    free(*buf);
-    *cap = 0;
-    if (!(*buf = malloc(need)))
+#if GPULZ_HAVE_CUDA
+    if (b->pinned) {
+        if (cudaHostAlloc((void **)&b->p, need, cudaHostAllocPortable) != cudaSuccess) {
+            b->p = NULL;
+            return -1;
+        }
+        b->cap = need;
+        return 0;
+    }
+#endif
+    if (!(b->p = malloc(need)))
         return -1;
-    *cap = need;
+    b->cap = need;
     return 0;
 }
 
@@ -504,9 +587,9 @@ typedef struct write_batch {
     void **dst;
     int *statuses;
     chunk_at *at;
-    uint8_t *raw, *out;     /* the call's memory */
-    uint8_t *host_out;      /* device calls: the compressed chunks on the host, chunk j at pos[j] */
-    size_t host_cap;
+    uint8_t *raw;           /* gathered chunks, the call's memory */
+    uint8_t *out;           /* the compressed chunks, the call's memory (host calls: host_out's) */
+    host_buf host_out;      /* the compressed chunks on the host; device calls: chunk j at pos[j] */
     uint8_t *host_raw;      /* device calls: one raw chunk on the host */
     size_t bound;
     int device;
@@ -526,8 +609,9 @@ static void write_batch_free(write_batch *W)
     free(W->at);
     if (W->M) {
         mem_free(W->M, W->raw);
-        mem_free(W->M, W->out);
-        free(W->host_out);
+        if (W->M->device)
+            mem_free(W->M, W->out);
+        host_give(&W->host_out);
     }
     free(W->host_raw);
 }
@@ -548,8 +632,13 @@ static herr_t write_batch_open(const mem *M, const plan *P, size_t most, size_t 
     W->at = calloc(most, sizeof *W->at);
     if (!W->src || !W->src_len || !W->dst_cap || !W->dst_len || !W->pos || !W->dst || !W->statuses || !W->at)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
-    if (mem_alloc(M, &W->raw, most * P->chunk_bytes) < 0 || mem_alloc(M, &W->out, most * bound) < 0)
+    host_take(&W->host_out, M->device);
+    if (mem_alloc(M, &W->raw, most * P->chunk_bytes) < 0)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
+    if (M->device ? mem_alloc(M, &W->out, most * bound) < 0 : host_grow(&W->host_out, most * bound) < 0)
+        PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's compressed chunks");
+    if (!M->device)
+        W->out = W->host_out.p;
     if (M->device && !(W->host_raw = malloc(P->chunk_bytes)))
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a chunk's staging");
 done:
@@ -605,10 +694,10 @@ static void *write_batch_codec(void *arg)
             W->pos[j] = sum;
             sum += W->statuses[j] == GPULZ_OK ? W->dst_len[j] : 0;
         }
-        cudaError_t e = host_grow(&W->host_out, &W->host_cap, sum) < 0 ? cudaErrorMemoryAllocation : cudaSuccess;
+        cudaError_t e = host_grow(&W->host_out, sum) < 0 ? cudaErrorMemoryAllocation : cudaSuccess;
         for (size_t j = 0; j < W->n && e == cudaSuccess; j++)
             if (W->statuses[j] == GPULZ_OK && W->dst_len[j])
-                e = cudaMemcpyAsync(W->host_out + W->pos[j], W->dst[j], W->dst_len[j], cudaMemcpyDeviceToHost,
+                e = cudaMemcpyAsync(W->host_out.p + W->pos[j], W->dst[j], W->dst_len[j], cudaMemcpyDeviceToHost,
                                     CUDA_STREAM(M));
         if (e == cudaSuccess)
             e = cudaStreamSynchronize(CUDA_STREAM(M));
@@ -633,7 +722,7 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1, "gpulz: cannot compress the chunk at %llu: %s: %s",
                       (unsigned long long)c->offset[0], gpulz_strerror(W->statuses[j]), W->detail);
     if (ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
-        const uint8_t *bytes = M->device ? W->host_out + W->pos[j] : (const uint8_t *)W->dst[j];
+        const uint8_t *bytes = M->device ? W->host_out.p + W->pos[j] : (const uint8_t *)W->dst[j];
         if (H5Dwrite_chunk(P->dset, dxpl, 0, c->offset, W->dst_len[j], bytes) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk");
         goto done;
@@ -713,9 +802,9 @@ typedef struct read_batch {
     int *statuses, *kind;
     size_t *pos, *stored; /* a chunk's bytes in host_in, and how many */
     size_t *slot;         /* a coded chunk's place among the batch's coded ones */
+    uint8_t **into;       /* where a chunk is decoded: the caller's buffer, or raw */
     chunk_at *at;
-    uint8_t *host_in;   /* the stored chunks as read */
-    size_t host_cap;
+    host_buf host_in;   /* the stored chunks as read */
     uint8_t *dev_in;    /* the same on the device (device calls) */
     size_t dev_cap;
     uint8_t *raw;       /* decoded chunks, the call's memory */
@@ -736,9 +825,10 @@ static void read_batch_free(read_batch *R)
     free(R->pos);
     free(R->stored);
     free(R->slot);
+    free(R->into);
     free(R->at);
     if (R->M) {
-        free(R->host_in);
+        host_give(&R->host_in);
         if (R->M->device)
             mem_free(R->M, R->dev_in);
         mem_free(R->M, R->raw);
@@ -760,9 +850,11 @@ static herr_t read_batch_open(const mem *M, const plan *P, size_t most, read_bat
     R->pos = calloc(most, sizeof *R->pos);
     R->stored = calloc(most, sizeof *R->stored);
     R->slot = calloc(most, sizeof *R->slot);
+    R->into = calloc(most, sizeof *R->into);
     R->at = calloc(most, sizeof *R->at);
+    host_take(&R->host_in, M->device);
     if (!R->src || !R->src_len || !R->dst_cap || !R->dst_len || !R->dst || !R->statuses || !R->kind || !R->pos ||
-        !R->stored || !R->slot || !R->at)
+        !R->stored || !R->slot || !R->into || !R->at)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
     if (mem_alloc(M, &R->raw, most * P->chunk_bytes) < 0)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
@@ -771,8 +863,9 @@ done:
 }
 
 /* The stored chunks of batch first .. first + n - 1 into R->host_in, each
- * one's kind noted, and the coded ones listed for the codec. */
-static herr_t read_stored(read_batch *R, hid_t dxpl, hsize_t first, size_t n)
+ * one's kind noted, and the coded ones listed for the codec: decoded in
+ * place where a chunk is one run of buf, else into raw and placed after. */
+static herr_t read_stored(read_batch *R, hid_t dxpl, uint8_t *buf, hsize_t first, size_t n)
 {
     herr_t ret_value = 0;
     const plan *P = R->P;
@@ -799,22 +892,24 @@ static herr_t read_stored(read_batch *R, hid_t dxpl, hsize_t first, size_t n)
         R->stored[j] = (size_t)size;
         sum += (size_t)size;
     }
-    if (host_grow(&R->host_in, &R->host_cap, sum) < 0)
+    if (host_grow(&R->host_in, sum) < 0)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of stored chunks", sum);
     for (size_t j = 0; j < n; j++) {
         uint32_t mask = 0;
         if (R->kind[j] != CHUNK_FILL && H5Dread_chunk(P->dset, dxpl, R->at[j].offset, &mask,
-                                                      R->host_in + R->pos[j]) < 0)
+                                                      R->host_in.p + R->pos[j]) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot read a chunk");
     }
     R->total = sum;
     R->coded = 0;
     for (size_t j = 0; j < n; j++) {
+        long long run = chunk_run(P, &R->at[j]);
+        R->into[j] = R->kind[j] == CHUNK_CODED && run >= 0 ? buf + run : R->raw + j * P->chunk_bytes;
         if (R->kind[j] != CHUNK_CODED)
             continue;
         R->slot[j] = R->coded;
         R->src_len[R->coded] = R->stored[j];
-        R->dst[R->coded] = R->raw + j * P->chunk_bytes;
+        R->dst[R->coded] = R->into[j];
         R->dst_cap[R->coded] = P->chunk_bytes;
         R->coded++;
     }
@@ -826,7 +921,7 @@ done:
  * its copy on the device. */
 static uint8_t *read_batch_in(const read_batch *R)
 {
-    return R->M->device ? R->dev_in : R->host_in;
+    return R->M->device ? R->dev_in : R->host_in.p;
 }
 
 /* The codec's thread: the stored chunks sent to the device (device calls),
@@ -849,7 +944,7 @@ static void *read_batch_codec(void *arg)
                 R->dev_cap = R->total;
         }
         if (e == cudaSuccess && R->total)
-            e = cudaMemcpyAsync(R->dev_in, R->host_in, R->total, cudaMemcpyHostToDevice, CUDA_STREAM(M));
+            e = cudaMemcpyAsync(R->dev_in, R->host_in.p, R->total, cudaMemcpyHostToDevice, CUDA_STREAM(M));
         if (e != cudaSuccess) {
             R->failed = "cannot upload the stored chunks";
             snprintf(R->detail, sizeof R->detail, "%s", cudaGetErrorString(e));
@@ -891,6 +986,8 @@ static herr_t read_place(read_batch *R, uint8_t *buf)
                           R->statuses[s] != GPULZ_OK ? gpulz_strerror(R->statuses[s]) : "wrong size",
                           R->statuses[s] != GPULZ_OK ? R->detail
                                                      : "it declares another size than the dataset's chunks");
+        if (R->into[j] != from)
+            continue; /* decoded where it belongs */
         if (R->kind[j] == CHUNK_RAW)
             from = read_batch_in(R) + R->pos[j];
         if (R->kind[j] == CHUNK_FILL && mem_fill(R->M, P, from) < 0)
@@ -916,7 +1013,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
     codec_device_take(&R[0].device);
     R[1].device = R[0].device;
     batch_next(P, 0, &n);
-    if (read_stored(&R[0], dxpl, 0, n) < 0 || codec_start(&T, read_batch_codec, &R[0]) < 0)
+    if (read_stored(&R[0], dxpl, buf, 0, n) < 0 || codec_start(&T, read_batch_codec, &R[0]) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
     for (unsigned k = 0;; k++) {
         read_batch *cur = &R[k & 1], *next = &R[(k + 1) & 1];
@@ -924,7 +1021,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
         /* HDF5 reads the next batch while the codec decodes this one */
         if (after < P->nchunks) {
             batch_next(P, after, &n);
-            if (read_stored(next, dxpl, after, n) < 0)
+            if (read_stored(next, dxpl, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
         }
         codec_join(&T);
