@@ -37,34 +37,105 @@ __device__ __forceinline__ uint64_t v2_sym(const uint8_t *x, uint64_t i)
     return v;
 }
 
-/* §13: symbol i after the transform: itself, or with DELTA its difference
- * from the symbol before it in its block (C a power of two). */
+/* Symbol i of x, S bytes little-endian, where x is aligned to S: one load. */
 template <unsigned S>
-__device__ __forceinline__ uint64_t v2_tsym(const uint8_t *x, uint64_t i, unsigned C, unsigned delta)
+__device__ __forceinline__ uint64_t v2_sym_aligned(const uint8_t *x, uint64_t i)
 {
-    uint64_t v = v2_sym<S>(x, i);
-    if (delta && (i & (C - 1)))
-        v = (v - v2_sym<S>(x, i - 1)) & gpulz_symbol_mask(S);
-    return v;
+    if (S == 1)
+        return x[i];
+    if (S == 2)
+        return ((const uint16_t *)x)[i];
+    if (S == 4)
+        return ((const uint32_t *)x)[i];
+    return ((const uint64_t *)x)[i];
 }
 
-/* Unit i of stream st: a byte of its array, or the transformed symbol, or
- * its byte st.plane. */
-template <unsigned S>
-__device__ __forceinline__ uint32_t v2_unit(const gpu_v2_job &J, const gpu_v2_stream &st, uint64_t i)
+/* Where a stream's units come from, read out of the job once, before a
+ * kernel's loop (not from its parameters in every pass). */
+struct v2_src {
+    const uint8_t *x;
+    uint64_t cmask;  /* C - 1: DELTA restarts where (i & cmask) == 0 */
+    unsigned shift;  /* SPLIT: the plane's byte, 8 * plane */
+    bool bytes, delta, split, aligned;
+};
+
+__device__ __forceinline__ v2_src v2_src_of(const gpu_v2_job &J, const gpu_v2_stream &st, unsigned S)
 {
-    if (st.bytes)
-        return st.x[i];
-    const uint64_t y = v2_tsym<S>(st.x, i, J.C, J.delta);
-    return J.split ? (uint32_t)(y >> (8 * st.plane)) & 255u : (uint32_t)y;
+    v2_src q;
+    q.x = st.x;
+    q.cmask = J.C - 1;
+    q.shift = 8 * st.plane;
+    q.bytes = st.bytes != 0;
+    q.delta = J.delta != 0;
+    q.split = J.split != 0;
+    q.aligned = ((uintptr_t)st.x & (S - 1)) == 0;
+    return q;
 }
 
-/* Where unit i of stream st goes when decoded. */
-__device__ __forceinline__ void v2_unit_put(const gpu_v2_job &J, const gpu_v2_stream &st, uint64_t i, uint32_t v)
+/*
+ * §13-14, the one copy of the transform, over one unit whose symbols are
+ * already loaded, so that v2_units can issue a batch's loads before any of
+ * this runs.  Two steps: DELTA's, called under the caller's test of q.delta
+ * (where it loaded p), then SPLIT's.  DELTA's works in place: one that
+ * returned the difference took the S = 1 encoder from 56 to 64 registers
+ * (nvcc 13, sm_90), and as two steps the encoder's code is what it was.
+ */
+
+/* DELTA: symbol i becomes its difference from p, the symbol before it,
+ * except where its block starts (C a power of two). */
+template <unsigned S>
+__device__ __forceinline__ void v2_delta(const v2_src &q, uint64_t i, uint64_t &y, uint64_t p)
 {
-    uint8_t *p = st.bytes ? st.out + i : st.out + i * J.S + (J.split ? st.plane : 0);
+    if (i & q.cmask)
+        y = (y - p) & gpulz_symbol_mask(S);
+}
+
+/* SPLIT: the unit is the plane's byte of the (transformed) symbol. */
+__device__ __forceinline__ uint32_t v2_plane(const v2_src &q, uint64_t y)
+{
+    return q.split ? (uint32_t)(y >> q.shift) & 255u : (uint32_t)y;
+}
+
+/* Unit i of a stream, loaded as v2_units loads a batch's. */
+template <unsigned S>
+__device__ __forceinline__ uint32_t v2_unit(const v2_src &q, uint64_t i)
+{
+    if (q.bytes)
+        return q.x[i];
+    const uint64_t before = i ? i - 1 : 0;
+    uint64_t y = q.aligned ? v2_sym_aligned<S>(q.x, i) : v2_sym<S>(q.x, i);
+    if (q.delta)
+        v2_delta<S>(q, i, y, q.aligned ? v2_sym_aligned<S>(q.x, before) : v2_sym<S>(q.x, before));
+    return v2_plane(q, y);
+}
+
+/* Where a stream's decoded units go, read out of the job once: unit i of u
+ * bytes at out + i * stride, the inverse of v2_src's reading (a byte
+ * stream's bytes, the symbols, or with SPLIT the plane's byte of each). */
+struct v2_dst {
+    uint8_t *out;
+    unsigned stride, u;
+};
+
+__device__ __forceinline__ v2_dst v2_dst_of(const gpu_v2_job &J, const gpu_v2_stream &st)
+{
+    v2_dst d;
+    d.stride = st.bytes ? 1 : J.S;
+    d.out = st.out + (st.bytes || !J.split ? 0 : st.plane);
+    d.u = st.u;
+    return d;
+}
+
+__device__ __forceinline__ uint8_t *v2_dst_at(const v2_dst &d, uint64_t i)
+{
+    return d.out + i * d.stride;
+}
+
+__device__ __forceinline__ void v2_unit_put(const v2_dst &d, uint64_t i, uint32_t v)
+{
+    uint8_t *p = v2_dst_at(d, i);
     p[0] = (uint8_t)v;
-    if (st.u == 2)
+    if (d.u == 2)
         p[1] = (uint8_t)(v >> 8);
 }
 
@@ -207,41 +278,6 @@ __device__ __forceinline__ void v2_put_word(uint8_t *seg, uint32_t i, uint32_t w
     p[1] = (uint8_t)(w >> 8);
 }
 
-/* Symbol i of x, S bytes little-endian, where x is aligned to S: one load. */
-template <unsigned S>
-__device__ __forceinline__ uint64_t v2_sym_aligned(const uint8_t *x, uint64_t i)
-{
-    if (S == 1)
-        return x[i];
-    if (S == 2)
-        return ((const uint16_t *)x)[i];
-    if (S == 4)
-        return ((const uint32_t *)x)[i];
-    return ((const uint64_t *)x)[i];
-}
-
-/* Where a stream's units come from, read out of the job once, before the
- * rounds (not from the kernel's parameters in every round). */
-struct v2_src {
-    const uint8_t *x;
-    uint64_t cmask;  /* C - 1: DELTA restarts where (i & cmask) == 0 */
-    unsigned shift;  /* SPLIT: the plane's byte, 8 * plane */
-    bool bytes, delta, split, aligned;
-};
-
-__device__ __forceinline__ v2_src v2_src_of(const gpu_v2_job &J, const gpu_v2_stream &st, unsigned S)
-{
-    v2_src q;
-    q.x = st.x;
-    q.cmask = J.C - 1;
-    q.shift = 8 * st.plane;
-    q.bytes = st.bytes != 0;
-    q.delta = J.delta != 0;
-    q.split = J.split != 0;
-    q.aligned = ((uintptr_t)st.x & (S - 1)) == 0;
-    return q;
-}
-
 /* The S-byte symbols at at[0..B-1], every load issued before any value is
  * used. */
 template <unsigned S, unsigned B>
@@ -291,12 +327,11 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
         v2_syms<S, B>(q.x, q.aligned, before, p);
 #pragma unroll
         for (unsigned k = 0; k < B; k++)
-            if (at[k] & q.cmask)
-                y[k] = (y[k] - p[k]) & gpulz_symbol_mask(S);
+            v2_delta<S>(q, at[k], y[k], p[k]);
     }
 #pragma unroll
     for (unsigned k = 0; k < B; k++)
-        v[k] = q.split ? (uint32_t)(y[k] >> q.shift) & 255u : (uint32_t)y[k];
+        v[k] = v2_plane(q, y[k]);
 }
 
 /*
@@ -414,9 +449,10 @@ __global__ void __launch_bounds__(256) gpu_v2_store_kernel(gpu_v2_job J, uint8_t
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind != GPULZ_STREAM_STORED)
         return;
+    const v2_src q = v2_src_of(J, st, S);
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < st.N; i += stride) {
-        const uint32_t v = v2_unit<S>(J, st, i);
+        const uint32_t v = v2_unit<S>(q, i);
         uint8_t *p = dst + st.seg_at + i * st.u;
         p[0] = (uint8_t)v;
         if (st.u == 2)
@@ -450,8 +486,8 @@ __device__ __forceinline__ void v2_take(bool need, uint32_t *state, const uint8_
 }
 
 /*
- * A segment of c units of U bytes decoded by one warp into out (unit i at
- * out + i * stride), the table in shared memory.  Each row: every lane's
+ * A segment of c units of U bytes decoded by one warp to d (its unit 0 at
+ * d.out), the table in shared memory.  Each row: every lane's
  * symbol step and renormalisation in lane order, then the escaped lanes'
  * raw units in lane order (§16), that part skipped by the whole warp in a
  * row without an escape.  Returns whether the segment is bad: a state below
@@ -460,11 +496,10 @@ __device__ __forceinline__ void v2_take(bool need, uint32_t *state, const uint8_
  */
 template <unsigned U>
 __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const uint16_t *value, const uint8_t *seg,
-                                                  uint32_t nw, unsigned c, uint8_t *out, unsigned stride,
-                                                  unsigned lane)
+                                                  uint32_t nw, unsigned c, const v2_dst d, unsigned lane)
 {
     const uint8_t *w = seg + GPULZ_RANS_STATE_BYTES;
-    const bool out_aligned = U == 2 && stride == 2 && ((uintptr_t)out & 1) == 0;
+    const bool out_aligned = U == 2 && d.stride == 2 && ((uintptr_t)d.out & 1) == 0;
     uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
     bool bad = state < GPULZ_RANS_L;
     for (unsigned r = 0; r < (c + 31) / 32; r++) {
@@ -484,7 +519,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
             v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
         }
         if (active) {
-            uint8_t *p = out + (size_t)i * stride;
+            uint8_t *p = v2_dst_at(d, i);
             if (out_aligned) {
                 *(uint16_t *)p = (uint16_t)v;
             } else {
@@ -499,7 +534,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
 
 /*
  * One warp per segment of a rANS stream, the table in shared memory (grid y:
- * the stream), the units put where v2_unit_put puts them.
+ * the stream), the units put where v2_dst says.
  */
 __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
@@ -521,11 +556,10 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
     const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
     const uint8_t *seg = src + st.seg_at + J.seg_off[st.seg0 + s];
     const uint32_t nw = J.words[st.seg0 + s];
-    /* where the units go, read out of the job once (v2_unit_put's rule) */
-    const unsigned stride = st.bytes ? 1 : J.S;
-    uint8_t *const out = st.out + (st.bytes || !J.split ? 0 : st.plane) + first * stride;
-    const bool bad = st.u == 2 ? v2_decode_segment<2>(slot, value, seg, nw, c, out, stride, lane)
-                               : v2_decode_segment<1>(slot, value, seg, nw, c, out, stride, lane);
+    v2_dst d = v2_dst_of(J, st);
+    d.out = v2_dst_at(d, first); /* the segment's units from 0 */
+    const bool bad = d.u == 2 ? v2_decode_segment<2>(slot, value, seg, nw, c, d, lane)
+                              : v2_decode_segment<1>(slot, value, seg, nw, c, d, lane);
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
 }
@@ -536,12 +570,13 @@ __global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind == GPULZ_STREAM_RANS)
         return;
+    const v2_dst d = v2_dst_of(J, st);
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < st.N; i += stride) {
         uint32_t v = st.constant;
         if (st.kind == GPULZ_STREAM_STORED)
             v = st.u == 1 ? src[st.seg_at + i] : gpulz_get_u16(src + st.seg_at + 2 * i);
-        v2_unit_put(J, st, i, v);
+        v2_unit_put(d, i, v);
     }
 }
 

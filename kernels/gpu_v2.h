@@ -64,7 +64,7 @@ typedef struct gpu_v2_plan {
     size_t hist, status, enc, dec, words, seg_off, states, temp, coded, total;
     size_t coded_bytes; /* the streams' words as coded: their units' bytes, each stream 256-aligned */
     size_t hist_bins;  /* per transform */
-    size_t temp_bytes; /* the scans' */
+    size_t temp_bytes; /* the segments' scan (gpu_v2_place) */
     uint64_t segs;     /* segments of all streams, at most */
     /* ratio: per block its tokens where its symbols start (slots), the
      * counts of each block's flag bytes, literals and matches (scanned into

@@ -46,7 +46,7 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     if (!temp || (lzss && !temp_nb))
         return gpulz_fail(GPULZ_ERR_CUDA, "cannot size the device scan of %llu items",
                           (unsigned long long)P->segs);
-    P->temp_bytes = temp > temp_nb ? temp : temp_nb;
+    P->temp_bytes = temp; /* the segments' only: the tokens' scans have temp_tokens, to run beside fast's coding */
     P->hist = 0;
     /* fast's two transforms, or ratio's streams: flags, literals, lengths, offsets */
     P->status = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
