@@ -552,7 +552,8 @@ static void host_give(host_buf *b)
 }
 
 /* At least need bytes: 0, or -1 without memory.  Pinned memory is portable,
- * so that a buffer kept by a call on one GPU serves a call on another. */
+ * so that a buffer kept by a call on one GPU serves a call on another; where
+ * the driver cannot pin that much, pageable memory does the same, slower. */
 static int host_grow(host_buf *b, size_t need)
 {
     if (need <= b->cap)
@@ -561,12 +562,12 @@ static int host_grow(host_buf *b, size_t need)
     need += need / 8;
 #if GPULZ_HAVE_CUDA
     if (b->pinned) {
-        if (cudaHostAlloc((void **)&b->p, need, cudaHostAllocPortable) != cudaSuccess) {
-            b->p = NULL;
-            return -1;
+        if (cudaHostAlloc((void **)&b->p, need, cudaHostAllocPortable) == cudaSuccess) {
+            b->cap = need;
+            return 0;
         }
-        b->cap = need;
-        return 0;
+        b->p = NULL;
+        b->pinned = 0;
     }
 #endif
     if (!(b->p = malloc(need)))
