@@ -101,7 +101,11 @@ static void whole(const char *tag, size_t esize, int rank, const hsize_t *dims, 
     direct = -1;
     CHECK(gpulz_h5_read_direct(a, type, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 1);
     CHECKF(memcmp(buf, back, n * esize) == 0, "%s: direct read of the pipeline's chunks differs", tag);
-    printf("%-22s %zu-byte elements, rank %d: chunks identical, both reads exact\n", tag, esize, rank);
+    unsigned long long per_chunk = 1;
+    for (int i = 0; i < rank; i++)
+        per_chunk *= (unsigned long long)chunk[i];
+    printf("%-22s %zu-byte elements, rank %d, %llu per chunk: chunks identical, both reads exact\n", tag, esize,
+           rank, per_chunk);
     H5Dclose(a);
     H5Dclose(b);
     free(buf);
