@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* device probe: batch codec throughput on device buffers, and copy speeds */
 #include <cuda_runtime_api.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 R=$PWD; W=/tmp/w12; rm -rf $W; mkdir -p $W/new $W/res
 S=$OUT/summary.txt
 nvidia-smi --query-gpu=name --format=csv,noheader >> $S

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # HEAD on the GPU: the whole make check (the sanitizer ran on 7fb88c3's kernels), and the direct path once
 R=$PWD; W=/tmp/w13; rm -rf $W; mkdir -p $W/new $W/res
 S=$OUT/summary.txt

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # HEAD on the GPU: where the direct path's time goes (batch codec alone, copies, allocations,
 # then h5direct_bench) at 4 and 8 lanes
 R=$PWD; W=/tmp/w8; rm -rf $W; mkdir -p $W/head $W/res

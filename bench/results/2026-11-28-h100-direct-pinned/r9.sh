@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # new (working tree) against HEAD on one GPU machine: GPU tests of new, then the direct path
 R=$PWD; W=/tmp/w9; rm -rf $W; mkdir -p $W/head $W/new $W/res
 S=$OUT/summary.txt

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # 7fb88c3 (new: kernels refactored) against b78cdd6 (base): GPU tests, v2 speed A/B, sanitizer
 R=$PWD; W=/tmp/w10; rm -rf $W; mkdir -p $W/base $W/new $W/res
 S=$OUT/summary.txt

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # 7fb88c3 on two GPUs: direct chunk I/O from host buffers on 1 and 2 GPUs (one process)
 R=$PWD; W=/tmp/w11; rm -rf $W; mkdir -p $W/new $W/res
 S=$OUT/summary.txt
