@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* device probe: batch codec throughput on device buffers, and copy speeds */
+/* GPU probe: batch codec throughput on device buffers, and copy speeds */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* device probe: host-memory batches (the direct path's host calls) against device ones, and memcpy bandwidth */
+/* GPU probe: host-memory batches (the direct path's host calls) against device ones, and memcpy bandwidth */
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
