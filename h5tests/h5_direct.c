@@ -227,7 +227,7 @@ static uint8_t *stored_chunk(hid_t d, hsize_t at, size_t *size)
 }
 
 /* A direct read of d fails, with an error on HDF5's stack. */
-static void read_refused(hid_t d, int32_t *back, size_t n, const char *what)
+static void read_refused(hid_t d, int32_t *back, const char *what)
 {
     int direct = -1;
     herr_t rc;
@@ -237,7 +237,6 @@ static void read_refused(hid_t d, int32_t *back, size_t n, const char *what)
     CHECKF(rc < 0 && direct == 1, "%s: the direct read did not fail", what);
     CHECKF(H5Eget_num(H5E_DEFAULT) > 0, "%s: nothing on the error stack", what);
     H5Eclear2(H5E_DEFAULT);
-    (void)n;
 }
 
 /* Chunks damaged in the file, or declaring another size than the dataset's
@@ -267,18 +266,18 @@ static void damaged(void)
     bad[good_n - 5] ^= 0x40;
     hsize_t off[1] = {3 * C};
     CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, good_n, bad) >= 0);
-    read_refused(d, back, N, "a damaged chunk");
+    read_refused(d, back, "a damaged chunk");
     /* truncated */
     CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, good_n / 2, good) >= 0);
-    read_refused(d, back, N, "a truncated chunk");
+    read_refused(d, back, "a truncated chunk");
     /* chunks of half and of twice the dataset's chunk size */
     uint8_t *other = stored_chunk(ds, 0, &n);
     CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, n, other) >= 0);
-    read_refused(d, back, N, "a chunk of half the size");
+    read_refused(d, back, "a chunk of half the size");
     free(other);
     other = stored_chunk(dl, 0, &n);
     CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, n, other) >= 0);
-    read_refused(d, back, N, "a chunk of twice the size");
+    read_refused(d, back, "a chunk of twice the size");
     free(other);
     /* put back, it reads exactly again */
     CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, good_n, good) >= 0);
