@@ -271,6 +271,44 @@ static void staging_reuse(void)
 }
 
 /*
+ * How many chunks a batch of host chunks on the GPU should hold: 256 MiB of
+ * chunks per device, or four chunks per lane where that is more (a lane's
+ * count shrinks for large chunks), within 1 GiB; device buffers keep the
+ * 256 MiB of one device.  devices: how many GPULZ_DEVICE lists now.
+ */
+static void batch_chunks(unsigned devices)
+{
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.backend = GPULZ_BACKEND_GPU;
+    const size_t MiB = (size_t)1 << 20, GiB = MiB << 10;
+    const struct {
+        const char *lanes;
+        size_t chunk, per_device; /* bytes of chunks per device */
+    } cases[] = {{"8", 4 * MiB, 256 * MiB}, {"8", 16 * MiB, 512 * MiB}, {"2", 16 * MiB, 256 * MiB},
+                 {"8", 64 * MiB, 512 * MiB}, {"8", 512 * MiB, 1 * GiB}, {"1", 1 * MiB, 256 * MiB}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        setenv("GPULZ_GPU_LANES", cases[k].lanes, 1);
+        size_t bytes = cases[k].per_device * devices;
+        bytes = bytes < GiB ? bytes : GiB;
+        size_t want = bytes / cases[k].chunk;
+        want = want < 1 ? 1 : want > 1024 * (size_t)devices ? 1024 * (size_t)devices : want;
+        size_t got = gpulz_batch_chunks(cases[k].chunk, &p, GPULZ_MEMORY_HOST);
+        CHECKF(got == want, "%u device(s), %s lanes, chunks of %zu MiB: %zu a batch, not %zu", devices,
+               cases[k].lanes, cases[k].chunk / MiB, got, want);
+        got = gpulz_batch_chunks(cases[k].chunk, &p, GPULZ_MEMORY_DEVICE);
+        want = 256 * MiB / cases[k].chunk;
+        CHECKF(got == (want ? want : 1), "device buffers, chunks of %zu MiB: %zu a batch", cases[k].chunk / MiB,
+               got);
+    }
+    unsetenv("GPULZ_GPU_LANES");
+    /* the CPU's rule where the CPU runs it */
+    p.backend = GPULZ_BACKEND_CPU;
+    CHECKF(gpulz_batch_chunks(16 * MiB, &p, GPULZ_MEMORY_HOST) == 16, "CPU: %zu",
+           gpulz_batch_chunks(16 * MiB, &p, GPULZ_MEMORY_HOST));
+}
+
+/*
  * Host chunks spread over several GPUs (GPULZ_DEVICE a list): the bytes
  * and statuses of one CPU call per chunk, whatever the order of the list;
  * the caller's stream is used on its own device only.  And the first of
@@ -285,6 +323,7 @@ static void multi_device(int count)
     batch(GPULZ_MEMORY_HOST, GPULZ_MODE_FAST, 4, 0, SCRATCH_NONE);
     batch(GPULZ_MEMORY_HOST, GPULZ_MODE_AUTO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2, 0, SCRATCH_BATCH);
+    batch_chunks((unsigned)count);
     /* the list's order; the stream on the first device satisfies either
      * rule for it (CUDA before 12.8 cannot tell a stream's device) */
     snprintf(list, sizeof list, "%d,0", count - 1);
@@ -471,6 +510,7 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_AUTO, 2, 0, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 4, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     unsetenv("GPULZ_GPU_LANES");
+    batch_chunks(1);
     mixed_decode();
     staging_reuse();
     int count = 0;

@@ -145,20 +145,27 @@ void gpulz_batch_split(size_t count, const size_t w[], unsigned parts, size_t cu
 
 /* ---- the calls ------------------------------------------------------------ */
 
-/* Whether host chunks go to the GPU: asked for, or auto where a GPU is
- * usable, the work runs there and the chunks are worth it on average. */
+/* Whether host chunks of mean_bytes on average go to the GPU: asked for,
+ * or auto where a GPU is usable and the chunks are worth it. */
+static int host_chunks_on_gpu(gpulz_backend backend, uint64_t mean_bytes)
+{
+    if (backend == GPULZ_BACKEND_GPU)
+        return 1;
+    if (backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable())
+        return 0;
+    return mean_bytes >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
+}
+
 static int host_on_gpu(const gpulz_batch *B)
 {
-    if (B->p.backend == GPULZ_BACKEND_GPU)
-        return 1;
-    if (B->p.backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable() || B->count == 0)
-        return 0;
+    if (B->count == 0)
+        return B->p.backend == GPULZ_BACKEND_GPU;
     /* decompressed sizes stand in for the chunks' sizes when decoding */
     const size_t *w = gpulz_batch_weights(B);
     uint64_t total = 0;
     for (size_t i = 0; i < B->count; i++)
         total += w[i];
-    return total / B->count >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
+    return host_chunks_on_gpu(B->p.backend, total / B->count);
 }
 
 static int batch_run(gpulz_batch *B, gpulz_memory memory, void *d_scratch, size_t scratch_size)
@@ -279,4 +286,26 @@ size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[])
         most = s > most ? s : most;
     }
     return gpulz_batch_scratch(count, most);
+}
+
+size_t gpulz_batch_chunks(size_t chunk_bytes, const gpulz_params *p, gpulz_memory memory)
+{
+    gpulz_params defaults;
+    if (!p) {
+        gpulz_params_init(&defaults);
+        p = &defaults;
+    }
+    if (!chunk_bytes)
+        return GPULZ_BATCH_CHUNKS;
+    size_t bytes = GPULZ_BATCH_BYTES, most = GPULZ_BATCH_CHUNKS;
+    unsigned devices = 0;
+    if (memory == GPULZ_MEMORY_HOST && host_chunks_on_gpu(p->backend, chunk_bytes)) {
+        const size_t busy = gpulz_batch_gpu_host_bytes(chunk_bytes, &devices);
+        if (busy > bytes)
+            bytes = busy < GPULZ_BATCH_BYTES_MAX ? busy : GPULZ_BATCH_BYTES_MAX;
+        if (devices > 1)
+            most *= devices;
+    }
+    size_t n = bytes / chunk_bytes;
+    return n < 1 ? 1 : n > most ? most : n;
 }

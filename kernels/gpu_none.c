@@ -94,3 +94,10 @@ int gpulz_batch_gpu_lanes(gpulz_batch *B)
     (void)B;
     return GPULZ_OK; /* every chunk still pending, as above */
 }
+
+size_t gpulz_batch_gpu_host_bytes(size_t chunk_bytes, unsigned *devices)
+{
+    (void)chunk_bytes;
+    *devices = 0;
+    return 0;
+}

@@ -31,12 +31,6 @@
 
 #include "H5Zgpulz.h"
 
-/* A batch: up to this many chunks and this many bytes of raw chunks (at
- * least one chunk), enough to keep every core or the GPU busy while the
- * staging stays a fraction of the memory of any machine that has a GPU. */
-#define BATCH_CHUNKS 1024
-#define BATCH_BYTES ((size_t)256 << 20)
-
 /* ---- what a call works on --------------------------------------------------- */
 
 typedef struct plan {
@@ -417,12 +411,16 @@ done:
     return ret_value;
 }
 
-/* Chunks first .. first + *n - 1 of the next batch: *n within both limits. */
-static void batch_next(const plan *P, hsize_t first, size_t *n)
+/* The chunks of a batch: as many as keep the codec busy where it runs
+ * (every core, or the GPUs with their lanes), gpulz_batch_chunks' rule. */
+static size_t batch_most(const mem *M, const plan *P)
 {
-    size_t most = P->chunk_bytes >= BATCH_BYTES ? 1 : BATCH_BYTES / P->chunk_bytes;
-    if (most > BATCH_CHUNKS)
-        most = BATCH_CHUNKS;
+    return gpulz_batch_chunks(P->chunk_bytes, &P->p, M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST);
+}
+
+/* Chunks first .. first + *n - 1 of the next batch, of at most most. */
+static void batch_next(const plan *P, size_t most, hsize_t first, size_t *n)
+{
     hsize_t left = P->nchunks - first;
     *n = left < most ? (size_t)left : most;
 }
@@ -745,9 +743,9 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
     herr_t ret_value = 0;
     write_batch W[2];
     codec_thread T = {0};
-    size_t most, n = 0;
+    const size_t most = batch_most(M, P);
+    size_t n = 0;
     memset(W, 0, sizeof W);
-    batch_next(P, 0, &most);
     const size_t bound = gpulz_compress_bound(P->chunk_bytes, &P->p);
     if (!bound)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: %s", gpulz_last_error());
@@ -756,7 +754,7 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
     codec_device_take(&W[0].device);
     W[1].device = W[0].device;
-    batch_next(P, 0, &n);
+    batch_next(P, most, 0, &n);
     if (write_batch_gather(&W[0], buf, 0, n) < 0 || codec_start(&T, write_batch_codec, &W[0]) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
     for (unsigned k = 0;; k++) {
@@ -764,7 +762,7 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
         const hsize_t after = cur->first + cur->n;
         /* the next batch gathered while the codec runs on this one */
         if (after < P->nchunks) {
-            batch_next(P, after, &n);
+            batch_next(P, most, after, &n);
             if (write_batch_gather(next, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
         }
@@ -1005,15 +1003,15 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
     herr_t ret_value = 0;
     read_batch R[2];
     codec_thread T = {0};
-    size_t most, n = 0;
+    const size_t most = batch_most(M, P);
+    size_t n = 0;
     memset(R, 0, sizeof R);
-    batch_next(P, 0, &most);
     const int two = P->nchunks > most;
     if (read_batch_open(M, P, most, &R[0]) < 0 || (two && read_batch_open(M, P, most, &R[1]) < 0))
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
     codec_device_take(&R[0].device);
     R[1].device = R[0].device;
-    batch_next(P, 0, &n);
+    batch_next(P, most, 0, &n);
     if (read_stored(&R[0], dxpl, buf, 0, n) < 0 || codec_start(&T, read_batch_codec, &R[0]) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
     for (unsigned k = 0;; k++) {
@@ -1021,7 +1019,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
         const hsize_t after = cur->first + cur->n;
         /* HDF5 reads the next batch while the codec decodes this one */
         if (after < P->nchunks) {
-            batch_next(P, after, &n);
+            batch_next(P, most, after, &n);
             if (read_stored(next, dxpl, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
         }

@@ -26,11 +26,9 @@ import numpy
 from . import _codec
 from ._header import C
 
-# A batch: up to this many chunks and this many bytes of raw chunks (at least
-# one chunk), as gpulz_h5direct.c batches them: enough to keep every core or
-# the GPU busy, while the staging stays a fraction of any machine's memory.
-BATCH_CHUNKS = 1024
-BATCH_BYTES = 256 << 20
+# A batch holds as many chunks as the library advises (gpulz_batch_chunks,
+# as gpulz_h5direct.c batches them), at most BATCH_CHUNKS where that is set.
+BATCH_CHUNKS = None
 
 _FILL, _RAW, _CODED = range(3)
 
@@ -119,8 +117,7 @@ class _Plan:
         self.optional = False
         self.opts = None  # the encoder's settings (writing)
         self.fill = None  # a chunk of the fill value (numpy uint8), None for zeros
-        most = 1 if self.chunk_bytes >= BATCH_BYTES else BATCH_BYTES // self.chunk_bytes
-        self.batch = min(most, BATCH_CHUNKS, self.nchunks)
+        self.batch = None  # chunks per batch: set by the call (_batch)
 
     def locate(self, k):
         """Chunk k of the box in row-major order: (its offset in the
@@ -247,8 +244,17 @@ def _typed(P, raw):
     return raw.view(P.dtype).reshape(P.chunk)
 
 
+def _batch(P, M, p):
+    """P.batch for a call with p on M's memory."""
+    most = _codec.batch_chunks(P.chunk_bytes, p, M.device)
+    if BATCH_CHUNKS:
+        most = min(most, BATCH_CHUNKS)
+    P.batch = max(1, min(most, P.nchunks))
+
+
 def _write_chunks(P, data, M, p):
     """Every chunk of the box from data (the box's shape, M's memory)."""
+    _batch(P, M, p)
     xp, cb, h5d = M.xp, P.chunk_bytes, P.dset.id
     flat = data.reshape(-1).view(xp.uint8) if data.flags.c_contiguous else None
     fill = None
@@ -311,6 +317,7 @@ def _read_stored(h5d, offset):
 
 def _read_chunks(P, out, M, p):
     """Every chunk of the box into out (the box's shape, M's memory)."""
+    _batch(P, M, p)
     xp, cb, h5d = M.xp, P.chunk_bytes, P.dset.id
     flat = out.reshape(-1).view(xp.uint8) if out.flags.c_contiguous else None
     fill = None
