@@ -212,7 +212,6 @@ typedef struct copier {
     pthread_cond_t moved;
     size_t staged; /* chunks [first, staged) are staged in */
     size_t ran;    /* chunks [first, ran) have been run by the lane */
-    size_t out;    /* chunks [first, out) are copied out */
     int stop;      /* the lane failed: copy nothing more */
     int rc;        /* the copier's own failure, with its detail */
     char detail[256];
@@ -236,11 +235,14 @@ static void *copier_run(void *arg)
         if (stop)
             break;
         rc = stage ? stage_in(P, in) : stage_out(P, out);
+        if (rc != GPULZ_OK)
+            break; /* a chunk whose staging failed is never counted staged */
+        if (!stage) {
+            out++; /* only this thread waits on it */
+            continue;
+        }
         pthread_mutex_lock(&K->lock);
-        if (stage)
-            K->staged = ++in;
-        else
-            K->out = ++out;
+        K->staged = ++in;
         pthread_cond_broadcast(&K->moved);
         pthread_mutex_unlock(&K->lock);
     }
@@ -270,7 +272,7 @@ typedef struct share {
 static int run_share(share *S)
 {
     pipeline P = {.B = S->B, .lane = S->lane, .first = S->first, .end = S->end, .stream = S->stream};
-    copier K = {.P = &P, .device = S->device, .staged = S->first, .ran = S->first, .out = S->first};
+    copier K = {.P = &P, .device = S->device, .staged = S->first, .ran = S->first};
     pthread_t copy_thread;
     int rc = GPULZ_OK, prev = -1, ctx_prev = 0, synced = 0, copying = 0;
     /* the lane's context made ready (policy, streams); released at once,
