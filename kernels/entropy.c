@@ -592,8 +592,7 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
     const gpulz_model *m = J->m;
     const enc_entry *T = J->tab;
     const uint64_t first = s << J->g;
-    const uint64_t G = (uint64_t)1 << J->g;
-    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const unsigned c = gpulz_segment_units(U->N, J->g, first);
     const unsigned K = m->K;
     uint16_t *tmp = J->tmp[worker];
     const uint32_t end = (2u << J->g) + 1;
@@ -884,8 +883,8 @@ static inline __attribute__((always_inline)) int dec_segment_rounds(dec_job *J, 
 {
     gpulz_units *U = J->U;
     const gpulz_dec_table *t = J->V->t;
-    const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
-    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const uint64_t first = s << J->g;
+    const unsigned c = gpulz_segment_units(U->N, J->g, first);
     const uint8_t *w = J->V->seg + J->V->start[s] + GPULZ_RANS_STATE_BYTES;
     const uint32_t nw = J->V->words[s];
     const uint32_t umask = (1u << (8 * u)) - 1;
@@ -1089,8 +1088,8 @@ static inline __attribute__((always_inline)) int dec_segment_fast(dec_job *J, ui
 {
     gpulz_units *U = J->U;
     const fast_table *F = J->F;
-    const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
-    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const uint64_t first = s << J->g;
+    const unsigned c = gpulz_segment_units(U->N, J->g, first);
     const uint8_t *p = J->V->seg + J->V->start[s];
     const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
     const uint32_t nw = J->V->words[s];
@@ -1244,8 +1243,8 @@ dec_segment_avx2_u(dec_job *J, uint64_t s, const unsigned u, const size_t stride
 {
     gpulz_units *U = J->U;
     const fast_table *F = J->F;
-    const uint64_t first = s << J->g, G = (uint64_t)1 << J->g;
-    const unsigned c = (unsigned)(U->N - first < G ? U->N - first : G);
+    const uint64_t first = s << J->g;
+    const unsigned c = gpulz_segment_units(U->N, J->g, first);
     const uint8_t *p = J->V->seg + J->V->start[s];
     const uint8_t *w = p + GPULZ_RANS_STATE_BYTES;
     const uint32_t nw = J->V->words[s];

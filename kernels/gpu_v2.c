@@ -182,7 +182,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
             }
             /* a segment with more words than its c * u bytes of coded hold */
             for (uint64_t k = 0; k < s->nseg && !s->redo; k++) {
-                const uint64_t c = s->N - (k << g) < ((uint64_t)1 << g) ? s->N - (k << g) : (uint64_t)1 << g;
+                const uint64_t c = gpulz_segment_units(s->N, g, k << g);
                 const uint64_t words = (bounds[s->seg0 + k + 1] - bounds[s->seg0 + k] - GPULZ_RANS_STATE_BYTES) /
                                        GPULZ_RANS_WORD_BYTES;
                 s->redo = words > c * s->u / GPULZ_RANS_WORD_BYTES;

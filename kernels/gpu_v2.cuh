@@ -353,6 +353,9 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
     const unsigned lane = threadIdx.x & 31;
     if (s >= st.nseg || (WRITE && !st.redo))
         return;
+    /* gpulz_segment_units(st.N, J.g, first), written out: through the
+     * helper ptxas (CUDA 13.0) gives the S = 1 counting pass 64 registers
+     * instead of 56 */
     const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
     const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
     const v2_src q = v2_src_of(J, st, S);
@@ -552,8 +555,8 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
     const unsigned lane = threadIdx.x & 31;
     if (s >= st.nseg)
         return;
-    const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
-    const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
+    const uint64_t first = s << J.g;
+    const unsigned c = gpulz_segment_units(st.N, J.g, first);
     const uint8_t *seg = src + st.seg_at + J.seg_off[st.seg0 + s];
     const uint32_t nw = J.words[st.seg0 + s];
     v2_dst d = v2_dst_of(J, st);

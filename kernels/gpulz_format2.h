@@ -74,6 +74,15 @@ GPULZ_HD unsigned gpulz_stream_count(unsigned flags, unsigned S)
     return gpulz_symbol_streams(flags, S) + (flags & GPULZ_V2_FLAG_LZSS ? 3u : 0u);
 }
 
+/* §16: the units of the segment that starts at unit first (a multiple of
+ * 2^g) of a stream of N units cut into segments of 2^g: 2^g, less for the
+ * last. */
+GPULZ_HD unsigned gpulz_segment_units(uint64_t N, unsigned g, uint64_t first)
+{
+    const uint64_t G = (uint64_t)1 << g;
+    return (unsigned)(N - first < G ? N - first : G);
+}
+
 /* §16: the encoder's symbol step.  x in [2^16, 2^32); returns the new state
  * and, when *emit, the word to emit first (reversed later). */
 GPULZ_HD uint32_t gpulz_rans_encode(uint32_t x, uint32_t f, uint32_t c, int *emit, uint32_t *word)
