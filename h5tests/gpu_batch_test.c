@@ -272,9 +272,9 @@ static void staging_reuse(void)
 
 /*
  * How many chunks a batch of host chunks on the GPU should hold: 256 MiB of
- * chunks per device, or four chunks per lane where that is more (a lane's
- * count shrinks for large chunks), within 1 GiB; device buffers keep the
- * 256 MiB of one device.  devices: how many GPULZ_DEVICE lists now.
+ * chunks per device, within 1 GiB, at most 1024 chunks per device; device
+ * buffers keep the 256 MiB of one device, and the CPU its 256 MiB.
+ * devices: how many GPULZ_DEVICE lists now.
  */
 static void batch_chunks(unsigned devices)
 {
@@ -282,30 +282,25 @@ static void batch_chunks(unsigned devices)
     gpulz_params_init(&p);
     p.backend = GPULZ_BACKEND_GPU;
     const size_t MiB = (size_t)1 << 20, GiB = MiB << 10;
-    const struct {
-        const char *lanes;
-        size_t chunk, per_device; /* bytes of chunks per device */
-    } cases[] = {{"8", 4 * MiB, 256 * MiB}, {"8", 16 * MiB, 512 * MiB}, {"2", 16 * MiB, 256 * MiB},
-                 {"8", 64 * MiB, 512 * MiB}, {"8", 512 * MiB, 1 * GiB}, {"1", 1 * MiB, 256 * MiB}};
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        setenv("GPULZ_GPU_LANES", cases[k].lanes, 1);
-        size_t bytes = cases[k].per_device * devices;
-        bytes = bytes < GiB ? bytes : GiB;
-        size_t want = bytes / cases[k].chunk;
+    const size_t chunks[] = {1000, MiB, 4 * MiB, 16 * MiB, 100 * MiB, 512 * MiB, 2 * GiB};
+    size_t bytes = 256 * MiB * devices;
+    bytes = bytes < GiB ? bytes : GiB;
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+        size_t want = bytes / chunks[k];
         want = want < 1 ? 1 : want > 1024 * (size_t)devices ? 1024 * (size_t)devices : want;
-        size_t got = gpulz_batch_chunks(cases[k].chunk, &p, GPULZ_MEMORY_HOST);
-        CHECKF(got == want, "%u device(s), %s lanes, chunks of %zu MiB: %zu a batch, not %zu", devices,
-               cases[k].lanes, cases[k].chunk / MiB, got, want);
-        got = gpulz_batch_chunks(cases[k].chunk, &p, GPULZ_MEMORY_DEVICE);
-        want = 256 * MiB / cases[k].chunk;
-        CHECKF(got == (want ? want : 1), "device buffers, chunks of %zu MiB: %zu a batch", cases[k].chunk / MiB,
-               got);
+        size_t got = gpulz_batch_chunks(chunks[k], &p, GPULZ_MEMORY_HOST);
+        CHECKF(got == want, "%u device(s), chunks of %zu bytes: %zu a batch, not %zu", devices, chunks[k], got,
+               want);
+        for (int cpu = 0; cpu < 2; cpu++) {
+            gpulz_params q = p;
+            q.backend = cpu ? GPULZ_BACKEND_CPU : GPULZ_BACKEND_GPU;
+            want = 256 * MiB / chunks[k];
+            want = want < 1 ? 1 : want > 1024 ? 1024 : want;
+            got = gpulz_batch_chunks(chunks[k], &q, cpu ? GPULZ_MEMORY_HOST : GPULZ_MEMORY_DEVICE);
+            CHECKF(got == want, "%s, chunks of %zu bytes: %zu a batch, not %zu", cpu ? "CPU" : "device buffers",
+                   chunks[k], got, want);
+        }
     }
-    unsetenv("GPULZ_GPU_LANES");
-    /* the CPU's rule where the CPU runs it */
-    p.backend = GPULZ_BACKEND_CPU;
-    CHECKF(gpulz_batch_chunks(16 * MiB, &p, GPULZ_MEMORY_HOST) == 16, "CPU: %zu",
-           gpulz_batch_chunks(16 * MiB, &p, GPULZ_MEMORY_HOST));
 }
 
 /*

@@ -298,13 +298,13 @@ size_t gpulz_batch_chunks(size_t chunk_bytes, const gpulz_params *p, gpulz_memor
     if (!chunk_bytes)
         return GPULZ_BATCH_CHUNKS;
     size_t bytes = GPULZ_BATCH_BYTES, most = GPULZ_BATCH_CHUNKS;
-    unsigned devices = 0;
-    if (memory == GPULZ_MEMORY_HOST && host_chunks_on_gpu(p->backend, chunk_bytes)) {
-        const size_t busy = gpulz_batch_gpu_host_bytes(chunk_bytes, &devices);
-        if (busy > bytes)
-            bytes = busy < GPULZ_BATCH_BYTES_MAX ? busy : GPULZ_BATCH_BYTES_MAX;
-        if (devices > 1)
-            most *= devices;
+    const unsigned devices = memory == GPULZ_MEMORY_HOST && host_chunks_on_gpu(p->backend, chunk_bytes)
+                                 ? gpulz_batch_gpu_host_devices()
+                                 : 0;
+    if (devices > 1) {
+        bytes = devices < GPULZ_BATCH_BYTES_MAX / GPULZ_BATCH_BYTES ? devices * GPULZ_BATCH_BYTES
+                                                                    : GPULZ_BATCH_BYTES_MAX;
+        most *= devices;
     }
     size_t n = bytes / chunk_bytes;
     return n < 1 ? 1 : n > most ? most : n;

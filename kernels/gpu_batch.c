@@ -400,17 +400,8 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     return rc;
 }
 
-size_t gpulz_batch_gpu_host_bytes(size_t chunk_bytes, unsigned *devices)
+unsigned gpulz_batch_gpu_host_devices(void)
 {
     gpulz_devices D;
-    *devices = 0;
-    if (!chunk_bytes || gpu_host_devices(&D) != GPULZ_OK || D.count == 0)
-        return 0;
-    const unsigned lanes = gpu_lanes_for(SIZE_MAX, chunk_bytes);
-    size_t per = GPULZ_BATCH_BYTES;
-    if (chunk_bytes <= SIZE_MAX / GPULZ_BATCH_LANE_CHUNKS / lanes &&
-        chunk_bytes * GPULZ_BATCH_LANE_CHUNKS * lanes > per)
-        per = chunk_bytes * GPULZ_BATCH_LANE_CHUNKS * lanes;
-    *devices = D.count;
-    return per > SIZE_MAX / D.count ? SIZE_MAX : per * D.count;
+    return gpu_host_devices(&D) == GPULZ_OK ? D.count : 0;
 }

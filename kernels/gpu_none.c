@@ -95,9 +95,7 @@ int gpulz_batch_gpu_lanes(gpulz_batch *B)
     return GPULZ_OK; /* every chunk still pending, as above */
 }
 
-size_t gpulz_batch_gpu_host_bytes(size_t chunk_bytes, unsigned *devices)
+unsigned gpulz_batch_gpu_host_devices(void)
 {
-    (void)chunk_bytes;
-    *devices = 0;
     return 0;
 }

@@ -302,8 +302,7 @@ size_t gpulz_compress_batch_bound(size_t count, const size_t src_len[], const gp
  * How many chunks of chunk_bytes one batch call should hold to keep what runs
  * it busy, with p's backend (NULL: the defaults) and buffers in memory:
  * 256 MiB of chunks; for host chunks that go to the GPU, 256 MiB per device
- * GPULZ_DEVICE lists and at least four chunks per lane of each
- * (GPULZ_GPU_LANES), within 1 GiB.  At least one chunk, at most 1024 per
+ * GPULZ_DEVICE lists, within 1 GiB.  At least one chunk, at most 1024 per
  * device.  gpulz's direct chunk I/O (C and Python) cuts its batches by it.
  */
 size_t gpulz_batch_chunks(size_t chunk_bytes, const gpulz_params *p, gpulz_memory memory);

@@ -50,25 +50,19 @@ void gpulz_batch_done(gpulz_batch *B, size_t i, int rc);
 int gpulz_batch_gpu_host(gpulz_batch *B);
 
 /*
- * How large a batch of host chunks gpulz_batch_chunks() advises: the bytes
- * that keep one backend busy (every core, or one device with its lanes),
- * GPULZ_BATCH_LANE_CHUNKS chunks per lane of a device at least (a lane
- * with one or two chunks cannot overlap their copies with their kernels),
- * and never more than GPULZ_BATCH_BYTES_MAX, as the caller holds two
- * batches at once (one coded while the other is stored or read).
+ * How large a batch gpulz_batch_chunks() advises: the bytes that keep one
+ * backend busy (every core, or one device with its lanes), once per device
+ * a batch of host chunks is cut over, and never more than
+ * GPULZ_BATCH_BYTES_MAX, as a caller holds two batches at once (one coded
+ * while the other is stored or read).
  */
 #define GPULZ_BATCH_BYTES ((size_t)256 << 20)
 #define GPULZ_BATCH_BYTES_MAX ((size_t)1 << 30)
 #define GPULZ_BATCH_CHUNKS 1024
-#define GPULZ_BATCH_LANE_CHUNKS 4
 
-/*
- * The bytes of chunks of chunk_bytes that keep the devices GPULZ_DEVICE
- * lists busy in one host batch, and in *devices their count: per device
- * GPULZ_BATCH_BYTES, or GPULZ_BATCH_LANE_CHUNKS chunks per lane where that
- * is more.  0 where no device can be used (then *devices is 0).
- */
-size_t gpulz_batch_gpu_host_bytes(size_t chunk_bytes, unsigned *devices);
+/* The devices a batch of host chunks on the GPU is cut over (those
+ * GPULZ_DEVICE lists), 0 where none can be used. */
+unsigned gpulz_batch_gpu_host_devices(void);
 
 /* What a chunk's work is reckoned by: its input when compressing, its
  * output (the uncompressed size the caller expects) when decompressing. */
