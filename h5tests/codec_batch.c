@@ -7,8 +7,8 @@
  * room, and one damaged chunk when decoding, get their own status while the
  * others succeed; the call's status and detail name the first failure; the
  * bound and the thread counts.  And the cut of a batch into one run of
- * chunks per GPU (gpulz_batch_split) and the batch size the library
- * advises (gpulz_batch_chunks) off the GPU, which need no GPU to be checked.
+ * chunks per GPU (gpulz_batch_split), which needs no GPU to be checked, and
+ * the batch size the library advises (gpulz_batch_chunks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,27 +280,20 @@ static void split(void)
     }
 }
 
-/* How many chunks a batch should hold where no GPU runs it (the CPU, and
- * device buffers, whose rule needs no device to be checked): 256 MiB of
- * chunks, at most 1024, at least one. */
+/* How many chunks a batch should hold: 256 MiB of chunks, at most 1024, at
+ * least one. */
 static void batch_chunks(void)
 {
-    gpulz_params p;
-    gpulz_params_init(&p);
-    p.backend = GPULZ_BACKEND_CPU;
     const struct {
         size_t chunk, want;
     } cases[] = {{(size_t)4 << 20, 64}, {(size_t)3 << 20, 85}, {(size_t)16 << 20, 16}, {1000, 1024},
                  {(size_t)256 << 20, 1}, {(size_t)1 << 30, 1}, {SIZE_MAX, 1}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        size_t got = gpulz_batch_chunks(cases[k].chunk, &p, GPULZ_MEMORY_HOST);
-        TU_CHECK(got == cases[k].want, "CPU, chunks of %zu bytes: %zu a batch, not %zu", cases[k].chunk, got,
+        size_t got = gpulz_batch_chunks(cases[k].chunk);
+        TU_CHECK(got == cases[k].want, "chunks of %zu bytes: %zu a batch, not %zu", cases[k].chunk, got,
                  cases[k].want);
-        got = gpulz_batch_chunks(cases[k].chunk, NULL, GPULZ_MEMORY_DEVICE);
-        TU_CHECK(got == cases[k].want, "device buffers, chunks of %zu bytes: %zu a batch, not %zu",
-                 cases[k].chunk, got, cases[k].want);
     }
-    TU_CHECK(gpulz_batch_chunks(0, &p, GPULZ_MEMORY_HOST) >= 1, "empty chunks: at least one a batch");
+    TU_CHECK(gpulz_batch_chunks(0) >= 1, "empty chunks: at least one a batch");
 }
 
 int main(void)

@@ -271,39 +271,6 @@ static void staging_reuse(void)
 }
 
 /*
- * How many chunks a batch of host chunks on the GPU should hold: 256 MiB of
- * chunks per device, within 1 GiB, at most 1024 chunks per device; device
- * buffers keep the 256 MiB of one device, and the CPU its 256 MiB.
- * devices: how many GPULZ_DEVICE lists now.
- */
-static void batch_chunks(unsigned devices)
-{
-    gpulz_params p;
-    gpulz_params_init(&p);
-    p.backend = GPULZ_BACKEND_GPU;
-    const size_t MiB = (size_t)1 << 20, GiB = MiB << 10;
-    const size_t chunks[] = {1000, MiB, 4 * MiB, 16 * MiB, 100 * MiB, 512 * MiB, 2 * GiB};
-    size_t bytes = 256 * MiB * devices;
-    bytes = bytes < GiB ? bytes : GiB;
-    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
-        size_t want = bytes / chunks[k];
-        want = want < 1 ? 1 : want > 1024 * (size_t)devices ? 1024 * (size_t)devices : want;
-        size_t got = gpulz_batch_chunks(chunks[k], &p, GPULZ_MEMORY_HOST);
-        CHECKF(got == want, "%u device(s), chunks of %zu bytes: %zu a batch, not %zu", devices, chunks[k], got,
-               want);
-        for (int cpu = 0; cpu < 2; cpu++) {
-            gpulz_params q = p;
-            q.backend = cpu ? GPULZ_BACKEND_CPU : GPULZ_BACKEND_GPU;
-            want = 256 * MiB / chunks[k];
-            want = want < 1 ? 1 : want > 1024 ? 1024 : want;
-            got = gpulz_batch_chunks(chunks[k], &q, cpu ? GPULZ_MEMORY_HOST : GPULZ_MEMORY_DEVICE);
-            CHECKF(got == want, "%s, chunks of %zu bytes: %zu a batch, not %zu", cpu ? "CPU" : "device buffers",
-                   chunks[k], got, want);
-        }
-    }
-}
-
-/*
  * Host chunks spread over several GPUs (GPULZ_DEVICE a list): the bytes
  * and statuses of one CPU call per chunk, whatever the order of the list;
  * the caller's stream is used on its own device only.  And the first of
@@ -318,7 +285,6 @@ static void multi_device(int count)
     batch(GPULZ_MEMORY_HOST, GPULZ_MODE_FAST, 4, 0, SCRATCH_NONE);
     batch(GPULZ_MEMORY_HOST, GPULZ_MODE_AUTO, 2, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_LZ, 2, 0, SCRATCH_BATCH);
-    batch_chunks((unsigned)count);
     /* the list's order; the stream on the first device satisfies either
      * rule for it (CUDA before 12.8 cannot tell a stream's device) */
     snprintf(list, sizeof list, "%d,0", count - 1);
@@ -505,7 +471,6 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_AUTO, 2, 0, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 4, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     unsetenv("GPULZ_GPU_LANES");
-    batch_chunks(1);
     mixed_decode();
     staging_reuse();
     int count = 0;

@@ -145,27 +145,20 @@ void gpulz_batch_split(size_t count, const size_t w[], unsigned parts, size_t cu
 
 /* ---- the calls ------------------------------------------------------------ */
 
-/* Whether host chunks of mean_bytes on average go to the GPU: asked for,
- * or auto where a GPU is usable and the chunks are worth it. */
-static int host_chunks_on_gpu(gpulz_backend backend, uint64_t mean_bytes)
-{
-    if (backend == GPULZ_BACKEND_GPU)
-        return 1;
-    if (backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable())
-        return 0;
-    return mean_bytes >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
-}
-
+/* Whether host chunks go to the GPU: asked for, or auto where a GPU is
+ * usable, the work runs there and the chunks are worth it on average. */
 static int host_on_gpu(const gpulz_batch *B)
 {
-    if (B->count == 0)
-        return B->p.backend == GPULZ_BACKEND_GPU;
+    if (B->p.backend == GPULZ_BACKEND_GPU)
+        return 1;
+    if (B->p.backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable() || B->count == 0)
+        return 0;
     /* decompressed sizes stand in for the chunks' sizes when decoding */
     const size_t *w = gpulz_batch_weights(B);
     uint64_t total = 0;
     for (size_t i = 0; i < B->count; i++)
         total += w[i];
-    return host_chunks_on_gpu(B->p.backend, total / B->count);
+    return total / B->count >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
 }
 
 static int batch_run(gpulz_batch *B, gpulz_memory memory, void *d_scratch, size_t scratch_size)
@@ -288,24 +281,8 @@ size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[])
     return gpulz_batch_scratch(count, most);
 }
 
-size_t gpulz_batch_chunks(size_t chunk_bytes, const gpulz_params *p, gpulz_memory memory)
+size_t gpulz_batch_chunks(size_t chunk_bytes)
 {
-    gpulz_params defaults;
-    if (!p) {
-        gpulz_params_init(&defaults);
-        p = &defaults;
-    }
-    if (!chunk_bytes)
-        return GPULZ_BATCH_CHUNKS;
-    size_t bytes = GPULZ_BATCH_BYTES, most = GPULZ_BATCH_CHUNKS;
-    const unsigned devices = memory == GPULZ_MEMORY_HOST && host_chunks_on_gpu(p->backend, chunk_bytes)
-                                 ? gpulz_batch_gpu_host_devices()
-                                 : 0;
-    if (devices > 1) {
-        bytes = devices < GPULZ_BATCH_BYTES_MAX / GPULZ_BATCH_BYTES ? devices * GPULZ_BATCH_BYTES
-                                                                    : GPULZ_BATCH_BYTES_MAX;
-        most *= devices;
-    }
-    size_t n = bytes / chunk_bytes;
-    return n < 1 ? 1 : n > most ? most : n;
+    const size_t n = chunk_bytes ? GPULZ_BATCH_BYTES / chunk_bytes : GPULZ_BATCH_CHUNKS;
+    return n < 1 ? 1 : n > GPULZ_BATCH_CHUNKS ? GPULZ_BATCH_CHUNKS : n;
 }

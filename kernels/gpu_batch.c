@@ -399,9 +399,3 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     free(S);
     return rc;
 }
-
-unsigned gpulz_batch_gpu_host_devices(void)
-{
-    gpulz_devices D;
-    return gpu_host_devices(&D) == GPULZ_OK ? D.count : 0;
-}

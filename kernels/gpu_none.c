@@ -94,8 +94,3 @@ int gpulz_batch_gpu_lanes(gpulz_batch *B)
     (void)B;
     return GPULZ_OK; /* every chunk still pending, as above */
 }
-
-unsigned gpulz_batch_gpu_host_devices(void)
-{
-    return 0;
-}

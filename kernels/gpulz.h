@@ -299,13 +299,12 @@ size_t gpulz_compress_batch_bound(size_t count, const size_t src_len[], const gp
                                   size_t dst_cap[]);
 
 /*
- * How many chunks of chunk_bytes one batch call should hold to keep what runs
- * it busy, with p's backend (NULL: the defaults) and buffers in memory:
- * 256 MiB of chunks; for host chunks that go to the GPU, 256 MiB per device
- * GPULZ_DEVICE lists, within 1 GiB.  At least one chunk, at most 1024 per
- * device.  gpulz's direct chunk I/O (C and Python) cuts its batches by it.
+ * How many chunks of chunk_bytes one batch call should hold: 256 MiB of
+ * chunks, at least one and at most 1024.  That keeps every core, or a GPU's
+ * lanes, busy while two batches (one coded as the other is stored) stay a
+ * fraction of memory.  gpulz's direct chunk I/O (C and Python) batches by it.
  */
-size_t gpulz_batch_chunks(size_t chunk_bytes, const gpulz_params *p, gpulz_memory memory);
+size_t gpulz_batch_chunks(size_t chunk_bytes);
 
 /* The device scratch the batch calls take with GPULZ_MEMORY_DEVICE: a status
  * word pair per chunk and, per stream the chunks are queued on (up to four,

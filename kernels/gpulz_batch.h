@@ -50,19 +50,14 @@ void gpulz_batch_done(gpulz_batch *B, size_t i, int rc);
 int gpulz_batch_gpu_host(gpulz_batch *B);
 
 /*
- * How large a batch gpulz_batch_chunks() advises: the bytes that keep one
- * backend busy (every core, or one device with its lanes), once per device
- * a batch of host chunks is cut over, and never more than
- * GPULZ_BATCH_BYTES_MAX, as a caller holds two batches at once (one coded
- * while the other is stored or read).
+ * The batch gpulz_batch_chunks() advises: enough chunks to keep every core,
+ * or one GPU's lanes, busy, while a caller's two batches (one coded while
+ * the other is stored or read) stay a fraction of any machine's memory.
+ * Larger batches for several GPUs in one process were measured no faster
+ * (bench/RESULTS.md, 2026-11-28, four GPUs).
  */
 #define GPULZ_BATCH_BYTES ((size_t)256 << 20)
-#define GPULZ_BATCH_BYTES_MAX ((size_t)1 << 30)
 #define GPULZ_BATCH_CHUNKS 1024
-
-/* The devices a batch of host chunks on the GPU is cut over (those
- * GPULZ_DEVICE lists), 0 where none can be used. */
-unsigned gpulz_batch_gpu_host_devices(void);
 
 /* What a chunk's work is reckoned by: its input when compressing, its
  * output (the uncompressed size the caller expects) when decompressing. */

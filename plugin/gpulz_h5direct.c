@@ -411,16 +411,10 @@ done:
     return ret_value;
 }
 
-/* The chunks of a batch: as many as keep the codec busy where it runs
- * (every core, or the GPUs with their lanes), gpulz_batch_chunks' rule. */
-static size_t batch_most(const mem *M, const plan *P)
+/* Chunks first .. first + *n - 1 of the next batch (gpulz_batch_chunks). */
+static void batch_next(const plan *P, hsize_t first, size_t *n)
 {
-    return gpulz_batch_chunks(P->chunk_bytes, &P->p, M->device ? GPULZ_MEMORY_DEVICE : GPULZ_MEMORY_HOST);
-}
-
-/* Chunks first .. first + *n - 1 of the next batch, of at most most. */
-static void batch_next(const plan *P, size_t most, hsize_t first, size_t *n)
-{
+    const size_t most = gpulz_batch_chunks(P->chunk_bytes);
     hsize_t left = P->nchunks - first;
     *n = left < most ? (size_t)left : most;
 }
@@ -743,7 +737,7 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
     herr_t ret_value = 0;
     write_batch W[2];
     codec_thread T = {0};
-    const size_t most = batch_most(M, P);
+    const size_t most = gpulz_batch_chunks(P->chunk_bytes);
     size_t n = 0;
     memset(W, 0, sizeof W);
     const size_t bound = gpulz_compress_bound(P->chunk_bytes, &P->p);
@@ -754,7 +748,7 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
     codec_device_take(&W[0].device);
     W[1].device = W[0].device;
-    batch_next(P, most, 0, &n);
+    batch_next(P, 0, &n);
     if (write_batch_gather(&W[0], buf, 0, n) < 0 || codec_start(&T, write_batch_codec, &W[0]) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
     for (unsigned k = 0;; k++) {
@@ -762,7 +756,7 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
         const hsize_t after = cur->first + cur->n;
         /* the next batch gathered while the codec runs on this one */
         if (after < P->nchunks) {
-            batch_next(P, most, after, &n);
+            batch_next(P, after, &n);
             if (write_batch_gather(next, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
         }
@@ -1003,7 +997,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
     herr_t ret_value = 0;
     read_batch R[2];
     codec_thread T = {0};
-    const size_t most = batch_most(M, P);
+    const size_t most = gpulz_batch_chunks(P->chunk_bytes);
     size_t n = 0;
     memset(R, 0, sizeof R);
     const int two = P->nchunks > most;
@@ -1011,7 +1005,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
     codec_device_take(&R[0].device);
     R[1].device = R[0].device;
-    batch_next(P, most, 0, &n);
+    batch_next(P, 0, &n);
     if (read_stored(&R[0], dxpl, buf, 0, n) < 0 || codec_start(&T, read_batch_codec, &R[0]) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
     for (unsigned k = 0;; k++) {
@@ -1019,7 +1013,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
         const hsize_t after = cur->first + cur->n;
         /* HDF5 reads the next batch while the codec decodes this one */
         if (after < P->nchunks) {
-            batch_next(P, most, after, &n);
+            batch_next(P, after, &n);
             if (read_stored(next, dxpl, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
         }

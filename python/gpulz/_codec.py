@@ -66,7 +66,7 @@ def _load():
         "gpulz_compress_batch_bound": (sz, [sz, size_p, params_p, size_p]),
         "gpulz_compress_batch_scratch_size": (sz, [sz, size_p, params_p]),
         "gpulz_decompress_batch_scratch_size": (sz, [sz, size_p]),
-        "gpulz_batch_chunks": (sz, [sz, params_p, ctypes.c_int]),
+        "gpulz_batch_chunks": (sz, [sz]),
         "gpulz_compress_batch": batch,
         "gpulz_decompress_batch": batch,
         "gpulz_gpu_available": (ctypes.c_int, []),
@@ -362,11 +362,10 @@ def batch_bounds(src_len, p):
     return caps, int(total)
 
 
-def batch_chunks(chunk_bytes, p, device=False):
+def batch_chunks(chunk_bytes):
     """gpulz_batch_chunks(): how many chunks of chunk_bytes one batch call
-    with p, on host chunks or (device true) device ones, should hold."""
-    memory = C["GPULZ_MEMORY_DEVICE"] if device else C["GPULZ_MEMORY_HOST"]
-    return int(lib.gpulz_batch_chunks(chunk_bytes, ctypes.byref(p), memory))
+    should hold."""
+    return int(lib.gpulz_batch_chunks(chunk_bytes))
 
 
 def batch_run(compressing, src, src_len, dst, dst_cap, p, device=False, stream=None):

@@ -244,9 +244,9 @@ def _typed(P, raw):
     return raw.view(P.dtype).reshape(P.chunk)
 
 
-def _batch(P, M, p):
-    """P.batch for a call with p on M's memory."""
-    most = _codec.batch_chunks(P.chunk_bytes, p, M.device)
+def _batch(P):
+    """P.batch: the chunks of one batched call."""
+    most = _codec.batch_chunks(P.chunk_bytes)
     if BATCH_CHUNKS:
         most = min(most, BATCH_CHUNKS)
     P.batch = max(1, min(most, P.nchunks))
@@ -254,7 +254,7 @@ def _batch(P, M, p):
 
 def _write_chunks(P, data, M, p):
     """Every chunk of the box from data (the box's shape, M's memory)."""
-    _batch(P, M, p)
+    _batch(P)
     xp, cb, h5d = M.xp, P.chunk_bytes, P.dset.id
     flat = data.reshape(-1).view(xp.uint8) if data.flags.c_contiguous else None
     fill = None
@@ -317,7 +317,7 @@ def _read_stored(h5d, offset):
 
 def _read_chunks(P, out, M, p):
     """Every chunk of the box into out (the box's shape, M's memory)."""
-    _batch(P, M, p)
+    _batch(P)
     xp, cb, h5d = M.xp, P.chunk_bytes, P.dset.id
     flat = out.reshape(-1).view(xp.uint8) if out.flags.c_contiguous else None
     fill = None
