@@ -17,8 +17,7 @@
  *  - §20 "every match as section 9 checks it": version 2 matches keep
  *    version 1's Lmin <= L.
  *  - A stream's body too short for what it declares (its table, say) is
- *    CORRUPT; TRUNCATED is kept for the chunk itself ending early (gpulz
- *    says TRUNCATED for the former too; both refuse).
+ *    CORRUPT; TRUNCATED is kept for the chunk itself ending early (§20).
  *  - Valid but non-canonical encodings (a stored stream where §18 would
  *    code one, tables with unused values or an unneeded escape, a parse that
  *    is not greedy, any g from 10 to 15) are read: §18 binds encoders.

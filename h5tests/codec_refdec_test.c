@@ -404,6 +404,13 @@ static void damage(const uint8_t *in, size_t n, const uint8_t *ch, size_t len,
         } else {
             n_agree_reject++;
             code_pairs[code_index(o.lib_rc)][code_index(o.ref_rc)]++;
+            /* §20: TRUNCATED where the chunk ends before what it declares,
+             * CORRUPT for every other broken rule (a stream whose own size
+             * ends inside its table, say): the two decoders name it alike */
+            TU_CHECK(!((o.lib_rc == GPULZ_ERR_TRUNCATED && o.ref_rc == REFDEC_CORRUPT) ||
+                       (o.lib_rc == GPULZ_ERR_CORRUPT && o.ref_rc == REFDEC_TRUNCATED)),
+                     "%s, %s: gpulz %s (%s), refdec %s (%s)", ctxt, what, gpulz_strerror(o.lib_rc),
+                     gpulz_last_error(), refdec_strerror(o.ref_rc), o.err);
             if (verbose && o.lib_rc != o.ref_rc)
                 printf("status differs: %s, %s: gpulz %s (%s), refdec %s (%s)\n", ctxt, what,
                        gpulz_strerror(o.lib_rc), gpulz_last_error(), refdec_strerror(o.ref_rc),

@@ -813,7 +813,7 @@ static int table_read(const uint8_t *p, size_t avail, unsigned u, gpulz_dec_tabl
                       const char *name)
 {
     if (avail < GPULZ_TABLE_HEAD_SIZE)
-        return gpulz_fail(GPULZ_ERR_TRUNCATED, "stream %s: the table ends early", name);
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: its size ends inside its table", name);
     unsigned K = gpulz_get_u16(p), E = p[2];
     if (K > GPULZ_RANS_MAX_VALUES || E > 1 || K + E == 0)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: a table of %u values and escape %u", name, K, E);
