@@ -82,11 +82,11 @@ __device__ __forceinline__ v2_src v2_src_of(const gpu_v2_job &J, const gpu_v2_st
  */
 
 /* DELTA: symbol i becomes its difference from p, the symbol before it,
- * except where its block starts (C a power of two). */
+ * except where its block starts (cmask = C - 1, C a power of two). */
 template <unsigned S>
-__device__ __forceinline__ void v2_delta(const v2_src &q, uint64_t i, uint64_t &y, uint64_t p)
+__device__ __forceinline__ void v2_delta(uint64_t cmask, uint64_t i, uint64_t &y, uint64_t p)
 {
-    if (i & q.cmask)
+    if (i & cmask)
         y = (y - p) & gpulz_symbol_mask(S);
 }
 
@@ -105,7 +105,7 @@ __device__ __forceinline__ uint32_t v2_unit(const v2_src &q, uint64_t i)
     const uint64_t before = i ? i - 1 : 0;
     uint64_t y = q.aligned ? v2_sym_aligned<S>(q.x, i) : v2_sym<S>(q.x, i);
     if (q.delta)
-        v2_delta<S>(q, i, y, q.aligned ? v2_sym_aligned<S>(q.x, before) : v2_sym<S>(q.x, before));
+        v2_delta<S>(q.cmask, i, y, q.aligned ? v2_sym_aligned<S>(q.x, before) : v2_sym<S>(q.x, before));
     return v2_plane(q, y);
 }
 
@@ -163,7 +163,8 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += stride) {
         const uint64_t v0 = v2_sym<S>(x, i);
-        const uint64_t v1 = i & (C - 1) ? (v0 - v2_sym<S>(x, i - 1)) & gpulz_symbol_mask(S) : v0;
+        uint64_t v1 = v0;
+        v2_delta<S>(C - 1, i, v1, v2_sym<S>(x, i ? i - 1 : 0));
         if (S == 2) {
             const unsigned act = __activemask(), lane = threadIdx.x & 31;
             unsigned peers = __match_any_sync(act, (unsigned)v0);
@@ -212,9 +213,10 @@ __global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, ui
     const uint64_t first = (uint64_t)blockIdx.x * GPU_V2_HIST2_RUN;
     const uint64_t end = m - first < GPU_V2_HIST2_RUN ? m : first + GPU_V2_HIST2_RUN;
     for (uint64_t i = first + threadIdx.x; i < end; i += blockDim.x) {
-        uint32_t v = (uint32_t)v2_sym<2>(x, i);
-        if (d && (i & (C - 1)))
-            v = (v - (uint32_t)v2_sym<2>(x, i - 1)) & 0xFFFFu;
+        uint64_t y = v2_sym<2>(x, i);
+        if (d)
+            v2_delta<2>(C - 1, i, y, v2_sym<2>(x, i ? i - 1 : 0));
+        const uint32_t v = (uint32_t)y;
         const unsigned peers = __match_any_sync(__activemask(), v);
         if ((unsigned)__ffs(peers) - 1 == lane)
             atomicAdd(&pair[v >> 1], (uint32_t)__popc(peers) << (16 * (v & 1)));
@@ -327,7 +329,7 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
         v2_syms<S, B>(q.x, q.aligned, before, p);
 #pragma unroll
         for (unsigned k = 0; k < B; k++)
-            v2_delta<S>(q, at[k], y[k], p[k]);
+            v2_delta<S>(q.cmask, at[k], y[k], p[k]);
     }
 #pragma unroll
     for (unsigned k = 0; k < B; k++)
