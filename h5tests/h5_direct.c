@@ -214,7 +214,7 @@ static void fill_value(void)
     H5Pclose(dcpl);
 }
 
-/* Stored chunk k of d, whole: its bytes and size. */
+/* The stored chunk of d at offset at, whole: its bytes and size. */
 static uint8_t *stored_chunk(hid_t d, hsize_t at, size_t *size)
 {
     hsize_t off[1] = {at}, n = 0;

@@ -411,12 +411,12 @@ done:
     return ret_value;
 }
 
-/* Chunks first .. first + *n - 1 of the next batch (gpulz_batch_chunks). */
-static void batch_next(const plan *P, hsize_t first, size_t *n)
+/* The chunks of the batch from chunk first: most (gpulz_batch_chunks), or
+ * those left. */
+static size_t batch_len(const plan *P, size_t most, hsize_t first)
 {
-    const size_t most = gpulz_batch_chunks(P->chunk_bytes);
     hsize_t left = P->nchunks - first;
-    *n = left < most ? (size_t)left : most;
+    return left < most ? (size_t)left : most;
 }
 
 /* ---- the codec beside HDF5 ---------------------------------------------------- */
@@ -748,7 +748,7 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
     codec_device_take(&W[0].device);
     W[1].device = W[0].device;
-    batch_next(P, 0, &n);
+    n = batch_len(P, most, 0);
     if (write_batch_gather(&W[0], buf, 0, n) < 0 || codec_start(&T, write_batch_codec, &W[0]) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
     for (unsigned k = 0;; k++) {
@@ -756,7 +756,7 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
         const hsize_t after = cur->first + cur->n;
         /* the next batch gathered while the codec runs on this one */
         if (after < P->nchunks) {
-            batch_next(P, after, &n);
+            n = batch_len(P, most, after);
             if (write_batch_gather(next, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
         }
@@ -795,7 +795,6 @@ typedef struct read_batch {
     int *statuses, *kind;
     size_t *pos, *stored; /* a chunk's bytes in host_in, and how many */
     size_t *slot;         /* a coded chunk's place among the batch's coded ones */
-    uint8_t **into;       /* where a chunk is decoded: the caller's buffer, or raw */
     chunk_at *at;
     host_buf host_in;   /* the stored chunks as read */
     uint8_t *dev_in;    /* the same on the device (device calls) */
@@ -818,7 +817,6 @@ static void read_batch_free(read_batch *R)
     free(R->pos);
     free(R->stored);
     free(R->slot);
-    free(R->into);
     free(R->at);
     if (R->M) {
         host_give(&R->host_in);
@@ -843,11 +841,10 @@ static herr_t read_batch_open(const mem *M, const plan *P, size_t most, read_bat
     R->pos = calloc(most, sizeof *R->pos);
     R->stored = calloc(most, sizeof *R->stored);
     R->slot = calloc(most, sizeof *R->slot);
-    R->into = calloc(most, sizeof *R->into);
     R->at = calloc(most, sizeof *R->at);
     host_take(&R->host_in, M->device);
     if (!R->src || !R->src_len || !R->dst_cap || !R->dst_len || !R->dst || !R->statuses || !R->kind || !R->pos ||
-        !R->stored || !R->slot || !R->into || !R->at)
+        !R->stored || !R->slot || !R->at)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch of %zu chunks", most);
     if (mem_alloc(M, &R->raw, most * P->chunk_bytes) < 0)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate a batch's buffers");
@@ -896,13 +893,12 @@ static herr_t read_stored(read_batch *R, hid_t dxpl, uint8_t *buf, hsize_t first
     R->total = sum;
     R->coded = 0;
     for (size_t j = 0; j < n; j++) {
-        long long run = chunk_run(P, &R->at[j]);
-        R->into[j] = R->kind[j] == CHUNK_CODED && run >= 0 ? buf + run : R->raw + j * P->chunk_bytes;
         if (R->kind[j] != CHUNK_CODED)
             continue;
+        const long long run = chunk_run(P, &R->at[j]);
         R->slot[j] = R->coded;
         R->src_len[R->coded] = R->stored[j];
-        R->dst[R->coded] = R->into[j];
+        R->dst[R->coded] = run >= 0 ? buf + run : R->raw + j * P->chunk_bytes;
         R->dst_cap[R->coded] = P->chunk_bytes;
         R->coded++;
     }
@@ -979,7 +975,7 @@ static herr_t read_place(read_batch *R, uint8_t *buf)
                           R->statuses[s] != GPULZ_OK ? gpulz_strerror(R->statuses[s]) : "wrong size",
                           R->statuses[s] != GPULZ_OK ? R->detail
                                                      : "it declares another size than the dataset's chunks");
-        if (R->into[j] != from)
+        if (R->kind[j] == CHUNK_CODED && R->dst[s] != from)
             continue; /* decoded where it belongs */
         if (R->kind[j] == CHUNK_RAW)
             from = read_batch_in(R) + R->pos[j];
@@ -1005,7 +1001,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot set up the batches");
     codec_device_take(&R[0].device);
     R[1].device = R[0].device;
-    batch_next(P, 0, &n);
+    n = batch_len(P, most, 0);
     if (read_stored(&R[0], dxpl, buf, 0, n) < 0 || codec_start(&T, read_batch_codec, &R[0]) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
     for (unsigned k = 0;; k++) {
@@ -1013,7 +1009,7 @@ static herr_t read_chunks(const mem *M, const plan *P, hid_t dxpl, uint8_t *buf)
         const hsize_t after = cur->first + cur->n;
         /* HDF5 reads the next batch while the codec decodes this one */
         if (after < P->nchunks) {
-            batch_next(P, after, &n);
+            n = batch_len(P, most, after);
             if (read_stored(next, dxpl, buf, after, n) < 0)
                 PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: direct chunk read failed");
         }
