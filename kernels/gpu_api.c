@@ -215,7 +215,7 @@ static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, si
             }
         }
     }
-    gpu_v2_memo_free(&memo);
+    gpu_v2_memo_free(c, &memo);
     if (rc != GPULZ_OK)
         return rc;
     if (best_len > J->dst_cap)

@@ -101,7 +101,7 @@ int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params 
         goto done;
     *dst_len = best_len;
 done:
-    gpu_v2_memo_free(&memo);
+    gpu_v2_memo_free(c, &memo);
     gpu_ctx_release(c, prev);
     return rc;
 }

@@ -258,11 +258,11 @@ void gpu_v2_memo_init(gpu_v2_memo *M)
     memset(M, 0, sizeof *M);
 }
 
-void gpu_v2_memo_free(gpu_v2_memo *M)
+void gpu_v2_memo_free(gpu_ctx *c, gpu_v2_memo *M)
 {
     /* tokens that ratio did not take still write the scratch */
     if (M->tokens)
-        (void)cudaEventSynchronize(M->side_done);
+        (void)cudaEventSynchronize(c->side_done);
     /* whole histograms are the context's (gpu_v2_stats) */
     if (M->valid && M->S <= 2)
         M->H.whole[0].count = M->H.whole[1].count = NULL;
@@ -294,7 +294,6 @@ static int tokens_beside(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz
     GPULZ_CK(cudaEventRecord(c->side_done, c->side));
     M->tokens = 1;
     M->tokens_delta = delta;
-    M->side_done = c->side_done;
 done:
     if (rc != GPULZ_OK)
         (void)cudaStreamSynchronize(c->side);
@@ -328,7 +327,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     gpu_v2_memo *M = memo ? memo : &own;
     const int ratio_next = M->ratio_next && !lzss;
     if (!M->valid || M->S != S || M->C != C || M->checksum != (unsigned)checksum) {
-        gpu_v2_memo_free(M);
+        gpu_v2_memo_free(c, M);
         if ((rc = gpulz_fast_hists_init_planes(&M->H, S)) != GPULZ_OK)
             return rc;
         M->S = S;
@@ -380,7 +379,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     if (rc == GPULZ_OK)
         rc = gpu_v2_finish(&L, d_src, d_dst, end, NULL, st);
 done:
-    gpu_v2_memo_free(&own);
+    gpu_v2_memo_free(c, &own);
     return rc;
 }
 

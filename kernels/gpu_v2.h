@@ -88,13 +88,14 @@ typedef struct gpu_v2_memo {
     uint32_t sum;
     /* Set by the caller before a fast candidate that ratio follows: fast
      * starts ratio's tokens on the context's side stream, beside its own
-     * coding, and ratio waits for them (tokens, their delta, side_done);
-     * freeing the memo waits for tokens that ratio did not take. */
+     * coding, and ratio waits for them (tokens, their delta, the context's
+     * side_done); freeing the memo waits for tokens that ratio did not take. */
     int ratio_next, tokens, tokens_delta;
-    cudaEvent_t side_done;
 } gpu_v2_memo;
+/* A memo belongs to the context that filled it: its tokens are on c's side
+ * stream and its whole histograms in c's h_hists. */
 void gpu_v2_memo_init(gpu_v2_memo *M);
-void gpu_v2_memo_free(gpu_v2_memo *M);
+void gpu_v2_memo_free(gpu_ctx *c, gpu_v2_memo *M);
 
 /*
  * A format 2 chunk of mode fast or ratio (p->mode) from the n bytes at d_src

@@ -69,7 +69,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     uint64_t *cnt = (uint64_t *)(scratch + P->counts);
     const int beside = M && M->tokens; /* started by fast, auto's candidate before (gpu_v2.c) */
     if (beside) {
-        GPULZ_CK(cudaStreamWaitEvent(st, M->side_done, 0));
+        GPULZ_CK(cudaStreamWaitEvent(st, c->side_done, 0));
         M->tokens = 0;
     }
     if ((!beside || M->tokens_delta != delta) &&
