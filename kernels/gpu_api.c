@@ -126,6 +126,7 @@ typedef struct device_job {
     uint8_t *dst, *scratch;
     size_t dst_cap;
     cudaStream_t st;
+    size_t scratch_size; /* format 2: what its candidates plan for */
 } device_job;
 
 static int device_buffer(void *ctx, int i, size_t need, uint8_t **out, size_t *cap)
@@ -165,57 +166,41 @@ static void device_release(void *ctx)
 
 static const gpulz_chunk_ops device_ops = {device_buffer, device_encode, device_move, device_release};
 
-/* One format 2 candidate (FORMAT.md §19) of symbol size S into out. */
-static int device_candidate(device_job *J, size_t n, const gpulz_params *p, unsigned S, gpulz_mode mode,
-                            size_t scratch_size, gpu_v2_memo *memo, uint8_t *out, size_t cap, size_t *len)
+/* One format 2 candidate (FORMAT.md §19), of q's mode and symbol size, into out. */
+static int device_candidate(void *arg, size_t n, const gpulz_params *q, gpu_v2_memo *memo, uint8_t *out, size_t cap,
+                            size_t *len)
 {
-    gpulz_params q = *p;
-    q.symbol_size = S;
-    q.mode = mode;
-    q.flags &= ~GPULZ_FLAG_ADAPTIVE;
-    if (mode != GPULZ_MODE_LZ)
-        return gpu_v2_compress(J->c, J->src, n, &q, out, cap, J->scratch, scratch_size, J->st, memo, len);
+    device_job *J = arg;
+    if (q->mode != GPULZ_MODE_LZ)
+        return gpu_v2_compress(J->c, J->src, n, q, out, cap, J->scratch, J->scratch_size, J->st, memo, len);
     device_job K = *J;
     K.dst = out;
     K.dst_cap = cap;
-    return gpulz_chunk_compress(&device_ops, &K, n, &q, out, cap, len);
+    return gpulz_chunk_compress(&device_ops, &K, n, q, out, cap, len);
 }
 
 /* Modes fast, ratio and auto: the host API's candidates, for S and with the
- * adaptive flag S = 1, each into one of the context's two buffers (the one
- * the best so far is not in); the first of the shortest goes to dst. */
-static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, size_t scratch_size, size_t *dst_len)
+ * adaptive flag S = 1, in the context's two buffers; the best goes to dst. */
+static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, size_t *dst_len)
 {
     gpulz_mode list[GPULZ_V2_CANDIDATES_MAX];
     const unsigned count = gpulz_v2_candidates(p, list);
     gpu_ctx *c = J->c;
-    size_t best_len = 0, len = 0;
+    size_t best_len = 0;
     int best = -1, rc = GPULZ_OK;
-    gpu_v2_memo memo; /* one input, one symbol size a round: the candidates share its statistics */
-    gpu_v2_memo_init(&memo);
     for (int r = 0; r < 2 && rc == GPULZ_OK; r++) {
-        const unsigned S = r ? 1 : p->symbol_size;
         if (r && !gpulz_adaptive_retry(p, n, best_len))
             break;
         gpulz_params q = *p;
-        q.symbol_size = S;
+        q.symbol_size = r ? 1 : p->symbol_size;
         const size_t cap = gpulz_compress_bound(n, &q);
+        q.flags &= ~GPULZ_FLAG_ADAPTIVE; /* this loop applies the adaptive rule */
         if ((rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK ||
             (rc = gpu_grow_device(&c->d_alt, &c->alt_cap, cap)) != GPULZ_OK)
             break;
         uint8_t *buf[2] = {c->d_out, c->d_alt};
-        for (unsigned i = 0; i < count && rc == GPULZ_OK; i++) {
-            const int slot = best == 0;
-            memo.ratio_next = i + 1 < count && list[i + 1] == GPULZ_MODE_RATIO;
-            if ((rc = device_candidate(J, n, p, S, list[i], scratch_size, &memo, buf[slot], cap, &len)) != GPULZ_OK)
-                break;
-            if (best < 0 || len < best_len) {
-                best = slot;
-                best_len = len;
-            }
-        }
+        rc = gpu_v2_candidates(c, n, &q, list, count, device_candidate, J, buf, cap, &best, &best_len);
     }
-    gpu_v2_memo_free(c, &memo);
     if (rc != GPULZ_OK)
         return rc;
     if (best_len > J->dst_cap)
@@ -245,11 +230,10 @@ int gpu_compress_device_lane(unsigned lane, const void *d_src, size_t n, void *d
     if ((rc = gpu_buffers_device(bufs, names, 3, &dev)) != GPULZ_OK ||
         (rc = gpu_ctx_acquire_lane(&c, &prev, dev, lane)) != GPULZ_OK)
         return rc;
-    device_job J = {c, (const uint8_t *)d_src, (uint8_t *)d_dst, NULL, dst_cap,
-                    caller_stream(cuda_stream)};
-    size_t need = gpulz_compress_device_scratch_size(n, p);
+    const size_t need = gpulz_compress_device_scratch_size(n, p);
+    device_job J = {c, (const uint8_t *)d_src, (uint8_t *)d_dst, NULL, dst_cap, caller_stream(cuda_stream), need};
     if ((rc = scratch_for(c, d_scratch, scratch_size, need, &J.scratch)) == GPULZ_OK)
-        rc = p->mode != GPULZ_MODE_LZ ? device_compress_v2(&J, n, p, need, dst_len)
+        rc = p->mode != GPULZ_MODE_LZ ? device_compress_v2(&J, n, p, dst_len)
                                          : gpulz_chunk_compress(&device_ops, &J, n, p, (uint8_t *)d_dst, dst_cap,
                                                                 dst_len);
     gpu_ctx_release(c, prev);

@@ -59,15 +59,21 @@ static int v2_plan_total(size_t n, const gpulz_params *p, const gpulz_mode *list
     return rc;
 }
 
+/* A candidate from the context's input, into out, with its scratch and stream. */
+static int host_candidate(void *arg, size_t n, const gpulz_params *q, gpu_v2_memo *memo, uint8_t *out, size_t cap,
+                          size_t *len)
+{
+    gpu_ctx *c = arg;
+    return gpu_v2_compress(c, c->d_in, n, q, out, cap, c->d_scratch, c->scratch_cap, c->stream, memo, len);
+}
+
 int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params *p, const gpulz_mode *list,
                                unsigned count, uint8_t *dst, size_t cap, size_t *dst_len)
 {
     gpu_ctx *c = NULL;
-    size_t need = 0, len = 0, best_len = 0;
+    size_t need = 0, best_len = 0;
     uint8_t *buf[2] = {NULL, NULL};
     int best = -1;
-    gpu_v2_memo memo;
-    gpu_v2_memo_init(&memo);
     /* the context first: without a usable GPU that is what the caller hears */
     int prev = 0, rc = gpu_ctx_acquire(&c, &prev, -1);
     if (rc != GPULZ_OK)
@@ -82,26 +88,12 @@ int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params 
         goto done;
     buf[0] = c->d_out;
     buf[1] = c->d_alt;
-    /* each candidate into the buffer the best so far does not hold */
-    for (unsigned i = 0; i < count; i++) {
-        const int slot = best == 0;
-        gpulz_params q = *p;
-        q.mode = list[i];
-        memo.ratio_next = i + 1 < count && list[i + 1] == GPULZ_MODE_RATIO;
-        if ((rc = gpu_v2_compress(c, c->d_in, n, &q, buf[slot], cap, c->d_scratch, c->scratch_cap, c->stream,
-                                  &memo, &len)) != GPULZ_OK)
-            goto done;
-        if (best < 0 || len < best_len) {
-            best = slot;
-            best_len = len;
-        }
-    }
-    if ((rc = gpu_d2h_enqueue(c, buf[best], 0, best_len)) != GPULZ_OK ||
+    if ((rc = gpu_v2_candidates(c, n, p, list, count, host_candidate, c, buf, cap, &best, &best_len)) != GPULZ_OK ||
+        (rc = gpu_d2h_enqueue(c, buf[best], 0, best_len)) != GPULZ_OK ||
         (rc = gpu_copy_pieces(c, dst, buf[best], 0, best_len, 0, c->stream, NULL)) != GPULZ_OK)
         goto done;
     *dst_len = best_len;
 done:
-    gpu_v2_memo_free(c, &memo);
     gpu_ctx_release(c, prev);
     return rc;
 }

@@ -253,12 +253,12 @@ done:
     return rc;
 }
 
-void gpu_v2_memo_init(gpu_v2_memo *M)
+static void memo_init(gpu_v2_memo *M)
 {
     memset(M, 0, sizeof *M);
 }
 
-void gpu_v2_memo_free(gpu_ctx *c, gpu_v2_memo *M)
+static void memo_free(gpu_ctx *c, gpu_v2_memo *M)
 {
     /* tokens that ratio did not take still write the scratch */
     if (M->tokens)
@@ -315,7 +315,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     gpu_v2_coding K;
     memset(&J, 0, sizeof J);
     memset(&K, 0, sizeof K);
-    gpu_v2_memo_init(&own);
+    memo_init(&own);
     if (p->mode != GPULZ_MODE_FAST && p->mode != GPULZ_MODE_RATIO)
         return gpulz_fail(GPULZ_ERR_PARAM, "mode %s is not one encoding", gpulz_mode_name(p->mode));
     if ((rc = gpulz_layout_make(&L, n, S, p->window, C)) != GPULZ_OK ||
@@ -327,7 +327,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     gpu_v2_memo *M = memo ? memo : &own;
     const int ratio_next = M->ratio_next && !lzss;
     if (!M->valid || M->S != S || M->C != C || M->checksum != (unsigned)checksum) {
-        gpu_v2_memo_free(c, M);
+        memo_free(c, M);
         if ((rc = gpulz_fast_hists_init_planes(&M->H, S)) != GPULZ_OK)
             return rc;
         M->S = S;
@@ -379,7 +379,29 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     if (rc == GPULZ_OK)
         rc = gpu_v2_finish(&L, d_src, d_dst, end, NULL, st);
 done:
-    gpu_v2_memo_free(c, &own);
+    memo_free(c, &own);
+    return rc;
+}
+
+int gpu_v2_candidates(gpu_ctx *c, size_t n, const gpulz_params *p, const gpulz_mode *list, unsigned count,
+                      gpu_v2_candidate_fn run, void *arg, uint8_t *const buf[2], size_t cap, int *best,
+                      size_t *best_len)
+{
+    gpulz_params q = *p;
+    gpu_v2_memo memo;
+    size_t len = 0;
+    int rc = GPULZ_OK;
+    memo_init(&memo);
+    for (unsigned i = 0; i < count && rc == GPULZ_OK; i++) {
+        const int slot = *best == 0;
+        q.mode = list[i];
+        memo.ratio_next = i + 1 < count && list[i + 1] == GPULZ_MODE_RATIO;
+        if ((rc = run(arg, n, &q, &memo, buf[slot], cap, &len)) == GPULZ_OK && (*best < 0 || len < *best_len)) {
+            *best = slot;
+            *best_len = len;
+        }
+    }
+    memo_free(c, &memo);
     return rc;
 }
 

@@ -80,22 +80,20 @@ int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, int lzss, g
 /* ---- the chunk (gpu_v2.c, gpu_v2_ratio.c) ---------------------------------- */
 
 /* The statistics of one input and symbol size, kept between the candidates
- * of mode auto: both modes start from the same histograms and checksum. */
+ * of mode auto (gpu_v2_candidates): both modes start from the same
+ * histograms and checksum.  A memo belongs to the context that filled it:
+ * its tokens are on c's side stream and its whole histograms in c's h_hists. */
 typedef struct gpu_v2_memo {
     int valid;
     unsigned S, C, checksum;
     gpulz_fast_hists H; /* for S <= 2 the whole histograms are the context's h_hists */
     uint32_t sum;
-    /* Set by the caller before a fast candidate that ratio follows: fast
-     * starts ratio's tokens on the context's side stream, beside its own
-     * coding, and ratio waits for them (tokens, their delta, the context's
-     * side_done); freeing the memo waits for tokens that ratio did not take. */
+    /* Set before a fast candidate that ratio follows: fast starts ratio's
+     * tokens on the context's side stream, beside its own coding, and ratio
+     * waits for them (tokens, their delta, the context's side_done); freeing
+     * the memo waits for tokens that ratio did not take. */
     int ratio_next, tokens, tokens_delta;
 } gpu_v2_memo;
-/* A memo belongs to the context that filled it: its tokens are on c's side
- * stream and its whole histograms in c's h_hists. */
-void gpu_v2_memo_init(gpu_v2_memo *M);
-void gpu_v2_memo_free(gpu_ctx *c, gpu_v2_memo *M);
 
 /*
  * A format 2 chunk of mode fast or ratio (p->mode) from the n bytes at d_src
@@ -108,6 +106,21 @@ void gpu_v2_memo_free(gpu_ctx *c, gpu_v2_memo *M);
 int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_params *p, uint8_t *d_dst,
                     size_t dst_cap, uint8_t *scratch, size_t scratch_cap, cudaStream_t st, gpu_v2_memo *memo,
                     size_t *dst_len);
+
+/*
+ * The candidates of FORMAT.md §19 for the n bytes of one input: each mode
+ * of list with p's other parameters, coded by run (as gpu_v2_compress codes
+ * it) into the one of buf the best so far is not in, all sharing one memo.
+ * *best: buf's index of the first of the shortest (set it to -1 before the
+ * first call), *best_len its size; both kept over a further call for the
+ * same input (the adaptive flag's S = 1), whose candidates must then be
+ * shorter to win.
+ */
+typedef int (*gpu_v2_candidate_fn)(void *arg, size_t n, const gpulz_params *q, gpu_v2_memo *memo, uint8_t *out,
+                                   size_t cap, size_t *len);
+int gpu_v2_candidates(gpu_ctx *c, size_t n, const gpulz_params *p, const gpulz_mode *list, unsigned count,
+                      gpu_v2_candidate_fn run, void *arg, uint8_t *const buf[2], size_t cap, int *best,
+                      size_t *best_len);
 
 /*
  * Decode the format 2 chunk at d_src (n bytes, header read into L) into
