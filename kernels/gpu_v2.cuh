@@ -115,6 +115,7 @@ __device__ __forceinline__ uint32_t v2_unit(const v2_src &q, uint64_t i)
 struct v2_dst {
     uint8_t *out;
     unsigned stride, u;
+    bool aligned16; /* 16-bit units side by side from an even address: one store each */
 };
 
 __device__ __forceinline__ v2_dst v2_dst_of(const gpu_v2_job &J, const gpu_v2_stream &st)
@@ -123,6 +124,7 @@ __device__ __forceinline__ v2_dst v2_dst_of(const gpu_v2_job &J, const gpu_v2_st
     d.stride = st.bytes ? 1 : J.S;
     d.out = st.out + (st.bytes || !J.split ? 0 : st.plane);
     d.u = st.u;
+    d.aligned16 = d.u == 2 && d.stride == 2 && ((uintptr_t)d.out & 1) == 0;
     return d;
 }
 
@@ -134,9 +136,13 @@ __device__ __forceinline__ uint8_t *v2_dst_at(const v2_dst &d, uint64_t i)
 __device__ __forceinline__ void v2_unit_put(const v2_dst &d, uint64_t i, uint32_t v)
 {
     uint8_t *p = v2_dst_at(d, i);
-    p[0] = (uint8_t)v;
-    if (d.u == 2)
-        p[1] = (uint8_t)(v >> 8);
+    if (d.aligned16) {
+        *(uint16_t *)p = (uint16_t)v;
+    } else {
+        p[0] = (uint8_t)v;
+        if (d.u == 2)
+            p[1] = (uint8_t)(v >> 8);
+    }
 }
 
 /* ---- statistics ----------------------------------------------------------- */
@@ -504,7 +510,6 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
                                                   uint32_t nw, unsigned c, const v2_dst d, unsigned lane)
 {
     const uint8_t *w = seg + GPULZ_RANS_STATE_BYTES;
-    const bool out_aligned = U == 2 && d.stride == 2 && ((uintptr_t)d.out & 1) == 0;
     uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
     bool bad = state < GPULZ_RANS_L;
     for (unsigned r = 0; r < (c + 31) / 32; r++) {
@@ -523,16 +528,8 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
             }
             v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
         }
-        if (active) {
-            uint8_t *p = v2_dst_at(d, i);
-            if (out_aligned) {
-                *(uint16_t *)p = (uint16_t)v;
-            } else {
-                p[0] = (uint8_t)v;
-                if (U == 2)
-                    p[1] = (uint8_t)(v >> 8);
-            }
-        }
+        if (active)
+            v2_unit_put(d, i, v);
     }
     return bad || state != GPULZ_RANS_L || k != nw;
 }
@@ -562,7 +559,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
     const uint8_t *seg = src + st.seg_at + J.seg_off[st.seg0 + s];
     const uint32_t nw = J.words[st.seg0 + s];
     v2_dst d = v2_dst_of(J, st);
-    d.out = v2_dst_at(d, first); /* the segment's units from 0 */
+    d.out = v2_dst_at(d, first); /* the segment's units from 0; whole units keep aligned16 */
     const bool bad = d.u == 2 ? v2_decode_segment<2>(slot, value, seg, nw, c, d, lane)
                               : v2_decode_segment<1>(slot, value, seg, nw, c, d, lane);
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
