@@ -499,12 +499,13 @@ static host_buf kept[KEPT_BUFFERS]; /* p == NULL: an empty place */
 static void host_buf_release(host_buf *b)
 {
 #if GPULZ_HAVE_CUDA
-    if (b->pinned && b->p) {
+    if (b->pinned && b->p)
         cudaFreeHost(b->p);
-        b->p = NULL;
-    }
-#endif
+    else
+        free(b->p);
+#else
     free(b->p);
+#endif
     b->p = NULL;
     b->cap = 0;
 }
