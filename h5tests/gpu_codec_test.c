@@ -466,6 +466,17 @@ static void v2_one(const uint8_t *src, size_t n, unsigned S, unsigned W, unsigne
     if (lc > GPULZ_V2_HEADER_SIZE)
         CHECK(gpulz_compress_device(d_src, n, d_c, lc - 1, &ld, &pg, NULL, NULL, 0) == GPULZ_ERR_DST_SIZE,
               "%s compress_device one byte short", name);
+    /* from an address the kernels cannot read whole words or vectors at */
+    const size_t skew = 1 + (size_t)(rnd() % 15);
+    uint8_t *d_skew = NULL;
+    cudaMalloc((void **)&d_skew, n + skew);
+    cudaMemcpy(d_skew + skew, src, n, cudaMemcpyHostToDevice);
+    ld = 0;
+    rc = gpulz_compress_device(d_skew + skew, n, d_c, lc, &ld, &pg, NULL, NULL, 0);
+    cudaMemcpy(g, d_c, ld <= lc ? ld : lc, cudaMemcpyDeviceToHost);
+    CHECK(rc == GPULZ_OK && ld == lc && memcmp(g, c, lc) == 0, "%s compress_device at offset %zu S=%u n=%zu: %d",
+          name, skew, S, n, rc);
+    cudaFree(d_skew);
     cudaMemcpy(d_c, c, lc, cudaMemcpyHostToDevice);
     cudaMemset(d_out, 0xA5, n ? n : 1);
     rc = gpulz_decompress_device(d_c, lc, d_out, n, &got, NULL, NULL, 0);
@@ -574,6 +585,34 @@ static void v2_outgrown(uint8_t *src)
     }
 }
 
+/* 16-bit symbols whose values (or deltas) lie in a range of a given width,
+ * around the ends or not: the GPU counts a range of up to 8192 values in
+ * shared memory and a wider one otherwise, and both must count as the CPU. */
+static void v2_ranges(uint8_t *src)
+{
+    static const unsigned widths[] = {1, 2, 63, 64, 621, 2048, 4095, 4096, 4097, 8191, 8192, 8193, 20000, 65536};
+    for (unsigned w = 0; w < sizeof widths / sizeof *widths; w++) {
+        const size_t m = 1000 + (size_t)(rnd() % 200000);
+        const unsigned base = rnd() % 2 ? 65536 - widths[w] / 2 : (unsigned)(rnd() % 65536);
+        for (size_t i = 0; i < m; i++) {
+            const unsigned v = (base + (unsigned)(rnd() % widths[w])) & 0xFFFFu;
+            src[2 * i] = (uint8_t)v;
+            src[2 * i + 1] = (uint8_t)(v >> 8);
+        }
+        /* and a slow walk: narrow deltas over a wide range */
+        if (w % 2) {
+            unsigned v = base;
+            for (size_t i = 0; i < m; i++) {
+                v = (v + (unsigned)(rnd() % widths[w])) & 0xFFFFu;
+                src[2 * i] = (uint8_t)v;
+                src[2 * i + 1] = (uint8_t)(v >> 8);
+            }
+        }
+        v2_one(src, 2 * m + (size_t)(rnd() % 2), 2, 128, 256u << (rnd() % 4), 0,
+               rnd() % 2 ? GPULZ_MODE_FAST : GPULZ_MODE_AUTO);
+    }
+}
+
 /* Format 2: modes fast, ratio and auto on the GPU against the CPU over
  * kinds, sizes, symbol, window and block sizes, with and without the
  * checksum and the adaptive flag; damaged chunks of each shape. */
@@ -597,6 +636,7 @@ static void format2_trials(void)
         v2_one(src, n, S, W, C, flags, mode);
     }
     v2_outgrown(src);
+    v2_ranges(src);
     printf("format 2 trials: %d inputs, modes fast, ratio and auto\n", trials);
 
     v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick ? 40 : 400);

@@ -72,7 +72,8 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
-    if ((rc = gpu_v2_hist(d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins, st)) != GPULZ_OK ||
+    if ((rc = gpu_v2_hist(d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
+                           (unsigned *)(scratch + P->range), st)) != GPULZ_OK ||
         (checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), st)) != GPULZ_OK))
         goto done;
     GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
@@ -128,7 +129,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, enc_at[J->count] * sizeof *enc)) != GPULZ_OK)
         goto done;
     enc = (uint32_t *)c->h_tables;
-    uint64_t segs = 0, max_segs = 0, max_units = 0, redo_segs = 0;
+    uint64_t segs = 0, max_segs = 0, redo_segs = 0;
     size_t coded_at = 0;
     for (unsigned j = 0; j < J->count; j++) {
         const gpulz_hist *h = K->h[j];
@@ -136,7 +137,6 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         s->kind = GPULZ_STREAM_STORED;
         s->nseg = 0;
         s->redo = 0;
-        max_units = s->N > max_units ? s->N : max_units;
         if (s->N) {
             if ((rc = gpulz_model_build(&model[j], h)) != GPULZ_OK)
                 goto done;
@@ -163,7 +163,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     if (segs) {
         if (!(bounds = malloc((segs + 1) * sizeof *bounds)))
             FAIL(GPULZ_ERR_NOMEM, "cannot allocate the segment offsets");
-        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, max_units, st)) != GPULZ_OK ||
+        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, st)) != GPULZ_OK ||
             (rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK)
             goto done;
         GPULZ_CK(cudaMemcpyAsync(bounds, J->seg_off, (segs + 1) * sizeof *bounds, cudaMemcpyDeviceToHost, st));
@@ -224,7 +224,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         GPULZ_CK(cudaMemcpyAsync(d_dst + pos_of[j], start, (size_t)(q - start), cudaMemcpyHostToDevice, st));
     }
     if ((rc = gpu_v2_put_segments(J, d_dst, max_segs, st)) != GPULZ_OK ||
-        (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, max_units, st)) != GPULZ_OK)
+        (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaStreamSynchronize(st));
 done:
@@ -593,7 +593,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
     if (L->tail)
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    if ((rc = gpu_v2_decode(&J, d_src, max_segs, m, st)) != GPULZ_OK ||
+    if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
     rc = gpu_v2_dec_result(L, d_dst, J.err, st);

@@ -22,6 +22,9 @@
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
 #define GPU_V2_ENC_BATCH 8 /* rounds of a segment whose units are loaded at once */
+#ifndef GPU_V2_ENC_MIN_BLOCKS
+#define GPU_V2_ENC_MIN_BLOCKS 1
+#endif
 #define GPU_V2_UNDELTA_THREADS 256
 #define GPU_V2_PUT_THREADS 256 /* per segment placed */
 
@@ -199,42 +202,253 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint
 }
 
 /*
- * The same for S = 2 in shared memory, where the device has room for 2^16
- * counters of 16 bits (two to a word): one thread block per transform
- * (grid y) and run of GPU_V2_HIST2_RUN symbols, which no counter can
- * overflow; a warp adds a value once for all its lanes that hold it.  On
- * data of few distinct values this keeps the atomics off global memory,
- * where they queued behind each other.
+ * S = 2 where the values lie close together, as quantization codes do: the
+ * range of each transform's values first (gpu_v2_range2_kernel), then the
+ * counts over that range in shared memory (gpu_v2_count2_kernel), the data
+ * read once for both transforms.  hist2 below counts the transforms whose
+ * range is wider than GPU_V2_SPAN_MAX.  The bins handed back are the same
+ * 2^16 per transform whichever kernel counted them.
+ *
+ * range[4t .. 4t+3] for transform t (0 the symbols, 1 their deltas): the
+ * largest v, 0xFFFF - v, v ^ 0x8000 and 0xFFFF - (v ^ 0x8000), so that one
+ * zeroed array and atomicMax alone give both the plain and the signed
+ * (around the end) extent.
+ */
+#define GPU_V2_SPAN_MAX 8192u /* values per transform counted in shared memory */
+#define GPU_V2_RANGE_WORDS 8
+#define GPU_V2_COUNT2_THREADS 512
+#define GPU_V2_COUNT2_SMEM (2u * GPU_V2_SPAN_MAX * 4u)
+
+/* Transform t's values as [lo, lo + span) modulo 2^16, the narrower of the
+ * plain and the signed extent; span 0 where it holds no value. */
+__device__ __forceinline__ void v2_range_of(const unsigned *range, unsigned t, unsigned &lo, unsigned &span)
+{
+    const unsigned *r = range + 4 * t;
+    const unsigned plain_lo = 0xFFFFu - r[1], signed_lo = 0xFFFFu - r[3];
+    const unsigned plain = r[0] >= plain_lo ? r[0] - plain_lo + 1 : 0;
+    const unsigned wrapped = r[2] >= signed_lo ? r[2] - signed_lo + 1 : 0;
+    if (wrapped < plain) {
+        lo = signed_lo ^ 0x8000u;
+        span = wrapped;
+    } else {
+        lo = plain_lo;
+        span = plain;
+    }
+}
+
+/* Symbols 8k .. 8k+7 of x, each with its DELTA (§13) beside it: one 16-byte
+ * load where x allows, the symbol before them from the group before. */
+__device__ __forceinline__ void v2_group2(const uint8_t *x, bool vec, uint64_t cmask, uint64_t k, uint32_t (&v)[8],
+                                          uint32_t (&dv)[8])
+{
+    if (vec) {
+        const uint4 w = ((const uint4 *)x)[k];
+        const uint32_t q[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+        for (unsigned j = 0; j < 4; j++) {
+            v[2 * j] = q[j] & 0xFFFFu;
+            v[2 * j + 1] = q[j] >> 16;
+        }
+    } else {
+#pragma unroll
+        for (unsigned j = 0; j < 8; j++)
+            v[j] = (uint32_t)v2_sym<2>(x, 8 * k + j);
+    }
+    uint64_t p = k ? v2_sym<2>(x, 8 * k - 1) : 0;
+#pragma unroll
+    for (unsigned j = 0; j < 8; j++) {
+        uint64_t y = v[j];
+        v2_delta<2>(cmask, 8 * k + j, y, p);
+        dv[j] = (uint32_t)y;
+        p = v[j];
+    }
+}
+
+/* The symbols past the last whole group of 8 (m % 8 of them), one each to
+ * the first threads of block 0. */
+__device__ __forceinline__ bool v2_tail2(const uint8_t *x, uint64_t m, uint64_t cmask, uint32_t &v, uint32_t &dv)
+{
+    const uint64_t i = (m & ~(uint64_t)7) + threadIdx.x;
+    if (blockIdx.x || i >= m)
+        return false;
+    v = (uint32_t)v2_sym<2>(x, i);
+    uint64_t y = v;
+    v2_delta<2>(cmask, i, y, i ? v2_sym<2>(x, i - 1) : 0);
+    dv = (uint32_t)y;
+    return true;
+}
+
+__device__ __forceinline__ void v2_range_add(uint32_t (&r)[GPU_V2_RANGE_WORDS], unsigned t, uint32_t v)
+{
+    r[4 * t] = max(r[4 * t], v);
+    r[4 * t + 1] = max(r[4 * t + 1], v ^ 0xFFFFu);
+    r[4 * t + 2] = max(r[4 * t + 2], v ^ 0x8000u);
+    r[4 * t + 3] = max(r[4 * t + 3], v ^ 0x7FFFu);
+}
+
+__global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask,
+                                                            unsigned *range)
+{
+    __shared__ uint32_t part[256 / 32][GPU_V2_RANGE_WORDS];
+    uint32_t r[GPU_V2_RANGE_WORDS] = {0, 0, 0, 0, 0, 0, 0, 0};
+    const bool vec = ((uintptr_t)x & 15) == 0;
+    const uint64_t groups = m / 8, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < groups; k += stride) {
+        uint32_t v[8], dv[8];
+        v2_group2(x, vec, cmask, k, v, dv);
+#pragma unroll
+        for (unsigned j = 0; j < 8; j++) {
+            v2_range_add(r, 0, v[j]);
+            v2_range_add(r, 1, dv[j]);
+        }
+    }
+    uint32_t v, dv;
+    if (v2_tail2(x, m, cmask, v, dv)) {
+        v2_range_add(r, 0, v);
+        v2_range_add(r, 1, dv);
+    }
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (unsigned j = 0; j < GPU_V2_RANGE_WORDS; j++) {
+        for (unsigned o = 16; o; o >>= 1)
+            r[j] = max(r[j], __shfl_xor_sync(0xFFFFFFFFu, r[j], o));
+        if (lane == 0)
+            part[warp][j] = r[j];
+    }
+    __syncthreads();
+    if (threadIdx.x < GPU_V2_RANGE_WORDS) {
+        uint32_t a = 0;
+        for (unsigned w = 0; w < blockDim.x / 32; w++)
+            a = max(a, part[w][threadIdx.x]);
+        atomicMax(&range[threadIdx.x], a);
+    }
+}
+
+/*
+ * Counts of the transforms (ntrans: 1 the symbols alone, 2 with their
+ * deltas) whose range fits GPU_V2_SPAN_MAX, in shared memory of 32-bit
+ * counters, flushed once per block.  A narrow range holds several copies of
+ * its counters, lane l adding to copy l mod copies (each copy's stride odd,
+ * so a value's copies lie in different banks): on concentrated data a
+ * third of a warp's lanes can hold the same value, and lanes adding to one
+ * counter wait for each other.
+ */
+__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS) gpu_v2_count2_kernel(const uint8_t *x, uint64_t m,
+                                                                              uint64_t cmask, unsigned ntrans,
+                                                                              const unsigned *range,
+                                                                              unsigned long long *hist, size_t bins)
+{
+    extern __shared__ uint32_t cnt[]; /* transform t at t * GPU_V2_SPAN_MAX */
+    unsigned lo[2] = {0, 0}, span[2] = {0, 0}, copies[2] = {1, 1}, stride[2] = {0, 0};
+    bool on[2] = {false, false};
+#pragma unroll
+    for (unsigned t = 0; t < 2; t++) {
+        if (t >= ntrans)
+            break;
+        v2_range_of(range, t, lo[t], span[t]);
+        on[t] = span[t] <= GPU_V2_SPAN_MAX;
+        stride[t] = span[t];
+        while (copies[t] < 8 && 2 * copies[t] * (span[t] | 1u) <= GPU_V2_SPAN_MAX) {
+            copies[t] *= 2;
+            stride[t] = span[t] | 1u;
+        }
+    }
+    if (!on[0] && !on[1])
+        return;
+    for (unsigned j = threadIdx.x; j < 2 * GPU_V2_SPAN_MAX; j += blockDim.x)
+        cnt[j] = 0;
+    __syncthreads();
+    const unsigned lane = threadIdx.x & 31;
+    uint32_t *c0 = cnt + (lane & (copies[0] - 1)) * stride[0];
+    uint32_t *c1 = cnt + GPU_V2_SPAN_MAX + (lane & (copies[1] - 1)) * stride[1];
+#define V2_COUNT(c, t, val) atomicAdd(c + (((val) - lo[t]) & 0xFFFFu), 1u)
+    const bool vec = ((uintptr_t)x & 15) == 0;
+    const uint64_t groups = m / 8, step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < groups; k += step) {
+        uint32_t v[8], dv[8];
+        v2_group2(x, vec, cmask, k, v, dv);
+#pragma unroll
+        for (unsigned j = 0; j < 8; j++) {
+            if (on[0])
+                V2_COUNT(c0, 0, v[j]);
+            if (on[1])
+                V2_COUNT(c1, 1, dv[j]);
+        }
+    }
+    uint32_t v, dv;
+    if (v2_tail2(x, m, cmask, v, dv)) {
+        if (on[0])
+            V2_COUNT(c0, 0, v);
+        if (on[1])
+            V2_COUNT(c1, 1, dv);
+    }
+#undef V2_COUNT
+    __syncthreads();
+#pragma unroll
+    for (unsigned t = 0; t < 2; t++) {
+        if (!on[t])
+            continue;
+        const uint32_t *ct = cnt + t * GPU_V2_SPAN_MAX;
+        for (unsigned j = threadIdx.x; j < span[t]; j += blockDim.x) {
+            uint32_t sum = 0;
+            for (unsigned q = 0; q < copies[t]; q++)
+                sum += ct[q * stride[t] + j];
+            if (sum)
+                atomicAdd(&hist[t * bins + ((lo[t] + j) & 0xFFFFu)], (unsigned long long)sum);
+        }
+    }
+}
+
+/*
+ * S = 2 in shared memory, where the device has room for 2^16
+ * counters of 16 bits (two to a word): per transform (grid y) the blocks
+ * take runs of GPU_V2_HIST2_RUN symbols, which no counter can overflow, in
+ * turn; a warp adds a value once for all its lanes that hold it.  On data
+ * of few distinct values this keeps the atomics off global memory, where
+ * they queued behind each other.  With range (gpu_v2_range2_kernel's), a
+ * transform whose range fits GPU_V2_SPAN_MAX is gpu_v2_count2_kernel's and
+ * left alone here.
  */
 #define GPU_V2_HIST2_RUN 65535u
 #define GPU_V2_HIST2_SMEM (65536u * 2u)
 __global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, uint64_t m, unsigned C,
-                                                            unsigned long long *hist, size_t bins)
+                                                            const unsigned *range, unsigned long long *hist,
+                                                            size_t bins)
 {
     extern __shared__ uint32_t pair[]; /* value v's counter: half v & 1 of word v >> 1 */
     const unsigned d = blockIdx.y, lane = threadIdx.x & 31;
-    for (unsigned j = threadIdx.x; j < GPU_V2_HIST2_SMEM / 4; j += blockDim.x)
-        pair[j] = 0;
-    __syncthreads();
-    const uint64_t first = (uint64_t)blockIdx.x * GPU_V2_HIST2_RUN;
-    const uint64_t end = m - first < GPU_V2_HIST2_RUN ? m : first + GPU_V2_HIST2_RUN;
-    for (uint64_t i = first + threadIdx.x; i < end; i += blockDim.x) {
-        uint64_t y = v2_sym<2>(x, i);
-        if (d)
-            v2_delta<2>(C - 1, i, y, v2_sym<2>(x, i ? i - 1 : 0));
-        const uint32_t v = (uint32_t)y;
-        const unsigned peers = __match_any_sync(__activemask(), v);
-        if ((unsigned)__ffs(peers) - 1 == lane)
-            atomicAdd(&pair[v >> 1], (uint32_t)__popc(peers) << (16 * (v & 1)));
+    if (range) {
+        unsigned lo, span;
+        v2_range_of(range, d, lo, span);
+        if (span <= GPU_V2_SPAN_MAX)
+            return;
     }
-    __syncthreads();
     unsigned long long *h = hist + (size_t)d * bins;
-    for (unsigned j = threadIdx.x; j < GPU_V2_HIST2_SMEM / 4; j += blockDim.x) {
-        const uint32_t w = pair[j];
-        if (w & 0xFFFFu)
-            atomicAdd(&h[2 * j], (unsigned long long)(w & 0xFFFFu));
-        if (w >> 16)
-            atomicAdd(&h[2 * j + 1], (unsigned long long)(w >> 16));
+    const uint64_t runs = (m + GPU_V2_HIST2_RUN - 1) / GPU_V2_HIST2_RUN;
+    for (uint64_t run = blockIdx.x; run < runs; run += gridDim.x) {
+        for (unsigned j = threadIdx.x; j < GPU_V2_HIST2_SMEM / 4; j += blockDim.x)
+            pair[j] = 0;
+        __syncthreads();
+        const uint64_t first = run * GPU_V2_HIST2_RUN;
+        const uint64_t end = m - first < GPU_V2_HIST2_RUN ? m : first + GPU_V2_HIST2_RUN;
+        for (uint64_t i = first + threadIdx.x; i < end; i += blockDim.x) {
+            uint64_t y = v2_sym<2>(x, i);
+            if (d)
+                v2_delta<2>(C - 1, i, y, v2_sym<2>(x, i ? i - 1 : 0));
+            const uint32_t v = (uint32_t)y;
+            const unsigned peers = __match_any_sync(__activemask(), v);
+            if ((unsigned)__ffs(peers) - 1 == lane)
+                atomicAdd(&pair[v >> 1], (uint32_t)__popc(peers) << (16 * (v & 1)));
+        }
+        __syncthreads();
+        for (unsigned j = threadIdx.x; j < GPU_V2_HIST2_SMEM / 4; j += blockDim.x) {
+            const uint32_t w = pair[j];
+            if (w & 0xFFFFu)
+                atomicAdd(&h[2 * j], (unsigned long long)(w & 0xFFFFu));
+            if (w >> 16)
+                atomicAdd(&h[2 * j + 1], (unsigned long long)(w >> 16));
+        }
+        __syncthreads();
     }
 }
 
@@ -354,7 +568,7 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
  * decoder reads them, behind the states.
  */
 template <unsigned S, bool WRITE>
-__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
+__global__ void __launch_bounds__(32 * GPU_V2_WARPS, GPU_V2_ENC_MIN_BLOCKS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
 {
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);

@@ -61,7 +61,7 @@ typedef struct gpu_v2_job {
 /* The device scratch of a format 2 chunk's encoding: byte offsets into one
  * area.  Statistics and coding take every mode; ratio adds the tokens. */
 typedef struct gpu_v2_plan {
-    size_t hist, status, enc, dec, words, seg_off, states, temp, coded, total;
+    size_t hist, range, status, enc, dec, words, seg_off, states, temp, coded, total;
     size_t coded_bytes; /* the streams' words as coded: their units' bytes, each stream 256-aligned */
     size_t hist_bins;  /* per transform */
     size_t temp_bytes; /* the segments' scan (gpu_v2_place) */
@@ -237,9 +237,10 @@ int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cuda
 /* ---- launches (gpu_v2_launch.cu); all queue on st and return at once ---- */
 
 /* The histograms of the symbols and, with delta_too, of their deltas (§19):
- * bins per transform as gpu_v2_plan says, 64-bit counts at hist, zeroed here. */
+ * bins per transform as gpu_v2_plan says, 64-bit counts at hist, zeroed here;
+ * range: GPU_V2_RANGE_WORDS words of device scratch (S = 2 uses them). */
 int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
-                size_t bins, cudaStream_t st);
+                size_t bins, unsigned *range, cudaStream_t st);
 
 /* §17: the sum of the pieces' terms of n bytes at d_data into *sum
  * (zeroed here); the host finishes it with gpulz_ck_final. */
@@ -254,8 +255,7 @@ int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, u
  * marked redo coded again, states, words and directories into d_dst, where
  * J->seg_off places them; and stored streams' units.  max_segs: the most
  * segments of a stream the launch codes. */
-int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, uint64_t max_units,
-                  cudaStream_t st);
+int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, cudaStream_t st);
 
 /* The segments of the rANS streams not marked redo from coded into
  * d_dst, where J->seg_off places them: states, words (the reverse of the
@@ -268,8 +268,7 @@ int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_
 /* Decode the streams of the chunk at d_src, each into its out (seg_off:
  * each segment's offset from its stream's first, words: its words, from the
  * directory the host checked).  Errors in *J->err. */
-int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, uint64_t max_units,
-                  cudaStream_t st);
+int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, cudaStream_t st);
 
 /* §13 backwards on the m symbols of S bytes at y, in blocks of C. */
 int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, cudaStream_t st);

@@ -49,7 +49,8 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     P->temp_bytes = temp; /* the segments' only: the tokens' scans have temp_tokens, to run beside fast's coding */
     P->hist = 0;
     /* fast's two transforms, or ratio's streams: flags, literals, lengths, offsets */
-    P->status = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
+    P->range = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
+    P->status = align256(P->range + GPU_V2_RANGE_WORDS * sizeof(unsigned));
     P->enc = align256(P->status + 16);
     P->dec = align256(P->enc + enc_values * sizeof(uint32_t));
     P->words = align256(P->dec + (size_t)streams * sizeof(gpulz_dec_table));
@@ -87,21 +88,43 @@ static unsigned grid_for(uint64_t items, unsigned threads)
     return g < 1 ? 1 : g > 65535 * 16 ? 65535 * 16 : (unsigned)g;
 }
 
+/* The blocks that fill the device once with blocks of `threads`, at most
+ * `per_sm` to an SM, and no more than items / threads. */
+static unsigned grid_resident(uint64_t items, unsigned threads, unsigned per_sm)
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) !=
+                                                 cudaSuccess || sms < 1)
+        sms = 1;
+    const uint64_t want = (items + threads - 1) / threads, most = (uint64_t)sms * per_sm;
+    return want < 1 ? 1 : want > most ? (unsigned)most : (unsigned)want;
+}
+
 extern "C" int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
-                           size_t bins, cudaStream_t st)
+                           size_t bins, unsigned *range, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     unsigned long long *h = (unsigned long long *)hist;
-    GPULZ_CK(cudaMemsetAsync(hist, 0, (delta_too ? 2 : 1) * bins * sizeof(uint64_t), st));
+    const unsigned ntrans = delta_too ? 2 : 1;
+    GPULZ_CK(cudaMemsetAsync(hist, 0, ntrans * bins * sizeof(uint64_t), st));
     if (m && S == 2) {
         int dev = 0, optin = 0;
         GPULZ_CK(cudaGetDevice(&dev));
         GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         if ((size_t)optin >= GPU_V2_HIST2_SMEM) {
+            /* narrow ranges counted in one pass; hist2 takes the rest */
+            GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
+            gpu_v2_range2_kernel<<<grid_resident(m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
+            GPULZ_CK(cudaGetLastError());
+            GPULZ_CK(cudaFuncSetAttribute(gpu_v2_count2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)GPU_V2_COUNT2_SMEM));
+            gpu_v2_count2_kernel<<<grid_resident(m / 8 + 1, GPU_V2_COUNT2_THREADS, 3), GPU_V2_COUNT2_THREADS,
+                                   GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, range, h, bins);
+            GPULZ_CK(cudaGetLastError());
             GPULZ_CK(cudaFuncSetAttribute(gpu_v2_hist2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           (int)GPU_V2_HIST2_SMEM));
-            dim3 grid((unsigned)((m + GPU_V2_HIST2_RUN - 1) / GPU_V2_HIST2_RUN), delta_too ? 2 : 1);
-            gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, h, bins);
+            dim3 grid(grid_resident(m, GPU_V2_HIST2_RUN, 1), ntrans);
+            gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, h, bins);
             GPULZ_CK(cudaGetLastError());
             return GPULZ_OK;
         }
@@ -134,10 +157,23 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, uint64_t max_units,
-                             cudaStream_t st)
+/* The most units of a stream the store (or, with constant, unstore) kernel
+ * has to write: a grid for no stream of theirs is launched for nothing. */
+static uint64_t most_units(const gpu_v2_job *J, int with_constant)
+{
+    uint64_t most = 0;
+    for (unsigned j = 0; j < J->count; j++) {
+        const gpu_v2_stream *s = &J->s[j];
+        if ((s->kind == GPULZ_STREAM_STORED || (with_constant && s->kind == GPULZ_STREAM_CONSTANT)) && s->N > most)
+            most = s->N;
+    }
+    return most;
+}
+
+extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, cudaStream_t st)
 {
     int rc = GPULZ_OK;
+    const uint64_t max_units = write ? most_units(J, 0) : 0;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + GPU_V2_WARPS - 1) / GPU_V2_WARPS), J->count);
 #define ENC(SS)                                                                                        \
@@ -188,10 +224,10 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, uint64_t max_units,
-                             cudaStream_t st)
+extern "C" int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, cudaStream_t st)
 {
     int rc = GPULZ_OK;
+    const uint64_t max_units = most_units(J, 1);
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + GPU_V2_WARPS - 1) / GPU_V2_WARPS), J->count);
         gpu_v2_decode_kernel<<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src);
