@@ -22,9 +22,6 @@
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
 #define GPU_V2_ENC_BATCH 8 /* rounds of a segment whose units are loaded at once */
-#ifndef GPU_V2_ENC_MIN_BLOCKS
-#define GPU_V2_ENC_MIN_BLOCKS 1
-#endif
 #define GPU_V2_UNDELTA_THREADS 256
 #define GPU_V2_PUT_THREADS 256 /* per segment placed */
 
@@ -136,14 +133,17 @@ __device__ __forceinline__ uint8_t *v2_dst_at(const v2_dst &d, uint64_t i)
     return d.out + i * d.stride;
 }
 
+/* Unit i of U bytes (the stream's d.u, known to the caller at compile time,
+ * so that the decoder's loop of 1-byte units carries no 16-bit test). */
+template <unsigned U>
 __device__ __forceinline__ void v2_unit_put(const v2_dst &d, uint64_t i, uint32_t v)
 {
     uint8_t *p = v2_dst_at(d, i);
-    if (d.aligned16) {
+    if (U == 2 && d.aligned16) {
         *(uint16_t *)p = (uint16_t)v;
     } else {
         p[0] = (uint8_t)v;
-        if (d.u == 2)
+        if (U == 2)
             p[1] = (uint8_t)(v >> 8);
     }
 }
@@ -568,7 +568,7 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
  * decoder reads them, behind the states.
  */
 template <unsigned S, bool WRITE>
-__global__ void __launch_bounds__(32 * GPU_V2_WARPS, GPU_V2_ENC_MIN_BLOCKS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
+__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
 {
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
@@ -743,7 +743,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
             v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
         }
         if (active)
-            v2_unit_put(d, i, v);
+            v2_unit_put<U>(d, i, v);
     }
     return bad || state != GPULZ_RANS_L || k != nw;
 }
@@ -792,7 +792,10 @@ __global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const
         uint32_t v = st.constant;
         if (st.kind == GPULZ_STREAM_STORED)
             v = st.u == 1 ? src[st.seg_at + i] : gpulz_get_u16(src + st.seg_at + 2 * i);
-        v2_unit_put(d, i, v);
+        if (d.u == 2)
+            v2_unit_put<2>(d, i, v);
+        else
+            v2_unit_put<1>(d, i, v);
     }
 }
 
