@@ -72,13 +72,9 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
-    /* the checksum first: its read of the data also finds the range that
-     * the 16-bit histograms count over */
-    unsigned *range = (unsigned *)(scratch + P->range);
-    if ((checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), range, st)) !=
-                         GPULZ_OK) ||
-        (rc = gpu_v2_hist(d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins, range, checksum, st)) !=
-            GPULZ_OK)
+    if ((rc = gpu_v2_hist(d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
+                           (unsigned *)(scratch + P->range), st)) != GPULZ_OK ||
+        (checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), st)) != GPULZ_OK))
         goto done;
     GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
                              st));
@@ -541,7 +537,7 @@ int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cuda
     int rc = GPULZ_OK;
     uint32_t status[4];
     if (L->flags & GPULZ_V2_FLAG_CHECKSUM &&
-        (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, NULL, st)) != GPULZ_OK)
+        (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(status, err, sizeof status, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));

@@ -201,18 +201,11 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint
     }
 }
 
-/* A 32-bit little-endian word, with one load where it is aligned. */
-__device__ __forceinline__ uint32_t v2_word(const uint8_t *p)
-{
-    return ((uintptr_t)p & 3) == 0 ? *(const uint32_t *)p : gpulz_get_u32(p);
-}
-
 /*
  * S = 2 where the values lie close together, as quantization codes do: the
- * range of each transform's values first (gpu_v2_range2_kernel, or the
- * checksum kernel as it reads the data for §17), then the counts over that
- * range in shared memory (gpu_v2_count2_kernel), the data read once for
- * both transforms.  hist2 below counts the transforms whose
+ * range of each transform's values first (gpu_v2_range2_kernel), then the
+ * counts over that range in shared memory (gpu_v2_count2_kernel), the data
+ * read once for both transforms.  hist2 below counts the transforms whose
  * range is wider than GPU_V2_SPAN_MAX.  The bins handed back are the same
  * 2^16 per transform whichever kernel counted them.
  *
@@ -328,86 +321,6 @@ __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, ui
         for (unsigned w = 0; w < blockDim.x / 32; w++)
             a = max(a, part[w][threadIdx.x]);
         atomicMax(&range[threadIdx.x], a);
-    }
-}
-
-/*
- * §17: one warp per piece (the blocks, then the tail as piece nb): lane l
- * steps over words l, l + 32, ..., the last partial word zero-padded in the
- * lane its index falls to, then the lanes folded in order; the pieces' terms
- * are summed with atomics (the sum is modulo 2^32, so their order is free).
- * With RANGE (S = 2), the same read also gives gpu_v2_count2_kernel the
- * range of the symbols and of their DELTA (as gpu_v2_range2_kernel does):
- * a word holds two symbols, the one before a word's first is the lane
- * before's high half, and a piece is a block, so its first symbol has no
- * delta.
- */
-template <bool RANGE>
-__global__ void __launch_bounds__(256) gpu_v2_checksum_kernel(const uint8_t *x, uint64_t piece, uint64_t bytes,
-                                                              uint64_t nb, uint64_t tail, uint32_t *sum,
-                                                              uint64_t cmask, unsigned *range)
-{
-    const uint64_t k = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const unsigned lane = threadIdx.x & 31;
-    if (k > nb)
-        return;
-    const uint64_t off = k < nb ? k * piece : bytes;
-    const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
-    const uint8_t *b = x + off;
-    const uint64_t words = len / 4, first = off / 2; /* first: the piece's first symbol (S = 2) */
-    uint32_t h = gpulz_ck_lane_init(lane);
-    uint32_t r[GPU_V2_RANGE_WORDS] = {0, 0, 0, 0, 0, 0, 0, 0};
-    if (!RANGE) {
-        for (uint64_t j = lane; j < words; j += 32)
-            h = gpulz_ck_lane_step(h, v2_word(b + 4 * j));
-    } else {
-        /* the whole warp in step, for the shuffle */
-        for (uint64_t base = 0; base < words; base += 32) {
-            const uint64_t j = base + lane;
-            const bool ok = j < words;
-            const uint32_t w = ok ? v2_word(b + 4 * j) : 0;
-            uint64_t before = __shfl_up_sync(0xFFFFFFFFu, w >> 16, 1);
-            if (lane == 0)
-                before = j ? gpulz_get_u16(b + 4 * j - 2) : 0;
-            if (ok) {
-                h = gpulz_ck_lane_step(h, w);
-                uint64_t y0 = w & 0xFFFFu, y1 = w >> 16;
-                v2_range_add(r, 0, (uint32_t)y0);
-                v2_range_add(r, 0, (uint32_t)y1);
-                v2_delta<2>(cmask, first + 2 * j + 1, y1, y0);
-                v2_delta<2>(cmask, first + 2 * j, y0, before);
-                v2_range_add(r, 1, (uint32_t)y0);
-                v2_range_add(r, 1, (uint32_t)y1);
-            }
-        }
-    }
-    if (len % 4 && lane == words % 32) {
-        uint32_t last = 0;
-        for (unsigned q = 0; q < len % 4; q++)
-            last |= (uint32_t)b[4 * words + q] << (8 * q);
-        h = gpulz_ck_lane_step(h, last);
-        if (RANGE && k < nb) { /* a block's last symbol alone in its word */
-            uint64_t y = last;
-            v2_range_add(r, 0, last);
-            v2_delta<2>(cmask, first + 2 * words, y, words ? gpulz_get_u16(b + 4 * words - 2) : 0);
-            v2_range_add(r, 1, (uint32_t)y);
-        }
-    }
-    uint32_t H = gpulz_ck_piece_start(len);
-    for (unsigned l = 0; l < 32; l++)
-        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
-    if (lane == 0)
-        atomicAdd(sum, gpulz_ck_term(H, k));
-    if (RANGE) {
-        /* once a few pieces have raised the maxima, most warps find nothing
-         * to add and take no atomic */
-#pragma unroll
-        for (unsigned q = 0; q < GPU_V2_RANGE_WORDS; q++) {
-            for (unsigned o = 16; o; o >>= 1)
-                r[q] = max(r[q], __shfl_xor_sync(0xFFFFFFFFu, r[q], o));
-            if (lane == 0 && r[q] > *(volatile unsigned *)&range[q])
-                atomicMax(&range[q], r[q]);
-        }
     }
 }
 
@@ -537,6 +450,45 @@ __global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, ui
         }
         __syncthreads();
     }
+}
+
+/* A 32-bit little-endian word, with one load where it is aligned. */
+__device__ __forceinline__ uint32_t v2_word(const uint8_t *p)
+{
+    return ((uintptr_t)p & 3) == 0 ? *(const uint32_t *)p : gpulz_get_u32(p);
+}
+
+/*
+ * §17: one warp per piece (the blocks, then the tail as piece nb): lane l
+ * steps over words l, l + 32, ..., the last partial word zero-padded in the
+ * lane its index falls to, then the lanes folded in order; the pieces' terms
+ * are summed with atomics (the sum is modulo 2^32, so their order is free).
+ */
+__global__ void __launch_bounds__(256) gpu_v2_checksum_kernel(const uint8_t *x, uint64_t piece, uint64_t bytes,
+                                                              uint64_t nb, uint64_t tail, uint32_t *sum)
+{
+    const uint64_t k = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const unsigned lane = threadIdx.x & 31;
+    if (k > nb)
+        return;
+    const uint64_t off = k < nb ? k * piece : bytes;
+    const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
+    const uint8_t *b = x + off;
+    const uint64_t words = len / 4;
+    uint32_t h = gpulz_ck_lane_init(lane);
+    for (uint64_t j = lane; j < words; j += 32)
+        h = gpulz_ck_lane_step(h, v2_word(b + 4 * j));
+    if (len % 4 && lane == words % 32) {
+        uint32_t last = 0;
+        for (unsigned q = 0; q < len % 4; q++)
+            last |= (uint32_t)b[4 * words + q] << (8 * q);
+        h = gpulz_ck_lane_step(h, last);
+    }
+    uint32_t H = gpulz_ck_piece_start(len);
+    for (unsigned l = 0; l < 32; l++)
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
+    if (lane == 0)
+        atomicAdd(sum, gpulz_ck_term(H, k));
 }
 
 /* ---- coding --------------------------------------------------------------- */

@@ -238,15 +238,13 @@ int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cuda
 
 /* The histograms of the symbols and, with delta_too, of their deltas (§19):
  * bins per transform as gpu_v2_plan says, 64-bit counts at hist, zeroed here;
- * range: GPU_V2_RANGE_WORDS words of device scratch (S = 2 uses them), where
- * gpu_v2_checksum left the symbols' range when range_known. */
+ * range: GPU_V2_RANGE_WORDS words of device scratch (S = 2 uses them). */
 int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
-                size_t bins, unsigned *range, int range_known, cudaStream_t st);
+                size_t bins, unsigned *range, cudaStream_t st);
 
 /* §17: the sum of the pieces' terms of n bytes at d_data into *sum
- * (zeroed here); the host finishes it with gpulz_ck_final.  With range and
- * S = 2, the same read leaves gpu_v2_hist the symbols' range there. */
-int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, uint32_t *sum, unsigned *range,
+ * (zeroed here); the host finishes it with gpulz_ck_final. */
+int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, uint32_t *sum,
                     cudaStream_t st);
 
 /* The rANS streams' segments.  write = 0: each segment coded once, its word

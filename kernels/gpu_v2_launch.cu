@@ -101,7 +101,7 @@ static unsigned grid_resident(uint64_t items, unsigned threads, unsigned per_sm)
 }
 
 extern "C" int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
-                           size_t bins, unsigned *range, int range_known, cudaStream_t st)
+                           size_t bins, unsigned *range, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     unsigned long long *h = (unsigned long long *)hist;
@@ -113,11 +113,9 @@ extern "C" int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigne
         GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         if ((size_t)optin >= GPU_V2_HIST2_SMEM) {
             /* narrow ranges counted in one pass; hist2 takes the rest */
-            if (!range_known) {
-                GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
-                gpu_v2_range2_kernel<<<grid_resident(m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
-                GPULZ_CK(cudaGetLastError());
-            }
+            GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
+            gpu_v2_range2_kernel<<<grid_resident(m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
+            GPULZ_CK(cudaGetLastError());
             GPULZ_CK(cudaFuncSetAttribute(gpu_v2_count2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           (int)GPU_V2_COUNT2_SMEM));
             gpu_v2_count2_kernel<<<grid_resident(m / 8 + 1, GPU_V2_COUNT2_THREADS, 3), GPU_V2_COUNT2_THREADS,
@@ -147,20 +145,13 @@ done:
 }
 
 extern "C" int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, uint32_t *sum,
-                               unsigned *range, cudaStream_t st)
+                               cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint64_t m = n / S, nb = (m + C - 1) / C, pieces = nb + 1;
-    const unsigned grid = (unsigned)((pieces + 7) / 8);
     GPULZ_CK(cudaMemsetAsync(sum, 0, sizeof *sum, st));
-    if (range && S == 2) {
-        GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
-        gpu_v2_checksum_kernel<true><<<grid, 256, 0, st>>>(d_data, (uint64_t)C * S, m * S, nb, n - m * S, sum, C - 1,
-                                                           range);
-    } else {
-        gpu_v2_checksum_kernel<false><<<grid, 256, 0, st>>>(d_data, (uint64_t)C * S, m * S, nb, n - m * S, sum, 0,
-                                                            NULL);
-    }
+    gpu_v2_checksum_kernel<<<(unsigned)((pieces + 7) / 8), 256, 0, st>>>(d_data, (uint64_t)C * S, m * S, nb,
+                                                                         n - m * S, sum);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;

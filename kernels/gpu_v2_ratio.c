@@ -83,10 +83,10 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     /* their histograms: flags, literals (as fast counts symbols), lengths, offsets */
     uint64_t *dh = (uint64_t *)(scratch + P->hist);
     unsigned *rng = (unsigned *)(scratch + P->range);
-    if ((rc = gpu_v2_hist(scratch + P->flags, nf, 1, 1, 0, dh, 256, rng, 0, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, 0, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, rng, 0, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, rng, 0, st)) != GPULZ_OK)
+    if ((rc = gpu_v2_hist(scratch + P->flags, nf, 1, 1, 0, dh, 256, rng, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, rng, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, rng, st)) != GPULZ_OK)
         goto done;
     /* pinned, after the statistics (gpu_v2_stats made the room) */
     counts = gpu_v2_ratio_hists(c, bins);
