@@ -608,7 +608,7 @@ static void v2_ranges(uint8_t *src)
                 src[2 * i + 1] = (uint8_t)(v >> 8);
             }
         }
-        v2_one(src, 2 * m + (size_t)(rnd() % 2), 2, 128, 256u << (rnd() % 4), 0,
+        v2_one(src, 2 * m + (size_t)(rnd() % 2), 2, 128, 256u << (rnd() % 4), rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM,
                rnd() % 2 ? GPULZ_MODE_FAST : GPULZ_MODE_AUTO);
     }
 }
@@ -685,6 +685,9 @@ int main(void)
         return 77;
     }
     quick = getenv("GPULZ_TEST_QUICK") != NULL;
+    /* another sequence of inputs than the default one, for longer runs */
+    if (getenv("GPULZ_TEST_SEED"))
+        rng ^= strtoull(getenv("GPULZ_TEST_SEED"), NULL, 0) * 0x9E3779B97F4A7C15ull;
     random_trials(quick ? 40 : 3000);
     printf("random trials done, %d failures\n", failures);
     grid_trials();

@@ -530,22 +530,56 @@ size_t gpu_v2_decompress_scratch(size_t n)
     return D.total;
 }
 
-/* After the streams are decoded: the checksum of the decoded chunk, and the
- * device's verdict read back. */
-int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cudaStream_t st)
+/* After the streams are decoded: the device's verdict read back, then the
+ * tail (tail_rc, gpulz_v2_tail_check's), then the checksum of the decoded
+ * chunk.  §20 names no order among several faults of one chunk; this is the
+ * CPU decoder's, which decodes every stream before it looks at the tail, so
+ * that both give a chunk the same status. */
+int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, int tail_rc, uint8_t *d_dst, unsigned *err,
+                      cudaStream_t st)
 {
     int rc = GPULZ_OK;
     uint32_t status[4];
-    if (L->flags & GPULZ_V2_FLAG_CHECKSUM &&
-        (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) != GPULZ_OK)
+    const int sum = tail_rc == GPULZ_OK && (L->flags & GPULZ_V2_FLAG_CHECKSUM);
+    if (sum && (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) !=
+                   GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(status, err, sizeof status, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     if (status[0])
         FAIL(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment or token");
-    if (L->flags & GPULZ_V2_FLAG_CHECKSUM && gpulz_ck_final(status[1], L->n) != L->checksum)
+    if (tail_rc != GPULZ_OK) {
+        rc = gpulz_v2_tail_check(n, pos, L); /* its message again, over any since */
+        goto done;
+    }
+    if (sum && gpulz_ck_final(status[1], L->n) != L->checksum)
         FAIL(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x",
              gpulz_ck_final(status[1], L->n), L->checksum);
+done:
+    return rc;
+}
+
+/* A stream could not be opened (why): the CPU decoder decodes each stream
+ * before it opens the next, so a damaged content in the `opened` streams
+ * before it is what it refuses first.  Those are decoded, and a damage in
+ * them is the chunk's status; else why. */
+int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, const uint8_t *d_src, int why,
+                          cudaStream_t st)
+{
+    uint64_t max_segs = 0;
+    unsigned bad = 0;
+    int rc = GPULZ_OK;
+    if (!opened)
+        return why;
+    J->count = opened;
+    if ((rc = gpu_v2_reader_send(R, J, &max_segs)) != GPULZ_OK)
+        goto done;
+    GPULZ_CK(cudaMemsetAsync(J->err, 0, sizeof bad, st));
+    if ((rc = gpu_v2_decode(J, d_src, max_segs, st)) != GPULZ_OK)
+        goto done;
+    GPULZ_CK(cudaMemcpyAsync(&bad, J->err, sizeof bad, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    rc = bad ? gpulz_fail(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment in a stream before") : why;
 done:
     return rc;
 }
@@ -584,19 +618,21 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
         s->u = u;
         s->plane = j;
         s->out = d_dst;
-        if ((rc = gpu_v2_reader_next(&R, m, stream_names[j], s)) != GPULZ_OK)
+        if ((rc = gpu_v2_reader_next(&R, m, stream_names[j], s)) != GPULZ_OK) {
+            rc = gpu_v2_opened_verdict(&R, &J, j, d_src, rc, st);
             goto done;
+        }
     }
-    if ((rc = gpulz_v2_tail_check(n, (size_t)R.pos, L)) != GPULZ_OK ||
-        (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
+    const int tail_rc = gpulz_v2_tail_check(n, (size_t)R.pos, L);
+    if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
-    if (L->tail)
+    if (L->tail && tail_rc == GPULZ_OK)
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, d_dst, J.err, st);
+    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, tail_rc, d_dst, J.err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;

@@ -230,9 +230,18 @@ typedef struct gpu_v2_dec_plan {
 } gpu_v2_dec_plan;
 void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 
-/* The checksum of the decoded chunk and the device's verdict (err: the
- * error words), read back: GPULZ_ERR_CORRUPT for either. */
-int gpu_v2_dec_result(const gpulz_layout *L, uint8_t *d_dst, unsigned *err, cudaStream_t st);
+/* The device's verdict (err: the error words), the tail (tail_rc: what
+ * gpulz_v2_tail_check said of the streams ending at pos of the chunk's n
+ * bytes) and the checksum of the decoded chunk, in that order, the CPU
+ * decoder's: the first fault found is the status. */
+int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, int tail_rc, uint8_t *d_dst, unsigned *err,
+                      cudaStream_t st);
+
+/* A stream after `opened` others could not be opened (why): the opened ones
+ * decoded first, GPULZ_ERR_CORRUPT where one is damaged (as the CPU, which
+ * decodes each before it opens the next, says), else why. */
+int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, const uint8_t *d_src, int why,
+                          cudaStream_t st);
 
 /* ---- launches (gpu_v2_launch.cu); all queue on st and return at once ---- */
 

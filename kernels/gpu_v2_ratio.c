@@ -280,20 +280,22 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
             byte_stream(s, NULL, tok + (j == planes ? Z.lens : Z.offs), nm);
         }
         if ((rc = gpu_v2_reader_next(&R, j < planes ? nl : nm, j < planes ? literal_names[j] : names[j - planes],
-                                     s)) != GPULZ_OK)
+                                     s)) != GPULZ_OK) {
+            rc = gpu_v2_opened_verdict(&R, &J, j, d_src, rc, st);
             goto done;
+        }
     }
-    if ((rc = gpulz_v2_tail_check(n, (size_t)R.pos, L)) != GPULZ_OK ||
-        (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
+    const int tail_rc = gpulz_v2_tail_check(n, (size_t)R.pos, L);
+    if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
         goto done;
-    if (L->tail)
+    if (L->tail && tail_rc == GPULZ_OK)
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, d_dst, err, st);
+    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, tail_rc, d_dst, err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;
