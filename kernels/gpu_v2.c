@@ -569,8 +569,8 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
     uint64_t max_segs = 0;
     unsigned bad = 0;
     int rc = GPULZ_OK;
-    if (!opened)
-        return why;
+    if (!opened || (why != GPULZ_ERR_CORRUPT && why != GPULZ_ERR_TRUNCATED))
+        return why; /* out of memory or CUDA: no fault of the chunk's to weigh */
     J->count = opened;
     if ((rc = gpu_v2_reader_send(R, J, &max_segs)) != GPULZ_OK)
         goto done;

@@ -237,9 +237,10 @@ void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, int tail_rc, uint8_t *d_dst, unsigned *err,
                       cudaStream_t st);
 
-/* A stream after `opened` others could not be opened (why): the opened ones
- * decoded first, GPULZ_ERR_CORRUPT where one is damaged (as the CPU, which
- * decodes each before it opens the next, says), else why. */
+/* A stream after `opened` others could not be opened (why, a fault of the
+ * chunk): the opened ones decoded first, GPULZ_ERR_CORRUPT where one is
+ * damaged (as the CPU, which decodes each before it opens the next, says),
+ * else why. */
 int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, const uint8_t *d_src, int why,
                           cudaStream_t st);
 
