@@ -24,17 +24,19 @@ int gpu_stages_check(const gpulz_layout *L)
 
 int gpu_policy_fill(gpu_policy *pol, int dev)
 {
-    int rc = GPULZ_OK, grid_x = 0, optin = 0;
-    /* two attributes, not cudaGetDeviceProperties: that one queries every
+    int rc = GPULZ_OK, grid_x = 0, optin = 0, sms = 0;
+    /* three attributes, not cudaGetDeviceProperties: that one queries every
      * property and costs milliseconds on the first call of a process */
     GPULZ_CK(cudaDeviceGetAttribute(&grid_x, cudaDevAttrMaxGridDimX, dev));
     GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    GPULZ_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     pol->enc_segment = 2048;
     pol->enc_tail_segment = 512;
     pol->work_streams = 14; /* at most GPULZ_WORK_STREAMS_MAX */
     pol->dec_piece = 8 * GPULZ_COPY_PIECE;
     pol->max_grid = grid_x < (1 << 30) ? (uint64_t)grid_x : (uint64_t)1 << 30;
     pol->smem_optin = (size_t)optin;
+    pol->sms = sms > 0 ? (unsigned)sms : 1;
 done:
     return rc;
 }

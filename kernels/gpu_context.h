@@ -59,6 +59,9 @@ typedef struct gpu_policy {
     /* The largest dynamic shared memory a block may opt in to: it bounds the
      * block sizes the kernels accept. */
     size_t smem_optin;
+    /* Its multiprocessors: kernels that keep counts per block fill the
+     * device once with blocks and no more. */
+    unsigned sms;
 } gpu_policy;
 
 /* The policy of device dev from its attributes. */

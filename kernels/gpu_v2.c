@@ -72,7 +72,7 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
-    if ((rc = gpu_v2_hist(d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
+    if ((rc = gpu_v2_hist(c, d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
                            (unsigned *)(scratch + P->range), st)) != GPULZ_OK ||
         (checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), st)) != GPULZ_OK))
         goto done;
@@ -531,16 +531,15 @@ size_t gpu_v2_decompress_scratch(size_t n)
 }
 
 /* After the streams are decoded: the device's verdict read back, then the
- * tail (tail_rc, gpulz_v2_tail_check's), then the checksum of the decoded
- * chunk.  §20 names no order among several faults of one chunk; this is the
- * CPU decoder's, which decodes every stream before it looks at the tail, so
- * that both give a chunk the same status. */
-int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, int tail_rc, uint8_t *d_dst, unsigned *err,
-                      cudaStream_t st)
+ * tail, then the checksum of the decoded chunk.  §20 names no order among
+ * several faults of one chunk; this is the CPU decoder's, which decodes
+ * every stream before it looks at the tail, so that both give a chunk the
+ * same status. */
+int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     uint32_t status[4];
-    const int sum = tail_rc == GPULZ_OK && (L->flags & GPULZ_V2_FLAG_CHECKSUM);
+    const int sum = (L->flags & GPULZ_V2_FLAG_CHECKSUM) != 0;
     if (sum && (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) !=
                    GPULZ_OK)
         goto done;
@@ -548,10 +547,8 @@ int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, int tail_rc, 
     GPULZ_CK(cudaStreamSynchronize(st));
     if (status[0])
         FAIL(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment or token");
-    if (tail_rc != GPULZ_OK) {
-        rc = gpulz_v2_tail_check(n, pos, L); /* its message again, over any since */
+    if ((rc = gpulz_v2_tail_check(n, pos, L)) != GPULZ_OK)
         goto done;
-    }
     if (sum && gpulz_ck_final(status[1], L->n) != L->checksum)
         FAIL(GPULZ_ERR_CORRUPT, "checksum %08x of the decoded bytes is not the chunk's %08x",
              gpulz_ck_final(status[1], L->n), L->checksum);
@@ -623,16 +620,15 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
             goto done;
         }
     }
-    const int tail_rc = gpulz_v2_tail_check(n, (size_t)R.pos, L);
     if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
-    if (L->tail && tail_rc == GPULZ_OK)
+    if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, tail_rc, d_dst, J.err, st);
+    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, d_dst, J.err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;

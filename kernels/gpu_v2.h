@@ -230,12 +230,10 @@ typedef struct gpu_v2_dec_plan {
 } gpu_v2_dec_plan;
 void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 
-/* The device's verdict (err: the error words), the tail (tail_rc: what
- * gpulz_v2_tail_check said of the streams ending at pos of the chunk's n
- * bytes) and the checksum of the decoded chunk, in that order, the CPU
- * decoder's: the first fault found is the status. */
-int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, int tail_rc, uint8_t *d_dst, unsigned *err,
-                      cudaStream_t st);
+/* The device's verdict (err: the error words), the tail (the streams end
+ * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in
+ * that order, the CPU decoder's: the first fault found is the status. */
+int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err, cudaStream_t st);
 
 /* A stream after `opened` others could not be opened (why, a fault of the
  * chunk): the opened ones decoded first, GPULZ_ERR_CORRUPT where one is
@@ -249,8 +247,8 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
 /* The histograms of the symbols and, with delta_too, of their deltas (§19):
  * bins per transform as gpu_v2_plan says, 64-bit counts at hist, zeroed here;
  * range: GPU_V2_RANGE_WORDS words of device scratch (S = 2 uses them). */
-int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
-                size_t bins, unsigned *range, cudaStream_t st);
+int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too,
+                uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st);
 
 /* §17: the sum of the pieces' terms of n bytes at d_data into *sum
  * (zeroed here); the host finishes it with gpulz_ck_final. */

@@ -88,46 +88,37 @@ static unsigned grid_for(uint64_t items, unsigned threads)
     return g < 1 ? 1 : g > 65535 * 16 ? 65535 * 16 : (unsigned)g;
 }
 
-/* The blocks that fill the device once with blocks of `threads`, at most
- * `per_sm` to an SM, and no more than items / threads. */
-static unsigned grid_resident(uint64_t items, unsigned threads, unsigned per_sm)
+/* The blocks that fill context c's device once with blocks of `threads`, at
+ * most `per_sm` to an SM, and no more than items / threads. */
+static unsigned grid_resident(const gpu_ctx *c, uint64_t items, unsigned threads, unsigned per_sm)
 {
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) !=
-                                                 cudaSuccess || sms < 1)
-        sms = 1;
-    const uint64_t want = (items + threads - 1) / threads, most = (uint64_t)sms * per_sm;
+    const uint64_t want = (items + threads - 1) / threads, most = (uint64_t)c->pol.sms * per_sm;
     return want < 1 ? 1 : want > most ? (unsigned)most : (unsigned)want;
 }
 
-extern "C" int gpu_v2_hist(const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too, uint64_t *hist,
-                           size_t bins, unsigned *range, cudaStream_t st)
+extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C,
+                           int delta_too, uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     unsigned long long *h = (unsigned long long *)hist;
     const unsigned ntrans = delta_too ? 2 : 1;
     GPULZ_CK(cudaMemsetAsync(hist, 0, ntrans * bins * sizeof(uint64_t), st));
-    if (m && S == 2) {
-        int dev = 0, optin = 0;
-        GPULZ_CK(cudaGetDevice(&dev));
-        GPULZ_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-        if ((size_t)optin >= GPU_V2_HIST2_SMEM) {
-            /* narrow ranges counted in one pass; hist2 takes the rest */
-            GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
-            gpu_v2_range2_kernel<<<grid_resident(m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
-            GPULZ_CK(cudaGetLastError());
-            GPULZ_CK(cudaFuncSetAttribute(gpu_v2_count2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)GPU_V2_COUNT2_SMEM));
-            gpu_v2_count2_kernel<<<grid_resident(m / 8 + 1, GPU_V2_COUNT2_THREADS, 3), GPU_V2_COUNT2_THREADS,
-                                   GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, range, h, bins);
-            GPULZ_CK(cudaGetLastError());
-            GPULZ_CK(cudaFuncSetAttribute(gpu_v2_hist2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)GPU_V2_HIST2_SMEM));
-            dim3 grid(grid_resident(m, GPU_V2_HIST2_RUN, 1), ntrans);
-            gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, h, bins);
-            GPULZ_CK(cudaGetLastError());
-            return GPULZ_OK;
-        }
+    if (m && S == 2 && c->pol.smem_optin >= GPU_V2_HIST2_SMEM) {
+        /* narrow ranges counted in one pass; hist2 takes the rest */
+        GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
+        gpu_v2_range2_kernel<<<grid_resident(c, m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
+        GPULZ_CK(cudaGetLastError());
+        GPULZ_CK(cudaFuncSetAttribute(gpu_v2_count2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)GPU_V2_COUNT2_SMEM));
+        gpu_v2_count2_kernel<<<grid_resident(c, m / 8 + 1, GPU_V2_COUNT2_THREADS, 3), GPU_V2_COUNT2_THREADS,
+                               GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, range, h, bins);
+        GPULZ_CK(cudaGetLastError());
+        GPULZ_CK(cudaFuncSetAttribute(gpu_v2_hist2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)GPU_V2_HIST2_SMEM));
+        dim3 grid(grid_resident(c, m, GPU_V2_HIST2_RUN, 1), ntrans);
+        gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, h, bins);
+        GPULZ_CK(cudaGetLastError());
+        return GPULZ_OK;
     }
     if (m) {
         /* a few blocks per SM: each flushes its shared counts once */

@@ -83,10 +83,10 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     /* their histograms: flags, literals (as fast counts symbols), lengths, offsets */
     uint64_t *dh = (uint64_t *)(scratch + P->hist);
     unsigned *rng = (unsigned *)(scratch + P->range);
-    if ((rc = gpu_v2_hist(scratch + P->flags, nf, 1, 1, 0, dh, 256, rng, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, rng, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, rng, st)) != GPULZ_OK)
+    if ((rc = gpu_v2_hist(c, scratch + P->flags, nf, 1, 1, 0, dh, 256, rng, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(c, scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(c, scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, rng, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(c, scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, rng, st)) != GPULZ_OK)
         goto done;
     /* pinned, after the statistics (gpu_v2_stats made the room) */
     counts = gpu_v2_ratio_hists(c, bins);
@@ -285,17 +285,16 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
             goto done;
         }
     }
-    const int tail_rc = gpulz_v2_tail_check(n, (size_t)R.pos, L);
     if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
         goto done;
-    if (L->tail && tail_rc == GPULZ_OK)
+    if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, tail_rc, d_dst, err, st);
+    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, d_dst, err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;
