@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# ca3361a, written for the next GPU run (not run yet): damaged chunks' status on the GPU as on the CPU (four input sequences), refdec on the GPU, GPU tests
+# ca3361a..342b76b, written for the next GPU run (not run yet): damaged chunks' status on the GPU as on the CPU (four input sequences), refdec on the GPU, GPU tests
 R=$PWD; W=/tmp/w26; rm -rf $W; mkdir -p $W/new $W/res
 S=$OUT/summary.txt
 log() { echo "== $1 $(date -u +%T)" >> $S; }
