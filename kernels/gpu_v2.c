@@ -7,6 +7,7 @@
  * on the host by the CPU codec's checks and decoded on the device.  Mode
  * ratio's tokens are gpu_v2_ratio.c's.  Plain C.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,21 +33,40 @@ static size_t enc_width(const gpulz_hist *h)
     return h->span < V ? h->span : V;
 }
 
+/* Every frequency's multiplier and shift (gpulz_rans_recip), found once:
+ * a table's entries take them by f, not by a division each. */
+static uint32_t recip_r[GPULZ_RANS_M + 1];
+static uint8_t recip_l[GPULZ_RANS_M + 1];
+static pthread_once_t recip_once = PTHREAD_ONCE_INIT;
+
+static void recip_fill(void)
+{
+    for (uint32_t f = 1; f <= GPULZ_RANS_M; f++) {
+        unsigned l;
+        recip_r[f] = gpulz_rans_recip(f, &l);
+        recip_l[f] = (uint8_t)l;
+    }
+}
+
 /* The encoder's entries of a model for the values of h's range, value v at
  * (v - lo) mod 2^(8u), lo the range's first value (so a range around the end
  * is one run too): its f and c, the escape's with the escape bit for a value
  * outside the table.  Returns lo.  Only the range is filled and sent: the
  * units are all in it, and a table of 2^16 entries filled and copied whole
  * took longer than coding a small chunk's segment. */
-static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, uint32_t *e)
+static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, gpu_v2_enc *e)
 {
     const uint32_t V = (uint32_t)1 << (8 * m->u), lo = h->span < V ? h->lo : 0;
     uint32_t pa[2], pb[2];
     const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
+    pthread_once(&recip_once, recip_fill);
     for (unsigned p = 0; p < pieces; p++)
         for (uint32_t v = pa[p]; v < pb[p]; v++) {
             const unsigned i = m->entry[v];
-            e[(v - lo) & (V - 1)] = (i == m->K ? GPU_V2_ENC_ESC : 0) | m->freq[i] << 16 | m->cum[i];
+            const uint32_t f = m->freq[i] <= GPULZ_RANS_M ? m->freq[i] : 0; /* 0: a value no unit takes */
+            gpu_v2_enc *x = &e[(v - lo) & (V - 1)];
+            x->fc = (i == m->K ? GPU_V2_ENC_ESC : 0) | f << 16 | (uint32_t)recip_l[f] << 12 | m->cum[i];
+            x->r = recip_r[f];
         }
     return lo;
 }
@@ -112,7 +132,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     uint64_t pos_of[GPU_V2_STREAMS_MAX], body_of[GPU_V2_STREAMS_MAX];
     size_t enc_at[GPU_V2_STREAMS_MAX + 1];
     uint64_t *bounds = NULL;
-    uint32_t *enc = NULL;
+    gpu_v2_enc *enc = NULL;
     uint8_t *meta = NULL;
     gpu_ctx *c = K->c;
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
@@ -128,7 +148,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     /* pinned: the tables' copy is one DMA; it is done when this returns */
     if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, enc_at[J->count] * sizeof *enc)) != GPULZ_OK)
         goto done;
-    enc = (uint32_t *)c->h_tables;
+    enc = (gpu_v2_enc *)c->h_tables;
     uint64_t segs = 0, max_segs = 0, redo_segs = 0;
     size_t coded_at = 0;
     for (unsigned j = 0; j < J->count; j++) {
@@ -146,7 +166,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
             s->constant = only_value(h);
         if (s->kind == GPULZ_STREAM_RANS) {
             s->enc_lo = enc_entries(&model[j], h, enc + enc_at[j]);
-            s->enc = (const uint32_t *)(K->scratch + P->enc) + enc_at[j];
+            s->enc = (const gpu_v2_enc *)(K->scratch + P->enc) + enc_at[j];
             s->nseg = gpulz_segments_of(s->N, g);
             s->seg0 = segs;
             s->coded = K->scratch + P->coded + coded_at;

@@ -581,7 +581,8 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
     const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
     const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
     const v2_src q = v2_src_of(J, st, S);
-    const uint32_t *const enc = st.enc, enc_lo = st.enc_lo;
+    const uint2 *const enc = (const uint2 *)st.enc; /* gpu_v2_enc, in one load */
+    const uint32_t enc_lo = st.enc_lo;
     const unsigned u = st.u, umask = (1u << (8 * u)) - 1;
     uint32_t total = 0, room = 0;
     uint8_t *seg = NULL;
@@ -600,7 +601,8 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
      * few segments, small chunks, nothing else hides that wait). */
     for (unsigned top = (c + 31) / 32; top > 0;) {
         const unsigned nb = top < GPU_V2_ENC_BATCH ? top : GPU_V2_ENC_BATCH;
-        uint32_t vb[GPU_V2_ENC_BATCH], eb[GPU_V2_ENC_BATCH];
+        uint32_t vb[GPU_V2_ENC_BATCH];
+        uint2 eb[GPU_V2_ENC_BATCH];
         v2_units<S, GPU_V2_ENC_BATCH>(q, first, top, c, lane, vb);
 #pragma unroll
         for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++)
@@ -611,15 +613,19 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
                 break;
             const unsigned i = (top - 1 - k) * 32 + lane;
             const bool active = i < c;
-            const uint32_t v = vb[k], e = eb[k];
+            const uint32_t v = vb[k], e = eb[k].x;
             uint32_t w = 0;
             int emit = 0;
 #pragma unroll
             for (int step = 0; step < 2; step++) {
+                /* a row where no lane escapes emits nothing in the raw step */
+                if (step == 0 && !__any_sync(0xFFFFFFFFu, active && (e & GPU_V2_ENC_ESC)))
+                    continue;
                 if (step == 0 && active && (e & GPU_V2_ENC_ESC))
                     state = gpulz_rans_encode_raw(state, v, u, &emit, &w);
                 if (step == 1 && active)
-                    state = gpulz_rans_encode(state, e >> 16 & 0x1FFFu, e & 0xFFFu, &emit, &w);
+                    state = gpulz_rans_encode_recip(state, e >> 16 & 0x1FFFu, e & 0xFFFu, eb[k].y, e >> 12 & 0xFu,
+                                                    &emit, &w);
                 /* the word's place in the order emitted: lanes above first */
                 const unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
                 const uint32_t at = nw + __popc(mask >> lane >> 1);

@@ -23,8 +23,13 @@ extern "C" {
 
 #define GPU_V2_STREAMS_MAX 11 /* ratio's streams: flags, S literal planes, lengths, offsets */
 
-/* The encoder's entry for a unit value: ESC << 31 | f << 16 | c (§16). */
+/* The encoder's entry for a unit value (§16): fc = ESC << 31 | f << 16 |
+ * l << 12 | c, and r, f's multiplier for gpulz_rans_encode_recip, whose
+ * shift is l.  8 bytes, so that the kernel reads an entry in one load. */
 #define GPU_V2_ENC_ESC 0x80000000u
+typedef struct __align__(8) gpu_v2_enc {
+    uint32_t fc, r;
+} gpu_v2_enc;
 
 /* One stream of a chunk, as the kernels see it. */
 typedef struct gpu_v2_stream {
@@ -40,7 +45,7 @@ typedef struct gpu_v2_stream {
     unsigned bytes;
     const uint8_t *x;                /* encoding: the units' source */
     uint8_t *out;                    /* decoding: where they go */
-    const uint32_t *enc;             /* encoding: per unit value v of the stream, at (v - enc_lo) mod 2^(8u) */
+    const gpu_v2_enc *enc;           /* encoding: per unit value v of the stream, at (v - enc_lo) mod 2^(8u) */
     uint32_t enc_lo;
     uint8_t *coded;                  /* encoding: per segment s, at s * G * u, its words as coded */
     unsigned redo;                   /* encoding: a segment's words outgrew its slot: code it again in place */

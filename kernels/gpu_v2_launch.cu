@@ -52,7 +52,7 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     P->range = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
     P->status = align256(P->range + GPU_V2_RANGE_WORDS * sizeof(unsigned));
     P->enc = align256(P->status + 16);
-    P->dec = align256(P->enc + enc_values * sizeof(uint32_t));
+    P->dec = align256(P->enc + enc_values * sizeof(gpu_v2_enc));
     P->words = align256(P->dec + (size_t)streams * sizeof(gpulz_dec_table));
     P->seg_off = align256(P->words + P->segs * sizeof(uint32_t));
     P->states = align256(P->seg_off + (P->segs + 1) * sizeof(uint64_t));

@@ -95,6 +95,34 @@ GPULZ_HD uint32_t gpulz_rans_encode(uint32_t x, uint32_t f, uint32_t c, int *emi
     return (x / f << GPULZ_RANS_LOG2_M) + x % f + c;
 }
 
+/* gpulz_rans_encode's step with the quotient x / f taken by multiplication
+ * (Granlund and Montgomery's round-up method), for the GPU, where the
+ * division costs three quarter-rate instructions and a dozen others per
+ * symbol: the same state and word, for r and l from gpulz_rans_recip(f).
+ * With l = ceil(log2 f) and m = floor(2^(32+l) / f) + 1 = 2^32 + r,
+ * floor(x * m / 2^(32+l)) = floor(x / f) for every 32-bit x; x * m / 2^32
+ * is x + t, t the high word of x * r, a 33-bit sum. */
+GPULZ_HD uint32_t gpulz_rans_recip(uint32_t f, unsigned *l)
+{
+    unsigned k = 0;
+    while ((1u << k) < f)
+        k++;
+    *l = k;
+    return (uint32_t)((((uint64_t)1 << 32) * ((1u << k) - f)) / f + 1);
+}
+GPULZ_HD uint32_t gpulz_rans_encode_recip(uint32_t x, uint32_t f, uint32_t c, uint32_t r, unsigned l, int *emit,
+                                          uint32_t *word)
+{
+    *emit = x >> (32 - GPULZ_RANS_LOG2_M) >= f; /* x >= f * 2^20, in 32 bits */
+    if (*emit) {
+        *word = x & 0xFFFFu;
+        x >>= 16;
+    }
+    const uint32_t t = (uint32_t)((uint64_t)x * r >> 32);
+    const uint32_t q = (uint32_t)(((uint64_t)x + t) >> l);
+    return (q << GPULZ_RANS_LOG2_M) + (x - q * f) + c;
+}
+
 /* §16: the encoder's raw step for an escaped unit of u bytes. */
 GPULZ_HD uint32_t gpulz_rans_encode_raw(uint32_t x, uint32_t v, unsigned u, int *emit, uint32_t *word)
 {
