@@ -216,6 +216,7 @@ int gpu_ctx_acquire_lane(gpu_ctx **out, int *prev, int want, unsigned lane)
         GPULZ_CK(cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
         GPULZ_CK(cudaEventCreateWithFlags(&c->side_fork, cudaEventDisableTiming));
         GPULZ_CK(cudaEventCreateWithFlags(&c->side_done, cudaEventDisableTiming));
+        GPULZ_CK(cudaEventCreateWithFlags(&c->side_sum, cudaEventDisableTiming));
         for (unsigned w = 0; w < c->pol.work_streams; w++) {
             GPULZ_CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
             GPULZ_CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));

@@ -86,10 +86,12 @@ typedef struct gpu_ctx {
     cudaStream_t stream;
     cudaStream_t copy_stream, work[GPULZ_WORK_STREAMS_MAX]; /* host path: transfers in, encoders */
     cudaEvent_t work_done[GPULZ_WORK_STREAMS_MAX];
-    /* format 2's auto: ratio's tokens on side, beside fast's coding on the
-     * call's stream (gpu_v2.c); side_fork orders them after the input */
+    /* format 2: the checksum on side, beside the histograms and the models
+     * (side_sum: its sum is on the host), and auto's ratio tokens beside
+     * fast's coding on the call's stream (gpu_v2.c); side_fork orders them
+     * after the input */
     cudaStream_t side;
-    cudaEvent_t side_fork, side_done;
+    cudaEvent_t side_fork, side_done, side_sum;
     gpu_policy pol;
     uint8_t *d_in, *d_out, *d_scratch;
     size_t in_cap, out_cap, scratch_cap;

@@ -89,17 +89,28 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     const uint64_t m = n / S;
     gpulz_fast_hists *H = &M->H;
     /* pinned, so that the copy is one DMA and no page is faulted in */
-    if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768) * sizeof(uint64_t))) != GPULZ_OK)
+    if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768 + 1) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
+    if (checksum) {
+        /* on the side stream, after the input: it runs beside the
+         * histograms and then beside the host's models, where the device
+         * would wait (its 117 us of fast's 1.1 ms at 256 MB were in line) */
+        GPULZ_CK(cudaEventRecord(c->side_fork, st));
+        GPULZ_CK(cudaStreamWaitEvent(c->side, c->side_fork, 0));
+        if ((rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), c->side)) != GPULZ_OK)
+            goto done;
+        M->sum_at = gpu_v2_sum_slot(c, P->hist_bins);
+        GPULZ_CK(cudaMemcpyAsync((void *)M->sum_at, scratch + P->status, sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                 c->side));
+        GPULZ_CK(cudaEventRecord(c->side_sum, c->side));
+        M->sum_pending = 1;
+    }
     if ((rc = gpu_v2_hist(c, d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
-                           (unsigned *)(scratch + P->range), st)) != GPULZ_OK ||
-        (checksum && (rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), st)) != GPULZ_OK))
+                           (unsigned *)(scratch + P->range), st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
                              st));
-    if (checksum)
-        GPULZ_CK(cudaMemcpyAsync(&M->sum, scratch + P->status, sizeof M->sum, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     for (int d = 0; d < 2; d++) {
         uint64_t *cd = counts + d * P->hist_bins;
@@ -255,11 +266,29 @@ done:
     return rc;
 }
 
-int gpu_v2_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, uint64_t end, const uint8_t *d_table,
-                  cudaStream_t st)
+/* The checksum's sum of M's statistics, waited for where it is on its way. */
+static int memo_sum(gpu_ctx *c, gpu_v2_memo *M)
+{
+    int rc = GPULZ_OK;
+    if (M->sum_pending) {
+        GPULZ_CK(cudaEventSynchronize(c->side_sum));
+        M->sum = *M->sum_at;
+        M->sum_pending = 0;
+    }
+done:
+    return rc;
+}
+
+int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const uint8_t *d_src, uint8_t *d_dst, uint64_t end,
+                  const uint8_t *d_table, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     uint8_t header[GPULZ_V2_HEADER_SIZE];
+    if (L->flags & GPULZ_V2_FLAG_CHECKSUM) {
+        if ((rc = memo_sum(c, M)) != GPULZ_OK)
+            goto done;
+        L->checksum = gpulz_ck_final(M->sum, L->n);
+    }
     gpulz_header_write(header, L);
     GPULZ_CK(cudaMemcpyAsync(d_dst, header, sizeof header, cudaMemcpyHostToDevice, st));
     if (d_table)
@@ -280,9 +309,12 @@ static void memo_init(gpu_v2_memo *M)
 
 static void memo_free(gpu_ctx *c, gpu_v2_memo *M)
 {
-    /* tokens that ratio did not take still write the scratch */
+    /* tokens that ratio did not take, or a checksum no header took, still
+     * write the scratch */
     if (M->tokens)
         (void)cudaEventSynchronize(c->side_done);
+    if (M->sum_pending)
+        (void)cudaEventSynchronize(c->side_sum);
     /* whole histograms are the context's (gpu_v2_stats) */
     if (M->valid && M->S <= 2)
         M->H.whole[0].count = M->H.whole[1].count = NULL;
@@ -358,11 +390,8 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         M->valid = 1;
     }
     gpulz_fast_hists *const H = &M->H;
-    const uint32_t sum = M->sum;
     if ((rc = gpulz_fast_choose(H, g, &delta, &split)) != GPULZ_OK)
         goto done;
-    if (checksum)
-        L.checksum = gpulz_ck_final(sum, n);
     if (lzss) {
         rc = gpu_v2_compress_ratio(c, d_src, &L, p, delta, checksum, d_dst, dst_cap, scratch, &P, st, M, dst_len);
         goto done;
@@ -372,10 +401,8 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         goto done;
     const unsigned flags = GPULZ_V2_FLAG_ENTROPY | (delta ? GPULZ_V2_FLAG_DELTA : 0) |
                            (split ? GPULZ_V2_FLAG_SPLIT : 0) | (checksum ? GPULZ_V2_FLAG_CHECKSUM : 0);
-    const uint32_t ck = L.checksum;
     if ((rc = gpulz_layout_make_v2(&L, n, S, p->window, C, flags, g)) != GPULZ_OK)
         goto done;
-    L.checksum = ck;
 
     J.S = S;
     J.C = C;
@@ -397,7 +424,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     rc = gpu_v2_code_streams(&K, d_dst, dst_cap, L.table_end, L.tail, st, &end);
     *dst_len = (size_t)(end + L.tail);
     if (rc == GPULZ_OK)
-        rc = gpu_v2_finish(&L, d_src, d_dst, end, NULL, st);
+        rc = gpu_v2_finish(c, &L, M, d_src, d_dst, end, NULL, st);
 done:
     memo_free(c, &own);
     return rc;

@@ -278,35 +278,81 @@ __device__ __forceinline__ bool v2_tail2(const uint8_t *x, uint64_t m, uint64_t 
     return true;
 }
 
-__device__ __forceinline__ void v2_range_add(uint32_t (&r)[GPU_V2_RANGE_WORDS], unsigned t, uint32_t v)
+/* A transform's extremes, two values to a word, each half its own: the
+ * largest and smallest as unsigned and as signed 16-bit values (signed
+ * order is that of v ^ 0x8000).  sm_90 takes both halves and two words in
+ * one instruction (VIMNMX3.U16x2 and .S16x2): counted one value at a time,
+ * the range pass was bound by its 20 instructions per symbol. */
+struct v2_extremes {
+    uint32_t hi = 0, lo = 0xFFFFFFFFu, shi = 0x80008000u, slo = 0x7FFF7FFFu;
+    __device__ __forceinline__ void add(uint32_t a, uint32_t b)
+    {
+        hi = __vimax3_u16x2(hi, a, b);
+        lo = __vimin3_u16x2(lo, a, b);
+        shi = __vimax3_s16x2(shi, a, b);
+        slo = __vimin3_s16x2(slo, a, b);
+    }
+    /* range[4t .. 4t+3] of this thread's values (0 where it has none) */
+    __device__ __forceinline__ void fold(uint32_t *r) const
+    {
+        const int sh = max((int)(int16_t)shi, (int)(int16_t)(shi >> 16));
+        const int sl = min((int)(int16_t)slo, (int)(int16_t)(slo >> 16));
+        r[0] = max(hi & 0xFFFFu, hi >> 16);
+        r[1] = min(lo & 0xFFFFu, lo >> 16) ^ 0xFFFFu;
+        r[2] = ((uint32_t)sh & 0xFFFFu) ^ 0x8000u;
+        r[3] = ((uint32_t)sl & 0xFFFFu) ^ 0x7FFFu;
+    }
+};
+
+/* Symbols 8k .. 8k+7 of x as four words of two, and their DELTAs (§13) as
+ * four more: a block starts only where a group does (C >= 2^8). */
+__device__ __forceinline__ void v2_group2_packed(const uint8_t *x, bool vec, uint64_t cmask, uint64_t k,
+                                                 uint32_t (&q)[4], uint32_t (&d)[4])
 {
-    r[4 * t] = max(r[4 * t], v);
-    r[4 * t + 1] = max(r[4 * t + 1], v ^ 0xFFFFu);
-    r[4 * t + 2] = max(r[4 * t + 2], v ^ 0x8000u);
-    r[4 * t + 3] = max(r[4 * t + 3], v ^ 0x7FFFu);
+    if (vec) {
+        const uint4 w = ((const uint4 *)x)[k];
+        q[0] = w.x;
+        q[1] = w.y;
+        q[2] = w.z;
+        q[3] = w.w;
+    } else {
+#pragma unroll
+        for (unsigned j = 0; j < 4; j++)
+            q[j] = (uint32_t)v2_sym<2>(x, 8 * k + 2 * j) | (uint32_t)v2_sym<2>(x, 8 * k + 2 * j + 1) << 16;
+    }
+    /* the symbol before each, from the word before: the group's first
+     * has 0 before it where its block starts */
+    uint32_t before = (8 * k) & cmask ? (uint32_t)v2_sym<2>(x, 8 * k - 1) << 16 : 0;
+#pragma unroll
+    for (unsigned j = 0; j < 4; j++) {
+        d[j] = __vsub2(q[j], __byte_perm(before, q[j], 0x5432));
+        before = q[j];
+    }
 }
 
 __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask,
                                                             unsigned *range)
 {
     __shared__ uint32_t part[256 / 32][GPU_V2_RANGE_WORDS];
-    uint32_t r[GPU_V2_RANGE_WORDS] = {0, 0, 0, 0, 0, 0, 0, 0};
+    v2_extremes e[2];
     const bool vec = ((uintptr_t)x & 15) == 0;
     const uint64_t groups = m / 8, stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < groups; k += stride) {
-        uint32_t v[8], dv[8];
-        v2_group2(x, vec, cmask, k, v, dv);
-#pragma unroll
-        for (unsigned j = 0; j < 8; j++) {
-            v2_range_add(r, 0, v[j]);
-            v2_range_add(r, 1, dv[j]);
-        }
+        uint32_t q[4], d[4];
+        v2_group2_packed(x, vec, cmask, k, q, d);
+        e[0].add(q[0], q[1]);
+        e[0].add(q[2], q[3]);
+        e[1].add(d[0], d[1]);
+        e[1].add(d[2], d[3]);
     }
     uint32_t v, dv;
     if (v2_tail2(x, m, cmask, v, dv)) {
-        v2_range_add(r, 0, v);
-        v2_range_add(r, 1, dv);
+        e[0].add(v * 0x10001u, v * 0x10001u);
+        e[1].add(dv * 0x10001u, dv * 0x10001u);
     }
+    uint32_t r[GPU_V2_RANGE_WORDS];
+    e[0].fold(r);
+    e[1].fold(r + 4);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
     for (unsigned j = 0; j < GPU_V2_RANGE_WORDS; j++) {

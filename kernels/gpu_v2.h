@@ -92,7 +92,12 @@ typedef struct gpu_v2_memo {
     int valid;
     unsigned S, C, checksum;
     gpulz_fast_hists H; /* for S <= 2 the whole histograms are the context's h_hists */
+    /* The checksum's sum: pending while it is on its way to sum_at in
+     * h_hists on the context's side stream (gpu_v2_stats), until
+     * gpu_v2_finish waits for it; nothing grows h_hists in between. */
     uint32_t sum;
+    int sum_pending;
+    const volatile uint32_t *sum_at;
     /* Set before a fast candidate that ratio follows: fast starts ratio's
      * tokens on the context's side stream, beside its own coding, and ratio
      * waits for them (tokens, their delta, the context's side_done); freeing
@@ -160,13 +165,14 @@ typedef struct gpu_v2_coding {
 int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64_t pos, uint64_t tail,
                         cudaStream_t st, uint64_t *end);
 
-/* After the streams (ending at end) are in place: the header of L, the
- * token table from d_table (ratio; else NULL) and the tail, then wait. */
-int gpu_v2_finish(const gpulz_layout *L, const uint8_t *d_src, uint8_t *d_dst, uint64_t end, const uint8_t *d_table,
-                  cudaStream_t st);
+/* After the streams (ending at end) are in place: the header of L, with the
+ * checksum of M's statistics where L has one, the token table from d_table
+ * (ratio; else NULL) and the tail, then wait. */
+int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const uint8_t *d_src, uint8_t *d_dst, uint64_t end,
+                  const uint8_t *d_table, cudaStream_t st);
 
 /* Mode ratio after the statistics (gpu_v2_ratio.c): L from
- * gpulz_layout_make with its checksum set, delta fast's choice. */
+ * gpulz_layout_make, delta fast's choice, M the statistics' memo. */
 int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, const gpulz_params *p, int delta,
                           int checksum, uint8_t *d_dst, size_t dst_cap, uint8_t *scratch, const gpu_v2_plan *P,
                           cudaStream_t st, gpu_v2_memo *M, size_t *dst_len);
@@ -176,9 +182,10 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
                             uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st);
 
 /* The statistics shared by the modes: the histograms of both transforms
- * into M->H (S: M->S) and, with checksum, the checksum into M->sum.  They
- * come back through c's h_hists, which also gets room after them for
- * ratio's token histograms (gpu_v2_ratio_hists()). */
+ * into M->H (S: M->S) and, with checksum, the checksum, pending in M until
+ * gpu_v2_finish.  They come back through c's h_hists, which also gets room
+ * after them for ratio's token histograms (gpu_v2_ratio_hists()) and after
+ * those for the sum (gpu_v2_sum_slot()). */
 int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int checksum, uint8_t *scratch,
                  const gpu_v2_plan *P, cudaStream_t st, gpu_v2_memo *M);
 
@@ -187,6 +194,12 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
 static inline uint64_t *gpu_v2_ratio_hists(gpu_ctx *c, size_t bins)
 {
     return (uint64_t *)c->h_hists + 2 * bins;
+}
+
+/* Where the checksum's sum comes back to in h_hists: after ratio's. */
+static inline uint32_t *gpu_v2_sum_slot(gpu_ctx *c, size_t bins)
+{
+    return (uint32_t *)((uint64_t *)c->h_hists + 3 * bins + 768);
 }
 
 /*

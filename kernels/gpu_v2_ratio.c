@@ -46,7 +46,6 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
 {
     const unsigned S = L->symbol_size, C = L->block_symbols, W = p->window, g = GPULZ_SEG_LOG2_DEFAULT;
     const uint64_t m = L->symbols, nb = L->blocks, bins = P->hist_bins;
-    const uint32_t ck = L->checksum;
     int rc = GPULZ_OK, split = 0, borrowed = 0;
     uint64_t tot[3], end = 0, *counts = NULL;
     gpulz_hist hF, hLn, hOf;
@@ -63,7 +62,6 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
                      (checksum ? GPULZ_V2_FLAG_CHECKSUM : 0) | (S >= 4 ? GPULZ_V2_FLAG_SPLIT : 0);
     if ((rc = gpulz_layout_make_v2(L, L->n, S, W, C, flags, g)) != GPULZ_OK)
         return rc;
-    L->checksum = ck;
 
     /* the tokens, and how many of each stream's units there are */
     uint64_t *cnt = (uint64_t *)(scratch + P->counts);
@@ -140,7 +138,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     rc = gpu_v2_code_streams(&K, d_dst, dst_cap, L->table_end, L->tail, st, &end);
     *dst_len = (size_t)(end + L->tail);
     if (rc == GPULZ_OK)
-        rc = gpu_v2_finish(L, d_src, d_dst, end, scratch + P->table, st);
+        rc = gpu_v2_finish(c, L, M, d_src, d_dst, end, scratch + P->table, st);
 done:
     gpulz_hist_free(&hF);
     gpulz_hist_free(&hLn);
