@@ -92,10 +92,14 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768 + 1) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
+    if ((rc = gpu_v2_hist(c, d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
+                           (unsigned *)(scratch + P->range), st)) != GPULZ_OK)
+        goto done;
     if (checksum) {
-        /* on the side stream, after the input: it runs beside the
-         * histograms and then beside the host's models, where the device
-         * would wait (its 117 us of fast's 1.1 ms at 256 MB were in line) */
+        /* on the side stream, after the histograms: it runs while the host
+         * builds the models, where the device would wait (its 117 us of
+         * fast's 1.1 ms at 256 MB were in line); beside the histograms'
+         * kernels it only shared their multiprocessors */
         GPULZ_CK(cudaEventRecord(c->side_fork, st));
         GPULZ_CK(cudaStreamWaitEvent(c->side, c->side_fork, 0));
         if ((rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), c->side)) != GPULZ_OK)
@@ -106,9 +110,6 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
         GPULZ_CK(cudaEventRecord(c->side_sum, c->side));
         M->sum_pending = 1;
     }
-    if ((rc = gpu_v2_hist(c, d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
-                           (unsigned *)(scratch + P->range), st)) != GPULZ_OK)
-        goto done;
     GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
                              st));
     GPULZ_CK(cudaStreamSynchronize(st));
