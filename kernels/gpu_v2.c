@@ -63,7 +63,9 @@ static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, gpu_v2_en
     for (unsigned p = 0; p < pieces; p++)
         for (uint32_t v = pa[p]; v < pb[p]; v++) {
             const unsigned i = m->entry[v];
-            const uint32_t f = m->freq[i] <= GPULZ_RANS_M ? m->freq[i] : 0; /* 0: a value no unit takes */
+            /* a value of the range that no unit takes, where the model has
+             * no escape, gets entry K, whose f is not set: kept in bounds */
+            const uint32_t f = m->freq[i] <= GPULZ_RANS_M ? m->freq[i] : 0;
             gpu_v2_enc *x = &e[(v - lo) & (V - 1)];
             x->fc = (i == m->K ? GPU_V2_ENC_ESC : 0) | f << 16 | (uint32_t)recip_l[f] << 12 | m->cum[i];
             x->r = recip_r[f];
