@@ -83,25 +83,17 @@ GPULZ_HD unsigned gpulz_segment_units(uint64_t N, unsigned g, uint64_t first)
     return (unsigned)(N - first < G ? N - first : G);
 }
 
-/* §16: the encoder's symbol step.  x in [2^16, 2^32); returns the new state
- * and, when *emit, the word to emit first (reversed later). */
-GPULZ_HD uint32_t gpulz_rans_encode(uint32_t x, uint32_t f, uint32_t c, int *emit, uint32_t *word)
-{
-    *emit = (uint64_t)x >= (uint64_t)f << (32 - GPULZ_RANS_LOG2_M); /* f * 2^20: one word suffices */
-    if (*emit) {
-        *word = x & 0xFFFFu;
-        x >>= 16;
-    }
-    return (x / f << GPULZ_RANS_LOG2_M) + x % f + c;
-}
-
-/* gpulz_rans_encode's step with the quotient x / f taken by multiplication
- * (Granlund and Montgomery's round-up method), for the GPU, where the
- * division costs three quarter-rate instructions and a dozen others per
- * symbol: the same state and word, for r and l from gpulz_rans_recip(f).
- * With l = ceil(log2 f) and m = floor(2^(32+l) / f) + 1 = 2^32 + r,
+/* §16's encoder symbol step, for the GPU: x in [2^16, 2^32); returns the
+ * new state and, when *emit, the word to emit first (reversed later).  The
+ * quotient x / f by multiplication (Granlund and Montgomery's round-up
+ * method), where a division costs three quarter-rate instructions and a
+ * dozen others per symbol, for r and l from gpulz_rans_recip(f): with
+ * l = ceil(log2 f) and m = floor(2^(32+l) / f) + 1 = 2^32 + r,
  * floor(x * m / 2^(32+l)) = floor(x / f) for every 32-bit x; x * m / 2^32
- * is x + t, t the high word of x * r, a 33-bit sum. */
+ * is x + t, t the high word of x * r, a 33-bit sum.  A 32-bit r keeps the
+ * table entry at 8 bytes.  The CPU's coder (entropy.c, enc_step) takes the
+ * quotient from one 64-bit product instead, 9 % faster there than this
+ * form; codec_rans_step holds this one to §16's division. */
 GPULZ_HD uint32_t gpulz_rans_recip(uint32_t f, unsigned *l)
 {
     unsigned k = 0;
