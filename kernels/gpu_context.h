@@ -106,6 +106,9 @@ typedef struct gpu_ctx {
      * coding tables on their way to the device (gpu_v2.c) */
     uint8_t *h_hists, *h_tables;
     size_t hists_cap, tables_cap;
+    /* format 2's S = 2 histograms of both transforms (2 x 2^16 counts), 0
+     * outside the ranges the memo holding them has (gpu_v2.c) */
+    uint64_t *h_whole;
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
     /* the staging slots of host batches (gpu_batch.c), kept between calls

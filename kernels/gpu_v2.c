@@ -76,11 +76,67 @@ static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, gpu_v2_en
 /* The one value of a constant stream's histogram. */
 static uint32_t only_value(const gpulz_hist *h)
 {
-    const size_t V = (size_t)1 << (8 * h->u);
-    for (size_t v = 0; v < V; v++)
-        if (h->count[v])
-            return (uint32_t)v;
+    uint32_t pa[2], pb[2];
+    const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
+    for (unsigned p = 0; p < pieces; p++)
+        for (uint32_t v = pa[p]; v < pb[p]; v++)
+            if (h->count[v])
+                return v;
     return 0;
+}
+
+/* Transform d's half of c's h_whole (S = 2). */
+static uint64_t *whole_half(const gpu_ctx *c, unsigned d)
+{
+    return c->h_whole + ((size_t)d << 16);
+}
+
+/* S = 2's counts for the host, as the device packed them (gpu_v2_pack2):
+ * a narrow transform's into its h_whole half, where only its range is
+ * written (memo_free zeroes it again); a wide one's bins read where they
+ * arrive in h_hists, narrowed on the host.  1 MB of bins and their scan
+ * took 30-40 us of a chunk's statistics. */
+static int stats_packed(gpu_ctx *c, uint8_t *scratch, const gpu_v2_plan *P, uint64_t m, cudaStream_t st,
+                        gpulz_hist whole[2])
+{
+    int rc = GPULZ_OK;
+    const size_t bins = P->hist_bins;
+    uint64_t *counts = (uint64_t *)c->h_hists, *packed = counts + 2 * bins; /* ratio's room, free until then */
+    unsigned lo[2], span[2];
+    int wide = 0;
+    if (!c->h_whole && !(c->h_whole = calloc((size_t)2 << 16, sizeof *c->h_whole)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
+    if ((rc = gpu_v2_pack2((unsigned *)(scratch + P->range), (uint64_t *)(scratch + P->hist), bins, 2,
+                           (uint64_t *)(scratch + P->pack), st)) != GPULZ_OK)
+        goto done;
+    GPULZ_CK(cudaMemcpyAsync(packed, scratch + P->pack, GPU_V2_PACK_WORDS(2) * sizeof *packed,
+                             cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaStreamSynchronize(st));
+    for (unsigned d = 0; d < 2; d++) {
+        gpu_v2_range_of((const unsigned *)packed, d, &lo[d], &span[d]);
+        wide |= span[d] > GPU_V2_SPAN_MAX;
+    }
+    if (wide) {
+        GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * bins * sizeof *counts, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaStreamSynchronize(st));
+    }
+    for (unsigned d = 0; d < 2; d++) {
+        gpulz_hist *h = &whole[d];
+        h->N = m;
+        if (span[d] > GPU_V2_SPAN_MAX) {
+            h->count = counts + d * bins;
+            gpulz_hist_narrow(h);
+            continue;
+        }
+        const uint64_t *from = packed + GPU_V2_PACK_HEAD + (size_t)d * GPU_V2_SPAN_MAX;
+        h->count = whole_half(c, d);
+        h->lo = lo[d];
+        h->span = span[d];
+        for (unsigned j = 0; j < span[d]; j++)
+            h->count[(lo[d] + j) & 0xFFFFu] = from[j];
+    }
+done:
+    return rc;
 }
 
 int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int checksum, uint8_t *scratch,
@@ -102,30 +158,34 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
          * builds the models, where the device would wait (its 117 us of
          * fast's 1.1 ms at 256 MB were in line); beside the histograms'
          * kernels it only shared their multiprocessors */
+        uint32_t *slot = gpu_v2_sum_slot(c, P->hist_bins);
         GPULZ_CK(cudaEventRecord(c->side_fork, st));
         GPULZ_CK(cudaStreamWaitEvent(c->side, c->side_fork, 0));
         if ((rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), c->side)) != GPULZ_OK)
             goto done;
-        M->sum_at = gpu_v2_sum_slot(c, P->hist_bins);
-        GPULZ_CK(cudaMemcpyAsync((void *)M->sum_at, scratch + P->status, sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                                 c->side));
+        GPULZ_CK(cudaMemcpyAsync(slot, scratch + P->status, sizeof *slot, cudaMemcpyDeviceToHost, c->side));
         GPULZ_CK(cudaEventRecord(c->side_sum, c->side));
-        M->sum_pending = 1;
+        M->sum_at = slot;
     }
-    GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts, cudaMemcpyDeviceToHost,
-                             st));
-    GPULZ_CK(cudaStreamSynchronize(st));
-    for (int d = 0; d < 2; d++) {
-        uint64_t *cd = counts + d * P->hist_bins;
-        if (S <= 2) {
-            /* read where they arrived: no copy of 2^16 counters */
-            H->whole[d].count = cd;
-            H->whole[d].N = m;
-            gpulz_hist_narrow(&H->whole[d]);
-        } else {
-            for (unsigned j = 0; j < S; j++) {
-                memcpy(H->plane[d][j].count, cd + 256 * j, 256 * sizeof *cd);
-                H->plane[d][j].N = m;
+    if (S == 2 && gpu_v2_hist_ranged(c, m, S)) {
+        if ((rc = stats_packed(c, scratch, P, m, st, H->whole)) != GPULZ_OK)
+            goto done;
+    } else {
+        GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts,
+                                 cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaStreamSynchronize(st));
+        for (int d = 0; d < 2; d++) {
+            uint64_t *cd = counts + d * P->hist_bins;
+            if (S <= 2) {
+                /* read where they arrived: no copy of 2^16 counters */
+                H->whole[d].count = cd;
+                H->whole[d].N = m;
+                gpulz_hist_narrow(&H->whole[d]);
+            } else {
+                for (unsigned j = 0; j < S; j++) {
+                    memcpy(H->plane[d][j].count, cd + 256 * j, 256 * sizeof *cd);
+                    H->plane[d][j].N = m;
+                }
             }
         }
     }
@@ -273,10 +333,10 @@ done:
 static int memo_sum(gpu_ctx *c, gpu_v2_memo *M)
 {
     int rc = GPULZ_OK;
-    if (M->sum_pending) {
+    if (M->sum_at) {
         GPULZ_CK(cudaEventSynchronize(c->side_sum));
         M->sum = *M->sum_at;
-        M->sum_pending = 0;
+        M->sum_at = NULL;
     }
 done:
     return rc;
@@ -316,11 +376,18 @@ static void memo_free(gpu_ctx *c, gpu_v2_memo *M)
      * write the scratch */
     if (M->tokens)
         (void)cudaEventSynchronize(c->side_done);
-    if (M->sum_pending)
+    if (M->sum_at)
         (void)cudaEventSynchronize(c->side_sum);
-    /* whole histograms are the context's (gpu_v2_stats) */
-    if (M->valid && M->S <= 2)
-        M->H.whole[0].count = M->H.whole[1].count = NULL;
+    /* whole histograms are the context's (gpu_v2_stats); h_whole's ranges
+     * zeroed again for the next statistics */
+    for (unsigned d = 0; d < 2 && M->S <= 2; d++) {
+        gpulz_hist *h = &M->H.whole[d];
+        uint32_t pa[2], pb[2];
+        const unsigned pieces = h->count && h->count == whole_half(c, d) ? gpulz_hist_pieces(h, pa, pb) : 0;
+        for (unsigned p = 0; p < pieces; p++)
+            memset(h->count + pa[p], 0, (pb[p] - pa[p]) * sizeof *h->count);
+        h->count = NULL;
+    }
     if (M->S)
         gpulz_fast_hists_free(&M->H);
     memset(M, 0, sizeof *M);

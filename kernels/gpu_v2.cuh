@@ -207,62 +207,11 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint
  * counts over that range in shared memory (gpu_v2_count2_kernel), the data
  * read once for both transforms.  hist2 below counts the transforms whose
  * range is wider than GPU_V2_SPAN_MAX.  The bins handed back are the same
- * 2^16 per transform whichever kernel counted them.
- *
- * range[4t .. 4t+3] for transform t (0 the symbols, 1 their deltas): the
- * largest v, 0xFFFF - v, v ^ 0x8000 and 0xFFFF - (v ^ 0x8000), so that one
- * zeroed array and atomicMax alone give both the plain and the signed
- * (around the end) extent.
+ * 2^16 per transform whichever kernel counted them; gpu_v2_pack2_kernel
+ * packs a narrow transform's for the host.  The range words: gpu_v2.h.
  */
-#define GPU_V2_SPAN_MAX 8192u /* values per transform counted in shared memory */
-#define GPU_V2_RANGE_WORDS 8
 #define GPU_V2_COUNT2_THREADS 512
 #define GPU_V2_COUNT2_SMEM (2u * GPU_V2_SPAN_MAX * 4u)
-
-/* Transform t's values as [lo, lo + span) modulo 2^16, the narrower of the
- * plain and the signed extent; span 0 where it holds no value. */
-__device__ __forceinline__ void v2_range_of(const unsigned *range, unsigned t, unsigned &lo, unsigned &span)
-{
-    const unsigned *r = range + 4 * t;
-    const unsigned plain_lo = 0xFFFFu - r[1], signed_lo = 0xFFFFu - r[3];
-    const unsigned plain = r[0] >= plain_lo ? r[0] - plain_lo + 1 : 0;
-    const unsigned wrapped = r[2] >= signed_lo ? r[2] - signed_lo + 1 : 0;
-    if (wrapped < plain) {
-        lo = signed_lo ^ 0x8000u;
-        span = wrapped;
-    } else {
-        lo = plain_lo;
-        span = plain;
-    }
-}
-
-/* Symbols 8k .. 8k+7 of x, each with its DELTA (§13) beside it: one 16-byte
- * load where x allows, the symbol before them from the group before. */
-__device__ __forceinline__ void v2_group2(const uint8_t *x, bool vec, uint64_t cmask, uint64_t k, uint32_t (&v)[8],
-                                          uint32_t (&dv)[8])
-{
-    if (vec) {
-        const uint4 w = ((const uint4 *)x)[k];
-        const uint32_t q[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-        for (unsigned j = 0; j < 4; j++) {
-            v[2 * j] = q[j] & 0xFFFFu;
-            v[2 * j + 1] = q[j] >> 16;
-        }
-    } else {
-#pragma unroll
-        for (unsigned j = 0; j < 8; j++)
-            v[j] = (uint32_t)v2_sym<2>(x, 8 * k + j);
-    }
-    uint64_t p = k ? v2_sym<2>(x, 8 * k - 1) : 0;
-#pragma unroll
-    for (unsigned j = 0; j < 8; j++) {
-        uint64_t y = v[j];
-        v2_delta<2>(cmask, 8 * k + j, y, p);
-        dv[j] = (uint32_t)y;
-        p = v[j];
-    }
-}
 
 /* The symbols past the last whole group of 8 (m % 8 of them), one each to
  * the first threads of block 0. */
@@ -330,6 +279,21 @@ __device__ __forceinline__ void v2_group2_packed(const uint8_t *x, bool vec, uin
     }
 }
 
+/* The same, one symbol and one DELTA to a word, for counting. */
+__device__ __forceinline__ void v2_group2(const uint8_t *x, bool vec, uint64_t cmask, uint64_t k, uint32_t (&v)[8],
+                                          uint32_t (&dv)[8])
+{
+    uint32_t q[4], d[4];
+    v2_group2_packed(x, vec, cmask, k, q, d);
+#pragma unroll
+    for (unsigned j = 0; j < 4; j++) {
+        v[2 * j] = q[j] & 0xFFFFu;
+        v[2 * j + 1] = q[j] >> 16;
+        dv[2 * j] = d[j] & 0xFFFFu;
+        dv[2 * j + 1] = d[j] >> 16;
+    }
+}
+
 __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask,
                                                             unsigned *range)
 {
@@ -391,7 +355,7 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS) gpu_v2_count2_kernel(co
     for (unsigned t = 0; t < 2; t++) {
         if (t >= ntrans)
             break;
-        v2_range_of(range, t, lo[t], span[t]);
+        gpu_v2_range_of(range, t, &lo[t], &span[t]);
         on[t] = span[t] <= GPU_V2_SPAN_MAX;
         stride[t] = span[t];
         while (copies[t] < 8 && 2 * copies[t] * (span[t] | 1u) <= GPU_V2_SPAN_MAX) {
@@ -445,6 +409,24 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS) gpu_v2_count2_kernel(co
     }
 }
 
+/* The narrow transforms' counts packed for the host (gpu_v2.h's layout),
+ * block t transform t's, after count2 and hist2: a few KB cross the bus
+ * where 2^16 bins per transform did, and the host reads no zeros. */
+__global__ void __launch_bounds__(256) gpu_v2_pack2_kernel(const unsigned *range, const unsigned long long *hist,
+                                                           size_t bins, uint64_t *packed)
+{
+    const unsigned t = blockIdx.x;
+    if (t == 0 && threadIdx.x < GPU_V2_RANGE_WORDS)
+        ((unsigned *)packed)[threadIdx.x] = range[threadIdx.x];
+    unsigned lo, span;
+    gpu_v2_range_of(range, t, &lo, &span);
+    if (span > GPU_V2_SPAN_MAX)
+        return;
+    uint64_t *to = packed + GPU_V2_PACK_HEAD + (size_t)t * GPU_V2_SPAN_MAX;
+    for (unsigned j = threadIdx.x; j < span; j += blockDim.x)
+        to[j] = hist[t * bins + ((lo + j) & 0xFFFFu)];
+}
+
 /*
  * S = 2 in shared memory, where the device has room for 2^16
  * counters of 16 bits (two to a word): per transform (grid y) the blocks
@@ -465,7 +447,7 @@ __global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, ui
     const unsigned d = blockIdx.y, lane = threadIdx.x & 31;
     if (range) {
         unsigned lo, span;
-        v2_range_of(range, d, lo, span);
+        gpu_v2_range_of(range, d, &lo, &span);
         if (span <= GPU_V2_SPAN_MAX)
             return;
     }

@@ -31,6 +31,43 @@ typedef struct __align__(8) gpu_v2_enc {
     uint32_t fc, r;
 } gpu_v2_enc;
 
+/*
+ * S = 2's statistics where the values lie close together: range[4t .. 4t+3]
+ * for transform t (0 the symbols, 1 their deltas) hold the largest v,
+ * 0xFFFF - v, v ^ 0x8000 and 0xFFFF - (v ^ 0x8000) (gpu_v2_range2_kernel),
+ * so that one zeroed array and atomicMax alone give both the plain and the
+ * signed (around the end) extent.  A transform whose range spans at most
+ * GPU_V2_SPAN_MAX values is counted in shared memory, and its counts go to
+ * the host packed (gpu_v2_pack2): the host reads the range from the same
+ * words, by the same rule.
+ */
+#define GPU_V2_SPAN_MAX 8192u
+#define GPU_V2_RANGE_WORDS 8
+
+/* Transform t's values as [lo, lo + span) modulo 2^16, the narrower of the
+ * plain and the signed extent (the plain one on a tie, as the CPU's
+ * span16_narrow); span 0 where it holds no value. */
+GPULZ_HD void gpu_v2_range_of(const unsigned *range, unsigned t, unsigned *lo, unsigned *span)
+{
+    const unsigned *r = range + 4 * t;
+    const unsigned plain_lo = 0xFFFFu - r[1], signed_lo = 0xFFFFu - r[3];
+    const unsigned plain = r[0] >= plain_lo ? r[0] - plain_lo + 1 : 0;
+    const unsigned wrapped = r[2] >= signed_lo ? r[2] - signed_lo + 1 : 0;
+    if (wrapped < plain) {
+        *lo = signed_lo ^ 0x8000u;
+        *span = wrapped;
+    } else {
+        *lo = plain_lo;
+        *span = plain;
+    }
+}
+
+/* The packed statistics' words (uint64_t) in the device scratch and on the
+ * host: the range words, then per transform GPU_V2_SPAN_MAX counts, value
+ * lo + j's at j. */
+#define GPU_V2_PACK_HEAD ((GPU_V2_RANGE_WORDS * sizeof(unsigned) + 7) / 8)
+#define GPU_V2_PACK_WORDS(ntrans) (GPU_V2_PACK_HEAD + (size_t)(ntrans)*GPU_V2_SPAN_MAX)
+
 /* One stream of a chunk, as the kernels see it. */
 typedef struct gpu_v2_stream {
     uint64_t N;      /* units */
@@ -66,7 +103,7 @@ typedef struct gpu_v2_job {
 /* The device scratch of a format 2 chunk's encoding: byte offsets into one
  * area.  Statistics and coding take every mode; ratio adds the tokens. */
 typedef struct gpu_v2_plan {
-    size_t hist, range, status, enc, dec, words, seg_off, states, temp, coded, total;
+    size_t hist, range, pack, status, enc, dec, words, seg_off, states, temp, coded, total;
     size_t coded_bytes; /* the streams' words as coded: their units' bytes, each stream 256-aligned */
     size_t hist_bins;  /* per transform */
     size_t temp_bytes; /* the segments' scan (gpu_v2_place) */
@@ -91,13 +128,14 @@ int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, int lzss, g
 typedef struct gpu_v2_memo {
     int valid;
     unsigned S, C, checksum;
-    gpulz_fast_hists H; /* for S <= 2 the whole histograms are the context's h_hists */
-    /* The checksum's sum: pending while it is on its way to sum_at in
-     * h_hists on the context's side stream (gpu_v2_stats), until
-     * gpu_v2_finish waits for it; nothing grows h_hists in between. */
+    /* for S <= 2 the whole histograms are the context's: h_whole where
+     * they came packed, else h_hists (gpu_v2_stats) */
+    gpulz_fast_hists H;
+    /* The checksum's sum: on its way to sum_at in h_hists on the context's
+     * side stream (gpu_v2_stats), until gpu_v2_finish waits for it and
+     * clears sum_at; nothing grows h_hists in between. */
     uint32_t sum;
-    int sum_pending;
-    const volatile uint32_t *sum_at;
+    const uint32_t *sum_at;
     /* Set before a fast candidate that ratio follows: fast starts ratio's
      * tokens on the context's side stream, beside its own coding, and ratio
      * waits for them (tokens, their delta, the context's side_done); freeing
@@ -185,7 +223,8 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
  * into M->H (S: M->S) and, with checksum, the checksum, pending in M until
  * gpu_v2_finish.  They come back through c's h_hists, which also gets room
  * after them for ratio's token histograms (gpu_v2_ratio_hists()) and after
- * those for the sum (gpu_v2_sum_slot()). */
+ * those for the sum (gpu_v2_sum_slot()); S = 2's narrow ones packed, and
+ * read from c's h_whole. */
 int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int checksum, uint8_t *scratch,
                  const gpu_v2_plan *P, cudaStream_t st, gpu_v2_memo *M);
 
@@ -267,6 +306,16 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
  * range: GPU_V2_RANGE_WORDS words of device scratch (S = 2 uses them). */
 int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too,
                 uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st);
+
+/* gpu_v2_hist fills range (S = 2 on a device with room for hist2's
+ * shared counters, m > 0) */
+int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S);
+
+/* After gpu_v2_hist with range: the range words and the counts of each of
+ * the ntrans transforms whose range spans at most GPU_V2_SPAN_MAX values
+ * into packed (GPU_V2_PACK_WORDS(ntrans) words) */
+int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans, uint64_t *packed,
+                 cudaStream_t st);
 
 /* §17: the sum of the pieces' terms of n bytes at d_data into *sum
  * (zeroed here); the host finishes it with gpulz_ck_final. */

@@ -50,7 +50,8 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     P->hist = 0;
     /* fast's two transforms, or ratio's streams: flags, literals, lengths, offsets */
     P->range = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
-    P->status = align256(P->range + GPU_V2_RANGE_WORDS * sizeof(unsigned));
+    P->pack = align256(P->range + GPU_V2_RANGE_WORDS * sizeof(unsigned));
+    P->status = align256(P->pack + GPU_V2_PACK_WORDS(2) * sizeof(uint64_t));
     P->enc = align256(P->status + 16);
     P->dec = align256(P->enc + enc_values * sizeof(gpu_v2_enc));
     P->words = align256(P->dec + (size_t)streams * sizeof(gpulz_dec_table));
@@ -96,6 +97,11 @@ static unsigned grid_resident(const gpu_ctx *c, uint64_t items, unsigned threads
     return want < 1 ? 1 : want > most ? (unsigned)most : (unsigned)want;
 }
 
+extern "C" int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S)
+{
+    return m && S == 2 && c->pol.smem_optin >= GPU_V2_HIST2_SMEM;
+}
+
 extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C,
                            int delta_too, uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st)
 {
@@ -103,7 +109,7 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
     unsigned long long *h = (unsigned long long *)hist;
     const unsigned ntrans = delta_too ? 2 : 1;
     GPULZ_CK(cudaMemsetAsync(hist, 0, ntrans * bins * sizeof(uint64_t), st));
-    if (m && S == 2 && c->pol.smem_optin >= GPU_V2_HIST2_SMEM) {
+    if (gpu_v2_hist_ranged(c, m, S)) {
         /* narrow ranges counted in one pass; hist2 takes the rest */
         GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
         gpu_v2_range2_kernel<<<grid_resident(c, m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
@@ -131,6 +137,16 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
         }
         GPULZ_CK(cudaGetLastError());
     }
+done:
+    return rc;
+}
+
+extern "C" int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans,
+                            uint64_t *packed, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    gpu_v2_pack2_kernel<<<ntrans, 256, 0, st>>>(range, (const unsigned long long *)hist, bins, packed);
+    GPULZ_CK(cudaGetLastError());
 done:
     return rc;
 }
