@@ -180,25 +180,30 @@ static int device_candidate(void *arg, size_t n, const gpulz_params *q, gpu_v2_m
 }
 
 /* Modes fast, ratio and auto: the host API's candidates, for S and with the
- * adaptive flag S = 1, in the context's two buffers; the best goes to dst. */
+ * adaptive flag S = 1, in two buffers: the caller's, where it holds any
+ * candidate (a lone or winning first candidate is then not copied), else
+ * the context's, and the context's other; the best ends in dst. */
 static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, size_t *dst_len)
 {
     gpulz_mode list[GPULZ_V2_CANDIDATES_MAX];
     const unsigned count = gpulz_v2_candidates(p, list);
     gpu_ctx *c = J->c;
+    /* with the adaptive flag, S = 1's bound too: the same two buffers serve
+     * both rounds, so that the best so far stays where it is */
+    const size_t cap = gpulz_compress_bound(n, p);
+    const int in_dst = J->dst_cap >= cap;
     size_t best_len = 0;
     int best = -1, rc = GPULZ_OK;
+    if ((!in_dst && (rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK) ||
+        (rc = gpu_grow_device(&c->d_alt, &c->alt_cap, cap)) != GPULZ_OK)
+        return rc;
+    uint8_t *buf[2] = {in_dst ? J->dst : c->d_out, c->d_alt};
     for (int r = 0; r < 2 && rc == GPULZ_OK; r++) {
         if (r && !gpulz_adaptive_retry(p, n, best_len))
             break;
         gpulz_params q = *p;
         q.symbol_size = r ? 1 : p->symbol_size;
-        const size_t cap = gpulz_compress_bound(n, &q);
         q.flags &= ~GPULZ_FLAG_ADAPTIVE; /* this loop applies the adaptive rule */
-        if ((rc = gpu_grow_device(&c->d_out, &c->out_cap, cap)) != GPULZ_OK ||
-            (rc = gpu_grow_device(&c->d_alt, &c->alt_cap, cap)) != GPULZ_OK)
-            break;
-        uint8_t *buf[2] = {c->d_out, c->d_alt};
         rc = gpu_v2_candidates(c, n, &q, list, count, device_candidate, J, buf, cap, &best, &best_len);
     }
     if (rc != GPULZ_OK)
@@ -206,8 +211,9 @@ static int device_compress_v2(device_job *J, size_t n, const gpulz_params *p, si
     if (best_len > J->dst_cap)
         return gpulz_fail(GPULZ_ERR_DST_SIZE, "compressed size %zu exceeds the output capacity %zu", best_len,
                           J->dst_cap);
-    if ((rc = device_move(J, J->dst, best ? c->d_alt : c->d_out, best_len)) == GPULZ_OK)
-        *dst_len = best_len;
+    if (buf[best] != J->dst && (rc = device_move(J, J->dst, buf[best], best_len)) != GPULZ_OK)
+        return rc;
+    *dst_len = best_len;
     return rc;
 }
 

@@ -109,6 +109,10 @@ typedef struct gpu_ctx {
     /* format 2's S = 2 histograms of both transforms (2 x 2^16 counts), 0
      * outside the ranges the memo holding them has (gpu_v2.c) */
     uint64_t *h_whole;
+    /* pinned: format 2 decoding's segment directories on their way to the
+     * device (gpu_v2_reader_send) */
+    uint8_t *h_dirs;
+    size_t dirs_cap;
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
     /* the staging slots of host batches (gpu_batch.c), kept between calls

@@ -207,7 +207,6 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     size_t enc_at[GPU_V2_STREAMS_MAX + 1];
     uint64_t *bounds = NULL;
     gpu_v2_enc *enc = NULL;
-    uint8_t *meta = NULL;
     gpu_ctx *c = K->c;
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
         model[j].entry = NULL; /* what gpulz_model_free reads: not the 48 KB of each */
@@ -219,8 +218,11 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     enc_at[0] = 0;
     for (unsigned j = 0; j < J->count; j++)
         enc_at[j + 1] = enc_at[j] + enc_width(K->h[j]);
-    /* pinned: the tables' copy is one DMA; it is done when this returns */
-    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, enc_at[J->count] * sizeof *enc)) != GPULZ_OK)
+    /* pinned: the tables' copy is one DMA, and the streams' headers and
+     * tables after them are copied without a wait for the stream (from
+     * pageable memory each copy waited); gpu_v2_finish waits for them */
+    const size_t enc_bytes = enc_at[J->count] * sizeof *enc;
+    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, enc_bytes + J->count * GPU_V2_META_MAX)) != GPULZ_OK)
         goto done;
     enc = (gpu_v2_enc *)c->h_tables;
     uint64_t segs = 0, max_segs = 0, redo_segs = 0;
@@ -265,7 +267,6 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     }
 
     /* the streams' places: a body that does not beat the stored units is stored */
-    size_t meta_len = 0;
     for (unsigned j = 0; j < J->count; j++) {
         gpu_v2_stream *s = &J->s[j];
         if (s->kind == GPULZ_STREAM_RANS) {
@@ -288,11 +289,9 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         if (s->kind == GPULZ_STREAM_RANS) {
             s->dir_at = pos + GPULZ_STREAM_HEADER_SIZE + gpulz_table_size(&model[j]);
             s->seg_at = s->dir_at + 4 * s->nseg;
-            meta_len += GPULZ_STREAM_HEADER_SIZE + gpulz_table_size(&model[j]);
         } else {
             body_of[j] = s->kind == GPULZ_STREAM_STORED ? s->N * s->u : s->u;
             s->seg_at = pos + GPULZ_STREAM_HEADER_SIZE;
-            meta_len += GPULZ_STREAM_HEADER_SIZE + s->u;
         }
         pos += GPULZ_STREAM_HEADER_SIZE + body_of[j];
     }
@@ -302,9 +301,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
              (unsigned long long)(pos + tail), dst_cap);
 
     /* the streams' headers and tables from the host; the rest on the device */
-    if (!(meta = malloc(meta_len + 1)))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the stream headers");
-    uint8_t *q = meta;
+    uint8_t *q = c->h_tables + enc_bytes;
     for (unsigned j = 0; j < J->count; j++) {
         const gpu_v2_stream *s = &J->s[j];
         uint8_t *start = q;
@@ -320,12 +317,13 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     if ((rc = gpu_v2_put_segments(J, d_dst, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, st)) != GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaStreamSynchronize(st));
 done:
+    /* a failure leaves nothing queued that reads the pinned tables */
+    if (rc != GPULZ_OK)
+        (void)cudaStreamSynchronize(st);
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
         gpulz_model_free(&model[j]);
     free(bounds);
-    free(meta);
     return rc;
 }
 
@@ -346,14 +344,14 @@ int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const uint8_t *d_
                   const uint8_t *d_table, cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    uint8_t header[GPULZ_V2_HEADER_SIZE];
+    uint8_t *header = (uint8_t *)c->h_status; /* pinned, as the streams' headers */
     if (L->flags & GPULZ_V2_FLAG_CHECKSUM) {
         if ((rc = memo_sum(c, M)) != GPULZ_OK)
             goto done;
         L->checksum = gpulz_ck_final(M->sum, L->n);
     }
     gpulz_header_write(header, L);
-    GPULZ_CK(cudaMemcpyAsync(d_dst, header, sizeof header, cudaMemcpyHostToDevice, st));
+    GPULZ_CK(cudaMemcpyAsync(d_dst, header, GPULZ_V2_HEADER_SIZE, cudaMemcpyHostToDevice, st));
     if (d_table)
         GPULZ_CK(cudaMemcpyAsync(d_dst + GPULZ_V2_HEADER_SIZE, d_table, (size_t)(L->table_end - GPULZ_V2_HEADER_SIZE),
                                  cudaMemcpyDeviceToDevice, st));
@@ -362,6 +360,8 @@ int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const uint8_t *d_
                                  cudaMemcpyDeviceToDevice, st));
     GPULZ_CK(cudaStreamSynchronize(st));
 done:
+    if (rc != GPULZ_OK) /* what code_streams queued reads pinned memory */
+        (void)cudaStreamSynchronize(st);
     return rc;
 }
 
@@ -528,8 +528,7 @@ int gpu_v2_candidates(gpu_ctx *c, size_t n, const gpulz_params *p, const gpulz_m
  * directory of the segments of N units. */
 static size_t open_bytes(uint64_t N, unsigned g)
 {
-    return GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + (size_t)GPULZ_VARINT_MAX * (2 * GPULZ_RANS_M) +
-           4 * (size_t)gpulz_segments_of(N, g);
+    return GPU_V2_META_MAX + 4 * (size_t)gpulz_segments_of(N, g);
 }
 
 int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n,
@@ -538,6 +537,7 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
 {
     int rc = GPULZ_OK;
     memset(R, 0, sizeof *R);
+    R->c = c;
     R->d_src = d_src;
     R->h_src = h_src;
     R->n = n;
@@ -552,6 +552,12 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
     if (!h_src && (rc = gpu_grow_host(&c->h_hists, &c->hists_cap, R->mirror_cap)) != GPULZ_OK)
         return rc;
     R->mirror = h_src ? NULL : c->h_hists;
+    /* the tables wait in pinned memory and go in one copy that does not
+     * wait for the stream: from pageable memory each copy waited, and was
+     * staged, which took a good part of a small chunk's decoding */
+    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, GPU_V2_STREAMS_MAX * sizeof *tables)) != GPULZ_OK)
+        return rc;
+    R->staged = (gpulz_dec_table *)c->h_tables;
     if (!(R->seg_off = malloc(seg_cap * sizeof *R->seg_off)) || !(R->words = malloc(seg_cap * sizeof *R->words)))
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a stream's header, table and directory");
     return GPULZ_OK;
@@ -601,8 +607,10 @@ int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_
         s->nseg = V.nseg;
         s->seg0 = R->segs;
         s->seg_at = R->pos + V.seg_offset;
+        if (R->ntables >= GPU_V2_STREAMS_MAX)
+            FAIL(GPULZ_ERR_PARAM, "%s: more than %d streams", name, GPU_V2_STREAMS_MAX);
         s->dec = R->tables + R->ntables;
-        GPULZ_CK(cudaMemcpyAsync((gpulz_dec_table *)s->dec, V.t, sizeof *V.t, cudaMemcpyHostToDevice, R->st));
+        memcpy(R->staged + R->ntables, V.t, sizeof *V.t);
         memcpy(R->seg_off + R->segs, V.start, V.nseg * sizeof *R->seg_off);
         memcpy(R->words + R->segs, V.words, V.nseg * sizeof *R->words);
         R->segs += V.nseg;
@@ -618,9 +626,24 @@ done:
 int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs)
 {
     int rc = GPULZ_OK;
+    gpu_ctx *c = R->c;
+    if (R->ntables > R->sent) {
+        GPULZ_CK(cudaMemcpyAsync(R->tables + R->sent, R->staged + R->sent, (R->ntables - R->sent) * sizeof *R->tables,
+                                 cudaMemcpyHostToDevice, R->st));
+        R->sent = R->ntables;
+    }
     if (R->segs) {
-        GPULZ_CK(cudaMemcpyAsync(J->seg_off, R->seg_off, R->segs * sizeof *R->seg_off, cudaMemcpyHostToDevice, R->st));
-        GPULZ_CK(cudaMemcpyAsync(J->words, R->words, R->segs * sizeof *R->words, cudaMemcpyHostToDevice, R->st));
+        /* through pinned memory too; a second send waits for the first's copies */
+        const size_t off_bytes = R->segs * sizeof *R->seg_off, bytes = off_bytes + R->segs * sizeof *R->words;
+        if (R->dirs_sent || bytes > c->dirs_cap)
+            GPULZ_CK(cudaStreamSynchronize(R->st));
+        if ((rc = gpu_grow_host(&c->h_dirs, &c->dirs_cap, bytes)) != GPULZ_OK)
+            goto done;
+        memcpy(c->h_dirs, R->seg_off, off_bytes);
+        memcpy(c->h_dirs + off_bytes, R->words, bytes - off_bytes);
+        GPULZ_CK(cudaMemcpyAsync(J->seg_off, c->h_dirs, off_bytes, cudaMemcpyHostToDevice, R->st));
+        GPULZ_CK(cudaMemcpyAsync(J->words, c->h_dirs + off_bytes, bytes - off_bytes, cudaMemcpyHostToDevice, R->st));
+        R->dirs_sent = 1;
     }
     *max_segs = R->max_segs;
     R->segs = R->max_segs = 0;
@@ -652,15 +675,16 @@ size_t gpu_v2_decompress_scratch(size_t n)
  * several faults of one chunk; this is the CPU decoder's, which decodes
  * every stream before it looks at the tail, so that both give a chunk the
  * same status. */
-int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err, cudaStream_t st)
+int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err,
+                      cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    uint32_t status[4];
+    const uint32_t *status = (const uint32_t *)c->h_status; /* pinned: a copy that does not wait to start */
     const int sum = (L->flags & GPULZ_V2_FLAG_CHECKSUM) != 0;
     if (sum && (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) !=
                    GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(status, err, sizeof status, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(c->h_status, err, 4 * sizeof *status, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     if (status[0])
         FAIL(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment or token");
@@ -745,7 +769,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, d_dst, J.err, st);
+    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;

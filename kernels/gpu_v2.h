@@ -22,6 +22,10 @@ extern "C" {
 #endif
 
 #define GPU_V2_STREAMS_MAX 11 /* ratio's streams: flags, S literal planes, lengths, offsets */
+/* A stream's header and table at most: K values and K + E frequencies,
+ * varints each (§15); a constant's value or a stored stream's header is less */
+#define GPU_V2_META_MAX \
+    (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + (size_t)GPULZ_VARINT_MAX * (2 * GPULZ_RANS_M))
 
 /* The encoder's entry for a unit value (§16): fc = ESC << 31 | f << 16 |
  * l << 12 | c, and r, f's multiplier for gpulz_rans_encode_recip, whose
@@ -198,7 +202,9 @@ typedef struct gpu_v2_coding {
  * host, the segments coded once, placed and written on the device, the
  * streams' headers and tables from the host.  *end receives where the
  * streams end; GPULZ_ERR_DST_SIZE (with *end set) when end + tail passes
- * dst_cap, before anything is written.  Queues on st and waits.
+ * dst_cap, before anything is written.  Queues on st; the work after the
+ * segments' sizes are known is left queued for gpu_v2_finish to wait for
+ * (on a failure, waited for here).
  */
 int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64_t pos, uint64_t tail,
                         cudaStream_t st, uint64_t *end);
@@ -249,6 +255,7 @@ static inline uint32_t *gpu_v2_sum_slot(gpu_ctx *c, size_t bins)
  * segment directory gathered on the host until it is sent to a job.
  */
 typedef struct gpu_v2_reader {
+    gpu_ctx *c;
     const uint8_t *d_src, *h_src;
     size_t n;
     uint64_t pos; /* where the next stream starts */
@@ -258,8 +265,10 @@ typedef struct gpu_v2_reader {
     uint64_t *seg_off; /* the directories of the streams not yet sent */
     uint32_t *words;
     uint64_t seg_cap, segs, max_segs;
-    gpulz_dec_table *tables;
-    unsigned ntables;
+    gpulz_dec_table *tables; /* on the device */
+    gpulz_dec_table *staged; /* pinned (the context's h_tables): the tables before they are sent */
+    unsigned ntables, sent;
+    int dirs_sent; /* the context's h_dirs were sent from: a copy may be on its way */
     cudaStream_t st;
 } gpu_v2_reader;
 
@@ -290,7 +299,8 @@ void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 /* The device's verdict (err: the error words), the tail (the streams end
  * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in
  * that order, the CPU decoder's: the first fault found is the status. */
-int gpu_v2_dec_result(const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err, cudaStream_t st);
+int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err,
+                      cudaStream_t st);
 
 /* A stream after `opened` others could not be opened (why, a fault of the
  * chunk): the opened ones decoded first, GPULZ_ERR_CORRUPT where one is

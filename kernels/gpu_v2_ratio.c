@@ -292,7 +292,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, C, st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(L, n, (size_t)R.pos, d_dst, err, st);
+    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, err, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;
