@@ -729,16 +729,64 @@ __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint6
 
 /* ---- decoding ------------------------------------------------------------- */
 
+/*
+ * A segment's words as a window the warp holds in registers, two words to a
+ * lane in each: lane l has words base + 2l and base + 2l + 1 in a[0], 64
+ * further in a[1].  A register is loaded 64 words before it is needed:
+ * with each word loaded where a lane took it, every renormalisation waited
+ * a memory latency, and a small chunk's segments, alone on their SMs,
+ * decoded at a fraction of their speed.  Words past the segment's read 0.
+ */
+struct v2_words {
+    const uint8_t *w;
+    uint32_t nw, base;
+    uint32_t a[2];
+    __device__ __forceinline__ uint32_t load(uint32_t at, unsigned lane) const
+    {
+        const uint32_t i = at + 2 * lane;
+        const uint32_t lo = i < nw ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i) : 0;
+        const uint32_t hi = i + 1 < nw ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * ((size_t)i + 1)) : 0;
+        return lo | hi << 16;
+    }
+    __device__ __forceinline__ void init(const uint8_t *words, uint32_t count, unsigned lane)
+    {
+        w = words;
+        nw = count;
+        base = 0;
+        a[0] = load(0, lane);
+        a[1] = load(64, lane);
+    }
+    /* before a take from word k (the same in every lane), which takes 32 at
+     * most: the window then holds k .. k + 31 */
+    __device__ __forceinline__ void ready(uint32_t k, unsigned lane)
+    {
+        if (k - base >= 64) {
+            a[0] = a[1];
+            base += 64;
+            a[1] = load(base + 64, lane);
+        }
+    }
+    /* word i of the window, every lane taking part */
+    __device__ __forceinline__ uint32_t get(uint32_t i) const
+    {
+        const uint32_t d = i - base, from = (d >> 1) & 31;
+        const uint32_t x0 = __shfl_sync(0xFFFFFFFFu, a[0], from), x1 = __shfl_sync(0xFFFFFFFFu, a[1], from);
+        const uint32_t x = d < 64 ? x0 : x1;
+        return d & 1 ? x >> 16 : x & 0xFFFFu;
+    }
+};
+
 /* Take the next word where a lane needs one: the lanes in need numbered in
  * lane order from *k; a word past the segment's marks it bad.  Predicated,
  * not branched: a round's steps stay one straight run of instructions. */
-__device__ __forceinline__ void v2_take(bool need, uint32_t *state, const uint8_t *w, uint32_t *k, uint32_t nw,
-                                        bool *bad, unsigned lane)
+__device__ __forceinline__ void v2_take(bool need, uint32_t *state, v2_words &W, uint32_t *k, bool *bad,
+                                        unsigned lane)
 {
+    W.ready(*k, lane);
     const unsigned mask = __ballot_sync(0xFFFFFFFFu, need);
     const uint32_t i = *k + __popc(mask & ((1u << lane) - 1));
-    const bool ok = need && i < nw;
-    const uint32_t word = ok ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i) : 0;
+    const bool ok = need && i < W.nw;
+    const uint32_t word = W.get(i);
     *state = ok ? gpulz_rans_take_word(*state, word) : *state;
     *bad = *bad || (need && !ok);
     *k += __popc(mask);
@@ -757,7 +805,8 @@ template <unsigned U>
 __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const uint16_t *value, const uint8_t *seg,
                                                   uint32_t nw, unsigned c, const v2_dst d, unsigned lane)
 {
-    const uint8_t *w = seg + GPULZ_RANS_STATE_BYTES;
+    v2_words W;
+    W.init(seg + GPULZ_RANS_STATE_BYTES, nw, lane);
     uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
     bool bad = state < GPULZ_RANS_L;
     for (unsigned r = 0; r < (c + 31) / 32; r++) {
@@ -766,7 +815,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
         const uint32_t sl = state & (GPULZ_RANS_M - 1), e = slot[sl];
         const uint32_t next = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
         state = active ? next : state;
-        v2_take(active && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
+        v2_take(active && gpulz_rans_needs_word(state), &state, W, &k, &bad, lane);
         const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
         uint32_t v = value[sl];
         if (__any_sync(0xFFFFFFFFu, esc)) {
@@ -774,7 +823,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
                 v = state & ((1u << (8 * U)) - 1);
                 state >>= 8 * U;
             }
-            v2_take(esc && gpulz_rans_needs_word(state), &state, w, &k, nw, &bad, lane);
+            v2_take(esc && gpulz_rans_needs_word(state), &state, W, &k, &bad, lane);
         }
         if (active)
             v2_unit_put<U>(d, i, v);
