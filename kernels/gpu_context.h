@@ -106,8 +106,7 @@ typedef struct gpu_ctx {
      * coding tables on their way to the device (gpu_v2.c) */
     uint8_t *h_hists, *h_tables;
     size_t hists_cap, tables_cap;
-    /* format 2's S = 2 histograms of both transforms (2 x 2^16 counts), 0
-     * outside the ranges the memo holding them has (gpu_v2.c) */
+    /* format 2's S = 2 histograms (gpu_v2_whole) */
     uint64_t *h_whole;
     /* pinned: format 2 decoding's segment directories on their way to the
      * device (gpu_v2_reader_send) */

@@ -85,56 +85,73 @@ static uint32_t only_value(const gpulz_hist *h)
     return 0;
 }
 
-/* Transform d's half of c's h_whole (S = 2). */
-static uint64_t *whole_half(const gpu_ctx *c, unsigned d)
+uint64_t *gpu_v2_whole(gpu_ctx *c, unsigned d)
 {
+    if (!c->h_whole && !(c->h_whole = calloc((size_t)GPU_V2_WHOLE_PARTS << 16, sizeof *c->h_whole))) {
+        gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
+        return NULL;
+    }
     return c->h_whole + ((size_t)d << 16);
 }
 
+int gpu_v2_hist_unpack(gpu_ctx *c, unsigned d, const uint64_t *packed, unsigned t, uint64_t N, gpulz_hist *h)
+{
+    unsigned lo, span;
+    gpu_v2_range_of((const unsigned *)packed, t, &lo, &span);
+    if (span > GPU_V2_SPAN_MAX)
+        return 0;
+    const uint64_t *from = packed + GPU_V2_PACK_HEAD + (size_t)t * GPU_V2_SPAN_MAX;
+    h->count = c->h_whole + ((size_t)d << 16);
+    h->N = N;
+    h->lo = lo;
+    h->span = span;
+    for (unsigned j = 0; j < span; j++)
+        h->count[(lo + j) & 0xFFFFu] = from[j];
+    return 1;
+}
+
+void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h)
+{
+    uint32_t pa[2], pb[2];
+    const unsigned pieces =
+        h->count && c->h_whole && h->count == c->h_whole + ((size_t)d << 16) ? gpulz_hist_pieces(h, pa, pb) : 0;
+    for (unsigned p = 0; p < pieces; p++)
+        memset(h->count + pa[p], 0, (pb[p] - pa[p]) * sizeof *h->count);
+    h->count = NULL;
+}
+
 /* S = 2's counts for the host, as the device packed them (gpu_v2_pack2):
- * a narrow transform's into its h_whole half, where only its range is
- * written (memo_free zeroes it again); a wide one's bins read where they
- * arrive in h_hists, narrowed on the host.  1 MB of bins and their scan
- * took 30-40 us of a chunk's statistics. */
+ * a narrow transform's into its part of h_whole (memo_free zeroes it
+ * again); a wide one's bins read where they arrive in h_hists, narrowed on
+ * the host.  1 MB of bins and their scan took 30-40 us of a chunk's
+ * statistics. */
 static int stats_packed(gpu_ctx *c, uint8_t *scratch, const gpu_v2_plan *P, uint64_t m, cudaStream_t st,
                         gpulz_hist whole[2])
 {
     int rc = GPULZ_OK;
     const size_t bins = P->hist_bins;
     uint64_t *counts = (uint64_t *)c->h_hists, *packed = counts + 2 * bins; /* ratio's room, free until then */
-    unsigned lo[2], span[2];
-    int wide = 0;
-    if (!c->h_whole && !(c->h_whole = calloc((size_t)2 << 16, sizeof *c->h_whole)))
-        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
+    int fits[2];
+    if (!gpu_v2_whole(c, 0))
+        return GPULZ_ERR_NOMEM;
     if ((rc = gpu_v2_pack2((unsigned *)(scratch + P->range), (uint64_t *)(scratch + P->hist), bins, 2,
                            (uint64_t *)(scratch + P->pack), st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(packed, scratch + P->pack, GPU_V2_PACK_WORDS(2) * sizeof *packed,
                              cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
-    for (unsigned d = 0; d < 2; d++) {
-        gpu_v2_range_of((const unsigned *)packed, d, &lo[d], &span[d]);
-        wide |= span[d] > GPU_V2_SPAN_MAX;
-    }
-    if (wide) {
+    for (unsigned d = 0; d < 2; d++)
+        fits[d] = gpu_v2_hist_unpack(c, d, packed, d, m, &whole[d]);
+    if (!fits[0] || !fits[1]) {
         GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * bins * sizeof *counts, cudaMemcpyDeviceToHost, st));
         GPULZ_CK(cudaStreamSynchronize(st));
     }
-    for (unsigned d = 0; d < 2; d++) {
-        gpulz_hist *h = &whole[d];
-        h->N = m;
-        if (span[d] > GPU_V2_SPAN_MAX) {
-            h->count = counts + d * bins;
-            gpulz_hist_narrow(h);
-            continue;
+    for (unsigned d = 0; d < 2; d++)
+        if (!fits[d]) {
+            whole[d].count = counts + d * bins;
+            whole[d].N = m;
+            gpulz_hist_narrow(&whole[d]);
         }
-        const uint64_t *from = packed + GPU_V2_PACK_HEAD + (size_t)d * GPU_V2_SPAN_MAX;
-        h->count = whole_half(c, d);
-        h->lo = lo[d];
-        h->span = span[d];
-        for (unsigned j = 0; j < span[d]; j++)
-            h->count[(lo[d] + j) & 0xFFFFu] = from[j];
-    }
 done:
     return rc;
 }
@@ -380,14 +397,8 @@ static void memo_free(gpu_ctx *c, gpu_v2_memo *M)
         (void)cudaEventSynchronize(c->side_sum);
     /* whole histograms are the context's (gpu_v2_stats); h_whole's ranges
      * zeroed again for the next statistics */
-    for (unsigned d = 0; d < 2 && M->S <= 2; d++) {
-        gpulz_hist *h = &M->H.whole[d];
-        uint32_t pa[2], pb[2];
-        const unsigned pieces = h->count && h->count == whole_half(c, d) ? gpulz_hist_pieces(h, pa, pb) : 0;
-        for (unsigned p = 0; p < pieces; p++)
-            memset(h->count + pa[p], 0, (pb[p] - pa[p]) * sizeof *h->count);
-        h->count = NULL;
-    }
+    for (unsigned d = 0; d < 2 && M->S <= 2; d++)
+        gpu_v2_hist_release(c, d, &M->H.whole[d]);
     if (M->S)
         gpulz_fast_hists_free(&M->H);
     memset(M, 0, sizeof *M);

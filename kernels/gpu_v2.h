@@ -234,6 +234,22 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
 int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int checksum, uint8_t *scratch,
                  const gpu_v2_plan *P, cudaStream_t st, gpu_v2_memo *M);
 
+/*
+ * S = 2's histograms on the host: c's h_whole, GPU_V2_WHOLE_PARTS arrays of
+ * 2^16 counts (0, 1: the statistics' transforms, which a memo holds; 2:
+ * ratio's literals), each 0 outside the range of the histogram using it.
+ * gpu_v2_whole allocates them at first use (NULL: out of memory, on the
+ * error stack) and returns part d.  gpu_v2_hist_unpack makes h, of N units,
+ * transform t of the words gpu_v2_pack2 packed, in part d, and returns 1;
+ * 0, h untouched, where t's range is wider than GPU_V2_SPAN_MAX.
+ * gpu_v2_hist_release zeroes h's range again where h is in part d, and
+ * leaves h without counts.
+ */
+#define GPU_V2_WHOLE_PARTS 3
+uint64_t *gpu_v2_whole(gpu_ctx *c, unsigned d);
+int gpu_v2_hist_unpack(gpu_ctx *c, unsigned d, const uint64_t *packed, unsigned t, uint64_t N, gpulz_hist *h);
+void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h);
+
 /* Where ratio's token histograms (768 + bins counters) come back to in
  * h_hists: after the statistics, which stay in use. */
 static inline uint64_t *gpu_v2_ratio_hists(gpu_ctx *c, size_t bins)

@@ -86,19 +86,41 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
         (rc = gpu_v2_hist(c, scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, rng, st)) != GPULZ_OK ||
         (rc = gpu_v2_hist(c, scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, rng, st)) != GPULZ_OK)
         goto done;
-    /* pinned, after the statistics (gpu_v2_stats made the room) */
+    /* pinned, after the statistics (gpu_v2_stats made the room); S = 2's
+     * literals packed where their range allows, as the statistics are, in
+     * the literals' room (bins > GPU_V2_PACK_WORDS(1)) */
     counts = gpu_v2_ratio_hists(c, bins);
-    GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
+    const int packed = S == 2 && gpu_v2_hist_ranged(c, nl, S);
+    if (packed && !gpu_v2_whole(c, 2))
+        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the literals' histogram");
+    if (packed) {
+        if ((rc = gpu_v2_pack2(rng, dh + 256, bins, 1, (uint64_t *)(scratch + P->pack), st)) != GPULZ_OK)
+            goto done;
+        GPULZ_CK(cudaMemcpyAsync(counts, dh, 256 * sizeof *counts, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaMemcpyAsync(counts + 256, scratch + P->pack, GPU_V2_PACK_WORDS(1) * sizeof *counts,
+                                 cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaMemcpyAsync(counts + 256 + bins, dh + 256 + bins, 512 * sizeof *counts, cudaMemcpyDeviceToHost,
+                                 st));
+    } else {
+        GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
+    }
     GPULZ_CK(cudaStreamSynchronize(st));
     if ((rc = byte_hist(&hF, counts, nf)) != GPULZ_OK || (rc = byte_hist(&hLn, counts + 256 + bins, nm)) != GPULZ_OK ||
         (rc = byte_hist(&hOf, counts + 512 + bins, nm)) != GPULZ_OK || (rc = gpulz_fast_hists_init_planes(&HL, S)) != GPULZ_OK)
         goto done;
     if (S <= 2) {
-        /* read where they arrived, as the statistics are */
-        HL.whole[0].count = counts + 256;
+        /* read where they arrived, as the statistics are; literals whose
+         * range is too wide for the packed words come whole */
         borrowed = 1;
-        HL.whole[0].N = nl;
-        gpulz_hist_narrow(&HL.whole[0]);
+        if (!packed || !gpu_v2_hist_unpack(c, 2, counts + 256, 0, nl, &HL.whole[0])) {
+            if (packed) {
+                GPULZ_CK(cudaMemcpyAsync(counts + 256, dh + 256, bins * sizeof *counts, cudaMemcpyDeviceToHost, st));
+                GPULZ_CK(cudaStreamSynchronize(st));
+            }
+            HL.whole[0].count = counts + 256;
+            HL.whole[0].N = nl;
+            gpulz_hist_narrow(&HL.whole[0]);
+        }
     } else {
         for (unsigned j = 0; j < S; j++) {
             memcpy(HL.plane[0][j].count, counts + 256 + 256 * j, 256 * sizeof *counts);
@@ -144,7 +166,7 @@ done:
     gpulz_hist_free(&hLn);
     gpulz_hist_free(&hOf);
     if (borrowed)
-        HL.whole[0].count = NULL;
+        gpu_v2_hist_release(c, 2, &HL.whole[0]);
     gpulz_fast_hists_free(&HL);
     return rc;
 }
