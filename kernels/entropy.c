@@ -186,42 +186,44 @@ void gpulz_hist_add(gpulz_hist *h, const gpulz_units *U)
 typedef struct ranked {
     uint64_t count;
     uint32_t value;
-    unsigned escape; /* 1 for the escape entry: after the values of its count */
-    unsigned entry;  /* its index in the table */
+    unsigned entry; /* its index in the table */
     uint64_t rem;
 } ranked;
 
-/* count higher first, then the escape after the values, then value lower first */
-static int rank_cmp(const ranked *x, const ranked *y)
-{
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    if (x->escape != y->escape)
-        return x->escape < y->escape ? -1 : 1;
-    return x->value < y->value ? -1 : x->value > y->value;
-}
+/* The orders of §18 step 4, each the stable sort of an array in the
+ * table's order (values ascending, the escape last) by: */
+enum rank_order {
+    BY_COUNT, /* count higher first: rank order (ties: value lower first, the escape after the values) */
+    BY_REM,   /* remainder higher first, ties in rank order */
+    BY_VALUE  /* value lower first (no two are equal) */
+};
 
-static inline uint64_t sort_key(const ranked *x, int by_rem)
+/* x goes before y in order o, by its keys alone */
+static inline int before(const ranked *x, const ranked *y, enum rank_order o)
 {
-    return by_rem ? x->rem : x->count;
+    switch (o) {
+    case BY_COUNT: return x->count > y->count;
+    case BY_REM: return x->rem != y->rem ? x->rem > y->rem : x->count > y->count;
+    default: return x->value < y->value;
+    }
 }
 
 /*
- * a[0, n) by count (by_rem: remainder) higher first, stably, through tmp
- * (room for n): ties keep the order they had, which the callers make the
- * rest of the order they need.  Insertion sort of runs, then merges; qsort,
- * a comparison through a pointer each, took much of a small chunk's time.
+ * a[0, n) in order o, stably, through tmp (room for n): ties keep the order
+ * they had, which the callers make the table's, so that the keys above and
+ * that order give the whole of each order.  Insertion sort of runs, then
+ * merges; qsort, a comparison through a pointer each, took much of a small
+ * chunk's time.
  */
-static void sort_desc(ranked *a, ranked *tmp, size_t n, int by_rem)
+static void sort_ranked(ranked *a, ranked *tmp, size_t n, enum rank_order o)
 {
     const size_t run = 16;
     for (size_t s = 0; s < n; s += run) {
         const size_t e = n - s < run ? n : s + run;
         for (size_t i = s + 1; i < e; i++) {
             const ranked x = a[i];
-            const uint64_t k = sort_key(&x, by_rem);
             size_t j = i;
-            for (; j > s && sort_key(&a[j - 1], by_rem) < k; j--)
+            for (; j > s && before(&x, &a[j - 1], o); j--)
                 a[j] = a[j - 1];
             a[j] = x;
         }
@@ -230,14 +232,14 @@ static void sort_desc(ranked *a, ranked *tmp, size_t n, int by_rem)
     for (size_t w = run; w < n; w *= 2) {
         for (size_t s = 0; s < n; s += 2 * w) {
             const size_t mid = n - s < w ? n : s + w, e = n - s < 2 * w ? n : s + 2 * w;
-            size_t i = s, j = mid, o = s;
+            size_t i = s, j = mid, o2 = s;
             /* the left run's first on a tie: stable */
             while (i < mid && j < e)
-                to[o++] = sort_key(&from[j], by_rem) > sort_key(&from[i], by_rem) ? from[j++] : from[i++];
+                to[o2++] = before(&from[j], &from[i], o) ? from[j++] : from[i++];
             while (i < mid)
-                to[o++] = from[i++];
+                to[o2++] = from[i++];
             while (j < e)
-                to[o++] = from[j++];
+                to[o2++] = from[j++];
         }
         ranked *t = from;
         from = to;
@@ -247,23 +249,18 @@ static void sort_desc(ranked *a, ranked *tmp, size_t n, int by_rem)
         memcpy(a, from, n * sizeof *a);
 }
 
-/* The escape's place among r[0, K), which rank_cmp sorts: after every
- * value counted as often or more. */
-static void insert_escape(ranked *r, unsigned K, ranked esc)
-{
-    unsigned at = 0;
-    while (at < K && rank_cmp(&r[at], &esc) < 0)
-        at++;
-    memmove(r + at + 1, r + at, (K - at) * sizeof *r);
-    r[at] = esc;
-}
-
 /*
- * The model of h.  With tables, the model of §18 step 4 whole: the values
- * ascending and the entry of every value.  Without, what §19's estimate
- * reads and no more: the kept values in rank order, each its own entry,
- * and no table of 2^(8u) entries; the frequencies are the same, as ties
- * are broken by rank and never by a value's place in the table.
+ * The model of h: the model of §18 step 4, its entries in the table's
+ * order (the kept values ascending, the escape last); with tables also the
+ * entry of every value, which §19's estimate does not read.
+ *
+ * Rank order decides three things: which values are kept where more than
+ * a table holds are candidates, the ties among remainders, and the order of
+ * the decrements when the frequencies overshoot.  The values sit in table
+ * order, and the keys of each sort break every tie but the values' own
+ * order, so a stable sort from table order gives each order whole; rank
+ * order itself is sorted for only the first and the last, which are rare
+ * (two sorts per model took half of a small chunk's model building).
  */
 static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
 {
@@ -278,7 +275,7 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     /* Selection: a value's ideal share is at least one slot, and room is
      * left, in rank order.  A value under one slot is escaped whatever its
      * rank, so only the others (at most M of them: their counts add up to
-     * N at most) are ranked and sorted; for u = 2 that is far fewer than the
+     * N at most) are candidates; for u = 2 that is far fewer than the
      * values present.  Their array grows as they are found: most streams
      * keep a few dozen. */
     unsigned cand = 0, cap = 64;
@@ -304,84 +301,69 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
                         r = more;
                         cap *= 2;
                     }
-                    r[cand++] = (ranked){h->count[v], (uint32_t)v, 0, 0, 0};
+                    r[cand++] = (ranked){h->count[v], (uint32_t)v, 0, 0};
                 } else {
                     escaped += h->count[v];
                 }
             }
     m->distinct = distinct;
-    /* for both sorts; the escape makes n <= cand + 1 */
+    /* for the sorts; the escape makes n <= cand + 1 */
     if (!(tmp = malloc((cand + 1) * sizeof *tmp)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
-    /* rank order: by count, ties in the values' ascending order */
-    sort_desc(r, tmp, cand, 0);
-    unsigned K = 0;
-    for (unsigned i = 0; i < cand; i++) {
-        if (K < GPULZ_RANS_MAX_VALUES)
-            r[K++] = r[i];
-        else
+    unsigned K = cand;
+    if (cand > GPULZ_RANS_MAX_VALUES) {
+        /* the first MAX_VALUES in rank order are kept, back in table order */
+        sort_ranked(r, tmp, cand, BY_COUNT);
+        K = GPULZ_RANS_MAX_VALUES;
+        for (unsigned i = K; i < cand; i++)
             escaped += r[i].count;
+        sort_ranked(r, tmp, K, BY_VALUE);
     }
     m->K = K;
     m->E = escaped != 0;
     m->escaped = escaped;
-    unsigned n = K + m->E;
+    const unsigned n = K + m->E;
+    for (unsigned i = 0; i < K; i++) {
+        m->value[i] = r[i].value;
+        r[i].entry = i;
+    }
+    if (m->E) /* room: cand + 1 >= K + 1 */
+        r[K] = (ranked){escaped, 0, K, 0};
     if (tables) {
-        /* table order: values ascending, the escape last */
         for (unsigned p = 0; p < pieces; p++)
             for (size_t v = pa[p]; v < pb[p]; v++)
                 m->entry[v] = (uint16_t)K;
-        /* the kept values marked in place (no entry is 0xFFFF: K < 2^12) */
         for (unsigned i = 0; i < K; i++)
-            m->entry[r[i].value] = 0xFFFF;
-        unsigned e = 0;
-        for (unsigned p = 0; p < pieces; p++)
-            for (size_t v = pa[p]; v < pb[p]; v++)
-                if (m->entry[v] == 0xFFFF) {
-                    m->value[e] = (uint32_t)v;
-                    m->entry[v] = (uint16_t)e++;
-                }
-        for (unsigned i = 0; i < K; i++)
-            r[i].entry = m->entry[r[i].value];
-    } else {
-        for (unsigned i = 0; i < K; i++) {
-            m->value[i] = r[i].value;
-            r[i].entry = i;
-        }
+            m->entry[r[i].value] = (uint16_t)i;
     }
-    /* r[0..n) in rank order, the escape ranked by its count (cap > K) */
-    if (m->E)
-        insert_escape(r, K, (ranked){escaped, 0, 1, K, 0});
     /* normalisation: floors, then the largest remainders, then no zero */
     uint64_t sum = 0;
     for (unsigned i = 0; i < n; i++) {
         unsigned __int128 cm = (unsigned __int128)r[i].count * GPULZ_RANS_M;
-        m->freq[r[i].entry] = (uint32_t)(cm / h->N);
+        m->freq[i] = (uint32_t)(cm / h->N);
         r[i].rem = (uint64_t)(cm % h->N);
-        sum += m->freq[r[i].entry];
+        sum += m->freq[i];
     }
-    {
-        ranked *byrem = malloc((n ? n : 1) * sizeof *byrem);
-        if (!byrem)
-            FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
-        memcpy(byrem, r, n * sizeof *r);
-        /* ties in rank order, r's */
-        sort_desc(byrem, tmp, n, 1);
-        for (unsigned i = 0; sum < GPULZ_RANS_M && i < n; i++, sum++)
-            m->freq[byrem[i].entry]++;
-        free(byrem);
-    }
+    sort_ranked(r, tmp, n, BY_REM);
+    for (unsigned i = 0; sum < GPULZ_RANS_M && i < n; i++, sum++)
+        m->freq[r[i].entry]++;
     for (unsigned i = 0; i < n; i++)
         if (m->freq[i] == 0) {
             m->freq[i] = 1;
             sum++;
         }
-    while (sum > GPULZ_RANS_M)
-        for (unsigned i = 0; i < n && sum > GPULZ_RANS_M; i++)
-            if (m->freq[r[i].entry] > 1) {
-                m->freq[r[i].entry]--;
-                sum--;
-            }
+    if (sum > GPULZ_RANS_M) {
+        /* the decrements in rank order: from table order, by count */
+        for (unsigned i = 0; i < n; i++)
+            r[i] = (ranked){i < K ? h->count[m->value[i]] : escaped, i < K ? m->value[i] : 0, i, 0};
+        sort_ranked(r, tmp, n, BY_COUNT);
+        while (sum > GPULZ_RANS_M)
+            for (unsigned i = 0; i < n && sum > GPULZ_RANS_M; i++)
+                if (m->freq[r[i].entry] > 1) {
+                    m->freq[r[i].entry]--;
+                    sum--;
+                }
+    }
     m->cum[0] = 0;
     for (unsigned i = 0; i < n; i++)
         m->cum[i + 1] = m->cum[i] + m->freq[i];
