@@ -106,10 +106,10 @@ typedef struct gpu_ctx {
      * coding tables on their way to the device (gpu_v2.c) */
     uint8_t *h_hists, *h_tables;
     size_t hists_cap, tables_cap;
-    /* format 2's S = 2 histograms (gpu_v2_whole) */
+    /* format 2's S = 2 histograms (gpu_v2_hists_fetch) */
     uint64_t *h_whole;
-    /* pinned: format 2 decoding's segment directories on their way to the
-     * device (gpu_v2_reader_send) */
+    /* pinned: format 2 decoding's segment directories, gathered there and
+     * sent from there (gpu_v2_reader) */
     uint8_t *h_dirs;
     size_t dirs_cap;
     cudaEvent_t *events; /* one per transfer piece */

@@ -85,7 +85,9 @@ static uint32_t only_value(const gpulz_hist *h)
     return 0;
 }
 
-uint64_t *gpu_v2_whole(gpu_ctx *c, unsigned d)
+/* Part d of h_whole; the parts are allocated at first use (NULL: out of
+ * memory, on the error stack). */
+static uint64_t *whole_part(gpu_ctx *c, unsigned d)
 {
     if (!c->h_whole && !(c->h_whole = calloc((size_t)GPU_V2_WHOLE_PARTS << 16, sizeof *c->h_whole))) {
         gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the histograms");
@@ -94,14 +96,16 @@ uint64_t *gpu_v2_whole(gpu_ctx *c, unsigned d)
     return c->h_whole + ((size_t)d << 16);
 }
 
-int gpu_v2_hist_unpack(gpu_ctx *c, unsigned d, const uint64_t *packed, unsigned t, uint64_t N, gpulz_hist *h)
+/* h, of N units, transform t of the words gpu_v2_pack2 packed, in `part`:
+ * 1; 0, h untouched, where t's range is wider than GPU_V2_SPAN_MAX. */
+static int hist_unpack(uint64_t *part, const uint64_t *packed, unsigned t, uint64_t N, gpulz_hist *h)
 {
     unsigned lo, span;
     gpu_v2_range_of((const unsigned *)packed, t, &lo, &span);
     if (span > GPU_V2_SPAN_MAX)
         return 0;
     const uint64_t *from = packed + GPU_V2_PACK_HEAD + (size_t)t * GPU_V2_SPAN_MAX;
-    h->count = c->h_whole + ((size_t)d << 16);
+    h->count = part;
     h->N = N;
     h->lo = lo;
     h->span = span;
@@ -120,37 +124,44 @@ void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h)
     h->count = NULL;
 }
 
-/* S = 2's counts for the host, as the device packed them (gpu_v2_pack2):
- * a narrow transform's into its part of h_whole (memo_free zeroes it
- * again); a wide one's bins read where they arrive in h_hists, narrowed on
- * the host.  1 MB of bins and their scan took 30-40 us of a chunk's
- * statistics. */
-static int stats_packed(gpu_ctx *c, uint8_t *scratch, const gpu_v2_plan *P, uint64_t m, cudaStream_t st,
-                        gpulz_hist whole[2])
+/* Packed, 1 MB of S = 2's bins and their scan on the host (30-40 us of a
+ * chunk's statistics) become about 128 KB and a scatter over the range. */
+int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_range, const uint64_t *d_hist,
+                       size_t bins, unsigned ntrans, uint64_t *d_pack, unsigned part0, uint64_t *h_bins,
+                       uint64_t *h_pack, cudaStream_t st, gpulz_hist h[])
 {
     int rc = GPULZ_OK;
-    const size_t bins = P->hist_bins;
-    uint64_t *counts = (uint64_t *)c->h_hists, *packed = counts + 2 * bins; /* ratio's room, free until then */
-    int fits[2];
-    if (!gpu_v2_whole(c, 0))
-        return GPULZ_ERR_NOMEM;
-    if ((rc = gpu_v2_pack2((unsigned *)(scratch + P->range), (uint64_t *)(scratch + P->hist), bins, 2,
-                           (uint64_t *)(scratch + P->pack), st)) != GPULZ_OK)
+    unsigned wide = 0; /* the transforms read whole, one bit each */
+    const int packed = S == 2 && gpu_v2_hist_ranged(c, N, S);
+    if (packed) {
+        if (!whole_part(c, 0))
+            return GPULZ_ERR_NOMEM;
+        if ((rc = gpu_v2_pack2(d_range, d_hist, bins, ntrans, d_pack, st)) != GPULZ_OK)
+            goto done;
+        GPULZ_CK(cudaMemcpyAsync(h_pack, d_pack, GPU_V2_PACK_WORDS(ntrans) * sizeof *h_pack, cudaMemcpyDeviceToHost,
+                                 st));
+        GPULZ_CK(cudaStreamSynchronize(st));
+        for (unsigned t = 0; t < ntrans; t++)
+            wide |= (unsigned)!hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t]) << t;
+    } else {
+        wide = (1u << ntrans) - 1;
+    }
+    if (!wide)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(packed, scratch + P->pack, GPU_V2_PACK_WORDS(2) * sizeof *packed,
+    /* one copy of the bins from the first wide transform's to the last's */
+    unsigned t0 = 0, t1 = ntrans;
+    while (!(wide >> t0 & 1))
+        t0++;
+    while (!(wide >> (t1 - 1) & 1))
+        t1--;
+    GPULZ_CK(cudaMemcpyAsync(h_bins + t0 * bins, d_hist + t0 * bins, (t1 - t0) * bins * sizeof *h_bins,
                              cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
-    for (unsigned d = 0; d < 2; d++)
-        fits[d] = gpu_v2_hist_unpack(c, d, packed, d, m, &whole[d]);
-    if (!fits[0] || !fits[1]) {
-        GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * bins * sizeof *counts, cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaStreamSynchronize(st));
-    }
-    for (unsigned d = 0; d < 2; d++)
-        if (!fits[d]) {
-            whole[d].count = counts + d * bins;
-            whole[d].N = m;
-            gpulz_hist_narrow(&whole[d]);
+    for (unsigned t = t0; t < t1; t++)
+        if (wide >> t & 1) {
+            h[t].count = h_bins + t * bins;
+            h[t].N = N;
+            gpulz_hist_narrow(&h[t]);
         }
 done:
     return rc;
@@ -184,27 +195,21 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
         GPULZ_CK(cudaEventRecord(c->side_sum, c->side));
         M->sum_at = slot;
     }
-    if (S == 2 && gpu_v2_hist_ranged(c, m, S)) {
-        if ((rc = stats_packed(c, scratch, P, m, st, H->whole)) != GPULZ_OK)
+    if (S <= 2) {
+        /* S = 2's packed words in ratio's room, free until then */
+        if ((rc = gpu_v2_hists_fetch(c, S, m, (unsigned *)(scratch + P->range), (uint64_t *)(scratch + P->hist),
+                                     P->hist_bins, 2, (uint64_t *)(scratch + P->pack), 0, counts,
+                                     gpu_v2_ratio_hists(c, P->hist_bins), st, H->whole)) != GPULZ_OK)
             goto done;
     } else {
         GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts,
                                  cudaMemcpyDeviceToHost, st));
         GPULZ_CK(cudaStreamSynchronize(st));
-        for (int d = 0; d < 2; d++) {
-            uint64_t *cd = counts + d * P->hist_bins;
-            if (S <= 2) {
-                /* read where they arrived: no copy of 2^16 counters */
-                H->whole[d].count = cd;
-                H->whole[d].N = m;
-                gpulz_hist_narrow(&H->whole[d]);
-            } else {
-                for (unsigned j = 0; j < S; j++) {
-                    memcpy(H->plane[d][j].count, cd + 256 * j, 256 * sizeof *cd);
-                    H->plane[d][j].N = m;
-                }
+        for (int d = 0; d < 2; d++)
+            for (unsigned j = 0; j < S; j++) {
+                memcpy(H->plane[d][j].count, counts + d * P->hist_bins + 256 * j, 256 * sizeof *counts);
+                H->plane[d][j].N = m;
             }
-        }
     }
     if (S == 2)
         gpulz_fast_hists_planes_from_whole(H);
@@ -543,8 +548,8 @@ static size_t open_bytes(uint64_t N, unsigned g)
 }
 
 int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n,
-                       uint64_t pos, uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables,
-                       cudaStream_t st)
+                       uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, uint64_t seg_cap,
+                       gpulz_dec_table *tables, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     memset(R, 0, sizeof *R);
@@ -554,7 +559,6 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
     R->n = n;
     R->pos = pos;
     R->g = g;
-    R->seg_cap = seg_cap;
     R->tables = tables;
     R->st = st;
     R->mirror_cap = open_bytes(N_max, g);
@@ -569,15 +573,22 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
     if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, GPU_V2_STREAMS_MAX * sizeof *tables)) != GPULZ_OK)
         return rc;
     R->staged = (gpulz_dec_table *)c->h_tables;
-    if (!(R->seg_off = malloc(seg_cap * sizeof *R->seg_off)) || !(R->words = malloc(seg_cap * sizeof *R->words)))
-        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a stream's header, table and directory");
+    /* the directories are gathered where they are sent from (the context's
+     * pinned h_dirs: offsets, then words), for the most segments the
+     * streams between two sends can have; the chunk's bound stays the check */
+    const uint64_t most = (uint64_t)streams * gpulz_segments_of(N_max, g);
+    R->seg_cap = most < seg_cap ? most : seg_cap;
+    if ((rc = gpu_grow_host(&c->h_dirs, &c->dirs_cap, R->seg_cap * (sizeof *R->seg_off + sizeof *R->words))) !=
+        GPULZ_OK)
+        return rc;
+    R->seg_off = (uint64_t *)c->h_dirs;
+    R->words = (uint32_t *)(R->seg_off + R->seg_cap);
+    R->chunk_segs = seg_cap;
     return GPULZ_OK;
 }
 
 void gpu_v2_reader_free(gpu_v2_reader *R)
 {
-    free(R->seg_off);
-    free(R->words);
     memset(R, 0, sizeof *R);
 }
 
@@ -613,8 +624,15 @@ int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_
     if (V.kind == GPULZ_STREAM_CONSTANT)
         s->constant = s->u == 1 ? V.body[0] : gpulz_get_u16(V.body);
     if (V.kind == GPULZ_STREAM_RANS) {
-        if (R->segs + V.nseg > R->seg_cap)
+        if (R->segs + V.nseg > R->chunk_segs)
             FAIL(GPULZ_ERR_CORRUPT, "%s: more segments than the chunk holds", name);
+        if (R->segs + V.nseg > R->seg_cap)
+            FAIL(GPULZ_ERR_PARAM, "%s: more segments than its reader was sized for", name);
+        if (R->dirs_sent) {
+            /* the last send's copies read the directories still */
+            GPULZ_CK(cudaStreamSynchronize(R->st));
+            R->dirs_sent = 0;
+        }
         s->nseg = V.nseg;
         s->seg0 = R->segs;
         s->seg_at = R->pos + V.seg_offset;
@@ -637,23 +655,14 @@ done:
 int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs)
 {
     int rc = GPULZ_OK;
-    gpu_ctx *c = R->c;
     if (R->ntables > R->sent) {
         GPULZ_CK(cudaMemcpyAsync(R->tables + R->sent, R->staged + R->sent, (R->ntables - R->sent) * sizeof *R->tables,
                                  cudaMemcpyHostToDevice, R->st));
         R->sent = R->ntables;
     }
     if (R->segs) {
-        /* through pinned memory too; a second send waits for the first's copies */
-        const size_t off_bytes = R->segs * sizeof *R->seg_off, bytes = off_bytes + R->segs * sizeof *R->words;
-        if (R->dirs_sent || bytes > c->dirs_cap)
-            GPULZ_CK(cudaStreamSynchronize(R->st));
-        if ((rc = gpu_grow_host(&c->h_dirs, &c->dirs_cap, bytes)) != GPULZ_OK)
-            goto done;
-        memcpy(c->h_dirs, R->seg_off, off_bytes);
-        memcpy(c->h_dirs + off_bytes, R->words, bytes - off_bytes);
-        GPULZ_CK(cudaMemcpyAsync(J->seg_off, c->h_dirs, off_bytes, cudaMemcpyHostToDevice, R->st));
-        GPULZ_CK(cudaMemcpyAsync(J->words, c->h_dirs + off_bytes, bytes - off_bytes, cudaMemcpyHostToDevice, R->st));
+        GPULZ_CK(cudaMemcpyAsync(J->seg_off, R->seg_off, R->segs * sizeof *R->seg_off, cudaMemcpyHostToDevice, R->st));
+        GPULZ_CK(cudaMemcpyAsync(J->words, R->words, R->segs * sizeof *R->words, cudaMemcpyHostToDevice, R->st));
         R->dirs_sent = 1;
     }
     *max_segs = R->max_segs;
@@ -716,19 +725,19 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
                           cudaStream_t st)
 {
     uint64_t max_segs = 0;
-    unsigned bad = 0;
+    unsigned *bad = (unsigned *)R->c->h_status; /* pinned: a copy that does not wait to start */
     int rc = GPULZ_OK;
     if (!opened || (why != GPULZ_ERR_CORRUPT && why != GPULZ_ERR_TRUNCATED))
         return why; /* out of memory or CUDA: no fault of the chunk's to weigh */
     J->count = opened;
     if ((rc = gpu_v2_reader_send(R, J, &max_segs)) != GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemsetAsync(J->err, 0, sizeof bad, st));
+    GPULZ_CK(cudaMemsetAsync(J->err, 0, sizeof *bad, st));
     if ((rc = gpu_v2_decode(J, d_src, max_segs, st)) != GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(&bad, J->err, sizeof bad, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(bad, J->err, sizeof *bad, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
-    rc = bad ? gpulz_fail(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment in a stream before") : why;
+    rc = *bad ? gpulz_fail(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment in a stream before") : why;
 done:
     return rc;
 }
@@ -759,8 +768,8 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     J.seg_off = (uint64_t *)(scratch + D.seg_off);
     J.err = (unsigned *)(scratch + D.status);
     const uint64_t m = L->symbols;
-    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m, g, D.seg_cap, (gpulz_dec_table *)scratch,
-                                 st)) != GPULZ_OK)
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m, J.count, g, D.seg_cap,
+                                 (gpulz_dec_table *)scratch, st)) != GPULZ_OK)
         goto done;
     for (unsigned j = 0; j < J.count; j++) {
         gpu_v2_stream *s = &J.s[j];

@@ -235,19 +235,26 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
                  const gpu_v2_plan *P, cudaStream_t st, gpu_v2_memo *M);
 
 /*
- * S = 2's histograms on the host: c's h_whole, GPU_V2_WHOLE_PARTS arrays of
- * 2^16 counts (0, 1: the statistics' transforms, which a memo holds; 2:
- * ratio's literals), each 0 outside the range of the histogram using it.
- * gpu_v2_whole allocates them at first use (NULL: out of memory, on the
- * error stack) and returns part d.  gpu_v2_hist_unpack makes h, of N units,
- * transform t of the words gpu_v2_pack2 packed, in part d, and returns 1;
- * 0, h untouched, where t's range is wider than GPU_V2_SPAN_MAX.
+ * Whole histograms (S <= 2) on the host.  S = 2's live in c's h_whole,
+ * GPU_V2_WHOLE_PARTS arrays of 2^16 counts (0, 1: the statistics'
+ * transforms, which a memo holds; 2: ratio's literals), each 0 outside the
+ * range of the histogram using it.
+ *
+ * gpu_v2_hists_fetch makes h[t], of N units, for the ntrans transforms the
+ * device counted at d_hist (bins apart; ranges at d_range): where S = 2 and
+ * a transform's range is narrow, its counts packed on the device (into
+ * d_pack, back into h_pack) and scattered into part part0 + t; else its
+ * bins read where they arrive, h_bins + t * bins, and narrowed on the host.
+ * h_pack may be h_bins when ntrans is 1.  It waits for st, so that copies
+ * the caller queued on st before it have arrived too.
+ *
  * gpu_v2_hist_release zeroes h's range again where h is in part d, and
  * leaves h without counts.
  */
 #define GPU_V2_WHOLE_PARTS 3
-uint64_t *gpu_v2_whole(gpu_ctx *c, unsigned d);
-int gpu_v2_hist_unpack(gpu_ctx *c, unsigned d, const uint64_t *packed, unsigned t, uint64_t N, gpulz_hist *h);
+int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_range, const uint64_t *d_hist,
+                       size_t bins, unsigned ntrans, uint64_t *d_pack, unsigned part0, uint64_t *h_bins,
+                       uint64_t *h_pack, cudaStream_t st, gpulz_hist h[]);
 void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h);
 
 /* Where ratio's token histograms (768 + bins counters) come back to in
@@ -278,21 +285,24 @@ typedef struct gpu_v2_reader {
     unsigned g;
     uint8_t *mirror; /* pinned, the context's */
     size_t mirror_cap;
-    uint64_t *seg_off; /* the directories of the streams not yet sent */
+    uint64_t *seg_off; /* the directories of the streams not yet sent: in the context's pinned h_dirs */
     uint32_t *words;
-    uint64_t seg_cap, segs, max_segs;
+    uint64_t seg_cap;    /* their room */
+    uint64_t chunk_segs; /* the most segments the chunk can hold */
+    uint64_t segs, max_segs;
     gpulz_dec_table *tables; /* on the device */
     gpulz_dec_table *staged; /* pinned (the context's h_tables): the tables before they are sent */
     unsigned ntables, sent;
-    int dirs_sent; /* the context's h_dirs were sent from: a copy may be on its way */
+    int dirs_sent; /* the directories were sent: a copy may still read them */
     cudaStream_t st;
 } gpu_v2_reader;
 
-/* A reader of the chunk from pos, for streams of at most N_max units and at
- * most seg_cap segments in all; its mirror is c's (the context held). */
+/* A reader of the chunk from pos, for streams of at most N_max units, at
+ * most `streams` of them between two sends, and at most seg_cap segments
+ * in all; its mirror and directories are c's (the context held). */
 int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n,
-                       uint64_t pos, uint64_t N_max, unsigned g, uint64_t seg_cap, gpulz_dec_table *tables,
-                       cudaStream_t st);
+                       uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, uint64_t seg_cap,
+                       gpulz_dec_table *tables, cudaStream_t st);
 void gpu_v2_reader_free(gpu_v2_reader *R);
 
 /* The next stream, of N_want units (s->u bytes each; name in messages),

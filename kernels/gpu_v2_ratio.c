@@ -47,7 +47,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     const unsigned S = L->symbol_size, C = L->block_symbols, W = p->window, g = GPULZ_SEG_LOG2_DEFAULT;
     const uint64_t m = L->symbols, nb = L->blocks, bins = P->hist_bins;
     int rc = GPULZ_OK, split = 0, borrowed = 0;
-    uint64_t tot[3], end = 0, *counts = NULL;
+    uint64_t end = 0, *counts = NULL;
     gpulz_hist hF, hLn, hOf;
     gpulz_fast_hists HL;
     gpu_v2_job J;
@@ -73,6 +73,8 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     if ((!beside || M->tokens_delta != delta) &&
         (rc = gpu_v2_tokens(c, d_src, m, S, C, W, delta, scratch, P, st)) != GPULZ_OK)
         goto done;
+    /* pinned: copies that do not wait for the stream to start */
+    uint64_t *tot = c->h_status;
     for (int a = 0; a < 3; a++)
         GPULZ_CK(cudaMemcpyAsync(&tot[a], cnt + a * (nb + 1) + nb, sizeof tot[a], cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
@@ -86,42 +88,28 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
         (rc = gpu_v2_hist(c, scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, rng, st)) != GPULZ_OK ||
         (rc = gpu_v2_hist(c, scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, rng, st)) != GPULZ_OK)
         goto done;
-    /* pinned, after the statistics (gpu_v2_stats made the room); S = 2's
-     * literals packed where their range allows, as the statistics are, in
-     * the literals' room (bins > GPU_V2_PACK_WORDS(1)) */
+    /* pinned, after the statistics (gpu_v2_stats made the room); S <= 2's
+     * literals whole, as the statistics are (S = 2's packed where their
+     * range allows, in the literals' room: bins > GPU_V2_PACK_WORDS(1)) */
     counts = gpu_v2_ratio_hists(c, bins);
-    const int packed = S == 2 && gpu_v2_hist_ranged(c, nl, S);
-    if (packed && !gpu_v2_whole(c, 2))
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate the literals' histogram");
-    if (packed) {
-        if ((rc = gpu_v2_pack2(rng, dh + 256, bins, 1, (uint64_t *)(scratch + P->pack), st)) != GPULZ_OK)
-            goto done;
-        GPULZ_CK(cudaMemcpyAsync(counts, dh, 256 * sizeof *counts, cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaMemcpyAsync(counts + 256, scratch + P->pack, GPU_V2_PACK_WORDS(1) * sizeof *counts,
-                                 cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaMemcpyAsync(counts + 256 + bins, dh + 256 + bins, 512 * sizeof *counts, cudaMemcpyDeviceToHost,
-                                 st));
-    } else {
-        GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
-    }
-    GPULZ_CK(cudaStreamSynchronize(st));
-    if ((rc = byte_hist(&hF, counts, nf)) != GPULZ_OK || (rc = byte_hist(&hLn, counts + 256 + bins, nm)) != GPULZ_OK ||
-        (rc = byte_hist(&hOf, counts + 512 + bins, nm)) != GPULZ_OK || (rc = gpulz_fast_hists_init_planes(&HL, S)) != GPULZ_OK)
+    if ((rc = gpulz_fast_hists_init_planes(&HL, S)) != GPULZ_OK)
         goto done;
     if (S <= 2) {
-        /* read where they arrived, as the statistics are; literals whose
-         * range is too wide for the packed words come whole */
+        GPULZ_CK(cudaMemcpyAsync(counts, dh, 256 * sizeof *counts, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaMemcpyAsync(counts + 256 + bins, dh + 256 + bins, 512 * sizeof *counts, cudaMemcpyDeviceToHost,
+                                 st));
         borrowed = 1;
-        if (!packed || !gpu_v2_hist_unpack(c, 2, counts + 256, 0, nl, &HL.whole[0])) {
-            if (packed) {
-                GPULZ_CK(cudaMemcpyAsync(counts + 256, dh + 256, bins * sizeof *counts, cudaMemcpyDeviceToHost, st));
-                GPULZ_CK(cudaStreamSynchronize(st));
-            }
-            HL.whole[0].count = counts + 256;
-            HL.whole[0].N = nl;
-            gpulz_hist_narrow(&HL.whole[0]);
-        }
+        if ((rc = gpu_v2_hists_fetch(c, S, nl, rng, dh + 256, bins, 1, (uint64_t *)(scratch + P->pack), 2,
+                                     counts + 256, counts + 256, st, HL.whole)) != GPULZ_OK)
+            goto done;
     } else {
+        GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaStreamSynchronize(st));
+    }
+    if ((rc = byte_hist(&hF, counts, nf)) != GPULZ_OK || (rc = byte_hist(&hLn, counts + 256 + bins, nm)) != GPULZ_OK ||
+        (rc = byte_hist(&hOf, counts + 512 + bins, nm)) != GPULZ_OK)
+        goto done;
+    if (S > 2) {
         for (unsigned j = 0; j < S; j++) {
             memcpy(HL.plane[0][j].count, counts + 256 + 256 * j, 256 * sizeof *counts);
             HL.plane[0][j].N = nl;
@@ -213,8 +201,9 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     gpu_v2_dec_plan D;
     gpu_v2_reader R;
     lz_dec_plan Z;
-    uint64_t head[2] = {0, 0}, places[2] = {0, 0};
-    unsigned long long bad = 0;
+    /* what is read back, in pinned memory: copies that do not wait for the
+     * stream to start */
+    uint64_t *back = c->h_status;
     memset(&J, 0, sizeof J);
     memset(&R, 0, sizeof R);
     memset(&Z, 0, sizeof Z);
@@ -243,10 +232,11 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     if ((rc = gpu_v2_token_places(d_table, nb, m, C, d_fpos, d_tpos, tok + Z.temp, Z.temp_bytes, d_bad, st)) !=
         GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaMemcpyAsync(&places[0], d_fpos + nb, sizeof places[0], cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaMemcpyAsync(&places[1], d_tpos + nb, sizeof places[1], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&back[0], d_bad, sizeof *d_bad, cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&back[1], d_fpos + nb, sizeof back[1], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&back[2], d_tpos + nb, sizeof back[2], cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
+    const unsigned long long bad = back[0];
     if (bad != ~0ULL) {
         uint8_t e[GPULZ_TOKEN_ENTRY_SIZE];
         GPULZ_CK(cudaMemcpyAsync(e, d_table + GPULZ_TOKEN_ENTRY_SIZE * bad, sizeof e, cudaMemcpyDeviceToHost, st));
@@ -254,10 +244,10 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         FAIL(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", bad, (unsigned)gpulz_get_u16(e),
              (unsigned)(gpulz_block_raw_size(L, bad) / S));
     }
-    const uint64_t nf = places[0], nt = places[1];
+    const uint64_t nf = back[1], nt = back[2];
 
-    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m + nb, g, D.seg_cap, (gpulz_dec_table *)scratch,
-                                 st)) != GPULZ_OK)
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m + nb, planes + 2, g, D.seg_cap,
+                                 (gpulz_dec_table *)scratch, st)) != GPULZ_OK)
         goto done;
     J.S = S;
     J.C = C;
@@ -277,12 +267,13 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         (rc = gpu_v2_flag_counts(d_table, tok + Z.flags, d_fpos, nb, d_mpos, tok + Z.temp, Z.temp_bytes, err, st)) !=
             GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(&head[0], err, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaMemcpyAsync(&head[1], d_mpos + nb, sizeof head[1], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&back[0], d_mpos + nb, sizeof back[0], cudaMemcpyDeviceToHost, st));
+    unsigned *flags_err = (unsigned *)(back + 3); /* only ever read as unsigned */
+    GPULZ_CK(cudaMemcpyAsync(flags_err, err, sizeof *err, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
-    if (head[0])
+    if (*flags_err)
         FAIL(GPULZ_ERR_CORRUPT, "the flags stream is damaged, or a block's flag bits run past its tokens");
-    const uint64_t nm = head[1], nl = nt - nm;
+    const uint64_t nm = back[0], nl = nt - nm;
     if (nl + nm > m)
         FAIL(GPULZ_ERR_CORRUPT, "%llu tokens for %llu symbols", (unsigned long long)(nl + nm), (unsigned long long)m);
 
