@@ -194,7 +194,7 @@ typedef struct ranked {
  * table's order (values ascending, the escape last) by: */
 enum rank_order {
     BY_COUNT, /* count higher first: rank order (ties: value lower first, the escape after the values) */
-    BY_REM,   /* remainder higher first, ties in rank order */
+    BY_REM,   /* remainder higher first, ties in rank order (entry: the table's order last) */
     BY_VALUE  /* value lower first (no two are equal) */
 };
 
@@ -203,7 +203,8 @@ static inline int before(const ranked *x, const ranked *y, enum rank_order o)
 {
     switch (o) {
     case BY_COUNT: return x->count > y->count;
-    case BY_REM: return x->rem != y->rem ? x->rem > y->rem : x->count > y->count;
+    case BY_REM:
+        return x->rem != y->rem ? x->rem > y->rem : x->count != y->count ? x->count > y->count : x->entry < y->entry;
     default: return x->value < y->value;
     }
 }
@@ -247,6 +248,55 @@ static void sort_ranked(ranked *a, ranked *tmp, size_t n, enum rank_order o)
     }
     if (from != a)
         memcpy(a, from, n * sizeof *a);
+}
+
+/*
+ * a[0, d) the first d of a[0, n) in order o, a total order (BY_REM, whose
+ * last tie-break is the entry), among themselves in no order: the remainders' step adds a
+ * slot to each of the first d, so their set is all it reads, and a
+ * selection costs a fraction of the sort it replaces (the sort was a third
+ * of a chunk's model building).  Quickselect on a median of three; a range
+ * still wide after 2 log2 n + 4 rounds is sorted instead, so that no
+ * histogram makes it quadratic.
+ */
+static void select_ranked(ranked *a, ranked *tmp, size_t n, size_t d, enum rank_order o)
+{
+    size_t lo = 0, hi = n; /* the boundary d lies in [lo, hi] */
+    unsigned rounds = 4;
+    for (size_t k = n; k > 1; k >>= 1)
+        rounds += 2;
+    while (hi - lo > 16 && d > lo && d < hi) {
+        if (!rounds--) {
+            sort_ranked(a + lo, tmp, hi - lo, o);
+            return;
+        }
+        /* the median of the first, middle and last as the pivot, moved last */
+        size_t i0 = lo, i1 = lo + (hi - lo) / 2, i2 = hi - 1, m;
+        if (before(&a[i1], &a[i0], o))
+            m = before(&a[i2], &a[i1], o) ? i1 : before(&a[i2], &a[i0], o) ? i2 : i0;
+        else
+            m = before(&a[i2], &a[i0], o) ? i0 : before(&a[i2], &a[i1], o) ? i2 : i1;
+        ranked t = a[m];
+        a[m] = a[hi - 1];
+        a[hi - 1] = t;
+        const ranked pivot = t;
+        size_t at = lo;
+        for (size_t i = lo; i < hi - 1; i++)
+            if (before(&a[i], &pivot, o)) {
+                t = a[i];
+                a[i] = a[at];
+                a[at++] = t;
+            }
+        a[hi - 1] = a[at];
+        a[at] = pivot;
+        /* a[lo, at) go before the pivot, a(at, hi) after it */
+        if (d <= at)
+            hi = at;
+        else
+            lo = at + 1;
+    }
+    if (hi - lo > 1 && d > lo && d < hi)
+        sort_ranked(a + lo, tmp, hi - lo, o);
 }
 
 /*
@@ -339,13 +389,21 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     /* normalisation: floors, then the largest remainders, then no zero */
     uint64_t sum = 0;
     for (unsigned i = 0; i < n; i++) {
-        unsigned __int128 cm = (unsigned __int128)r[i].count * GPULZ_RANS_M;
-        m->freq[i] = (uint32_t)(cm / h->N);
-        r[i].rem = (uint64_t)(cm % h->N);
+        if (r[i].count <= UINT64_MAX / GPULZ_RANS_M) { /* the common case, without a 128-bit division */
+            const uint64_t cm = r[i].count * GPULZ_RANS_M;
+            m->freq[i] = (uint32_t)(cm / h->N);
+            r[i].rem = cm % h->N;
+        } else {
+            const unsigned __int128 cm = (unsigned __int128)r[i].count * GPULZ_RANS_M;
+            m->freq[i] = (uint32_t)(cm / h->N);
+            r[i].rem = (uint64_t)(cm % h->N);
+        }
         sum += m->freq[i];
     }
-    sort_ranked(r, tmp, n, BY_REM);
-    for (unsigned i = 0; sum < GPULZ_RANS_M && i < n; i++, sum++)
+    /* the largest remainders, a slot each while the total is short */
+    const size_t deficit = sum < GPULZ_RANS_M ? (size_t)(GPULZ_RANS_M - sum) : 0, d = deficit < n ? deficit : n;
+    select_ranked(r, tmp, n, d, BY_REM);
+    for (size_t i = 0; i < d; i++, sum++)
         m->freq[r[i].entry]++;
     for (unsigned i = 0; i < n; i++)
         if (m->freq[i] == 0) {
