@@ -251,16 +251,18 @@ static void sort_ranked(ranked *a, ranked *tmp, size_t n, enum rank_order o)
 }
 
 /*
- * a[0, d) the first d of a[0, n) in order o, a total order (BY_REM, whose
- * last tie-break is the entry), among themselves in no order: the remainders' step adds a
- * slot to each of the first d, so their set is all it reads, and a
- * selection costs a fraction of the sort it replaces (the sort was a third
- * of a chunk's model building).  Quickselect on a median of three; a range
- * still wide after 2 log2 n + 4 rounds is sorted instead, so that no
+ * a[0, d) the first d of a[0, n) in BY_REM order, among themselves in no
+ * order: the remainders' step adds a slot to each of the first d, so their
+ * set is all it reads, and a selection costs a fraction of the sort it
+ * replaces (the sort was a third of a chunk's model building).  BY_REM's
+ * last tie-break, the entry, makes it a total order, which a selection
+ * needs where a stable sort did not.  Quickselect on a median of three; a
+ * range still wide after 2 log2 n + 4 rounds is sorted instead, so that no
  * histogram makes it quadratic.
  */
-static void select_ranked(ranked *a, ranked *tmp, size_t n, size_t d, enum rank_order o)
+static void select_rem(ranked *a, ranked *tmp, size_t n, size_t d)
 {
+    const enum rank_order o = BY_REM;
     size_t lo = 0, hi = n; /* the boundary d lies in [lo, hi] */
     unsigned rounds = 4;
     for (size_t k = n; k > 1; k >>= 1)
@@ -402,7 +404,7 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     }
     /* the largest remainders, a slot each while the total is short */
     const size_t deficit = sum < GPULZ_RANS_M ? (size_t)(GPULZ_RANS_M - sum) : 0, d = deficit < n ? deficit : n;
-    select_ranked(r, tmp, n, d, BY_REM);
+    select_rem(r, tmp, n, d);
     for (size_t i = 0; i < d; i++, sum++)
         m->freq[r[i].entry]++;
     for (unsigned i = 0; i < n; i++)
