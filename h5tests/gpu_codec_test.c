@@ -18,6 +18,7 @@
 
 #include "datagen.h"
 #include "gpu_tune.h"
+#include "gpu_v2.h"
 #include "gpulz_entropy.h"
 #include "gpulz_format2.h"
 #include "gpu_testutil.h"
@@ -613,6 +614,55 @@ static void v2_ranges(uint8_t *src)
     }
 }
 
+/*
+ * Format 2's scans of per-block counts and segment sizes (gpu_v2_scans):
+ * arrays up to GPU_V2_SCAN_BLOCK_MOST items are scanned a block each, in
+ * rounds carried one into the next, longer ones by CUB.  Lengths around a
+ * round's end and the threshold, one to GPU_V2_SCANS arrays at once, against
+ * the host's sums.
+ */
+static void scan_trials(void)
+{
+    static const uint64_t lens[] = {1, 2, 31, 4095, 4096, 4097, 12289, GPU_V2_SCAN_BLOCK_MOST,
+                                    GPU_V2_SCAN_BLOCK_MOST + 1, 70001};
+    const uint64_t most = lens[sizeof lens / sizeof *lens - 1];
+    uint64_t *h = malloc(GPU_V2_SCANS * most * sizeof *h), *got = malloc(most * sizeof *got);
+    uint64_t *d = NULL;
+    uint8_t *temp = NULL;
+    const size_t temp_bytes = gpu_v2_scan_temp(most);
+    cudaMalloc((void **)&d, GPU_V2_SCANS * most * sizeof *d);
+    cudaMalloc((void **)&temp, temp_bytes);
+    for (unsigned t = 0; t < sizeof lens / sizeof *lens; t++) {
+        const uint64_t len = lens[t];
+        const unsigned count = 1 + t % GPU_V2_SCANS;
+        uint64_t *a[GPU_V2_SCANS];
+        for (uint64_t i = 0; i < count * len; i++)
+            h[i] = rnd() % 3 ? rnd() >> 24 : 0;
+        cudaMemcpy(d, h, count * len * sizeof *h, cudaMemcpyHostToDevice);
+        for (unsigned j = 0; j < count; j++)
+            a[j] = d + j * len;
+        int rc = gpu_v2_scans(a, count, len, temp, temp_bytes, NULL);
+        CHECK(rc == GPULZ_OK && cudaDeviceSynchronize() == cudaSuccess, "scan of %u x %llu items: %d", count,
+              (unsigned long long)len, rc);
+        for (unsigned j = 0; j < count; j++) {
+            uint64_t sum = 0, bad = len;
+            cudaMemcpy(got, d + j * len, len * sizeof *got, cudaMemcpyDeviceToHost);
+            for (uint64_t i = 0; i < len && bad == len; i++) {
+                if (got[i] != sum)
+                    bad = i;
+                sum += h[j * len + i];
+            }
+            CHECK(bad == len, "scan of %u x %llu items: array %u wrong at item %llu", count, (unsigned long long)len,
+                  j, (unsigned long long)bad);
+        }
+    }
+    cudaFree(d);
+    cudaFree(temp);
+    free(h);
+    free(got);
+    printf("scan trials done, %d failures\n", failures);
+}
+
 /* Format 2: modes fast, ratio and auto on the GPU against the CPU over
  * kinds, sizes, symbol, window and block sizes, with and without the
  * checksum and the adaptive flag; damaged chunks of each shape. */
@@ -699,6 +749,7 @@ int main(void)
     device_trials();
     device_adaptive();
     null_stream_order();
+    scan_trials();
     format2_trials();
     printf("device trials done, %d failures\n", failures);
     if (!quick)

@@ -178,6 +178,7 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768 + 1) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
+    GPULZ_CK(cudaMemsetAsync(scratch + P->hist, 0, 2 * P->hist_bins * sizeof(uint64_t), st));
     if ((rc = gpu_v2_hist(c, d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
                            (unsigned *)(scratch + P->range), st)) != GPULZ_OK)
         goto done;
@@ -244,9 +245,16 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
      * tables after them are copied without a wait for the stream (from
      * pageable memory each copy waited); gpu_v2_finish waits for them */
     const size_t enc_bytes = enc_at[J->count] * sizeof *enc;
-    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, enc_bytes + J->count * GPU_V2_META_MAX)) != GPULZ_OK)
+    /* and the segments' places after the headers, read back there */
+    const size_t bounds_at = (enc_bytes + J->count * GPU_V2_META_MAX + 7) & ~(size_t)7;
+    uint64_t segs_most = 0;
+    for (unsigned j = 0; j < J->count; j++)
+        segs_most += gpulz_segments_of(J->s[j].N, g);
+    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, bounds_at + (segs_most + 1) * sizeof *bounds)) !=
+        GPULZ_OK)
         goto done;
     enc = (gpu_v2_enc *)c->h_tables;
+    bounds = (uint64_t *)(c->h_tables + bounds_at);
     uint64_t segs = 0, max_segs = 0, redo_segs = 0;
     size_t coded_at = 0;
     for (unsigned j = 0; j < J->count; j++) {
@@ -279,9 +287,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
 
     /* code every segment, place them, and learn each body's size */
     if (segs) {
-        if (!(bounds = malloc((segs + 1) * sizeof *bounds)))
-            FAIL(GPULZ_ERR_NOMEM, "cannot allocate the segment offsets");
-        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, st)) != GPULZ_OK ||
+        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, gpu_v2_enc_batch(c, segs), st)) != GPULZ_OK ||
             (rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK)
             goto done;
         GPULZ_CK(cudaMemcpyAsync(bounds, J->seg_off, (segs + 1) * sizeof *bounds, cudaMemcpyDeviceToHost, st));
@@ -337,7 +343,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         GPULZ_CK(cudaMemcpyAsync(d_dst + pos_of[j], start, (size_t)(q - start), cudaMemcpyHostToDevice, st));
     }
     if ((rc = gpu_v2_put_segments(J, d_dst, max_segs, st)) != GPULZ_OK ||
-        (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, st)) != GPULZ_OK)
+        (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, gpu_v2_enc_batch(c, segs), st)) != GPULZ_OK)
         goto done;
 done:
     /* a failure leaves nothing queued that reads the pinned tables */
@@ -345,7 +351,6 @@ done:
         (void)cudaStreamSynchronize(st);
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
         gpulz_model_free(&model[j]);
-    free(bounds);
     return rc;
 }
 

@@ -21,7 +21,11 @@
 #include "gpu_v2.h"
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
-#define GPU_V2_ENC_BATCH 8 /* rounds of a segment whose units are loaded at once */
+/* Rounds of a segment whose units are loaded at once: on a device full of
+ * segments, and (more registers, fewer waits) where few segments leave it
+ * idle (gpu_v2_enc_batch) */
+#define GPU_V2_ENC_BATCH 8
+#define GPU_V2_ENC_BATCH_FEW 32
 #define GPU_V2_UNDELTA_THREADS 256
 #define GPU_V2_PUT_THREADS 256 /* per segment placed */
 
@@ -156,11 +160,15 @@ __device__ __forceinline__ void v2_unit_put(const v2_dst &d, uint64_t i, uint32_
  * S >= 4 the S byte planes, 256 bins each; the deltas' only with delta_too
  * (ratio's streams have none).  Small alphabets count in shared memory; the
  * 2^16 bins of S = 2 go to global memory, one atomic per value a warp holds.
+ * Grid y: the input (ratio's three byte streams in one launch).
  */
 template <unsigned S>
-__global__ void __launch_bounds__(256) gpu_v2_hist_kernel(const uint8_t *x, uint64_t m, unsigned C, bool delta_too,
-                                                          unsigned long long *hist, size_t bins)
+__global__ void __launch_bounds__(256) gpu_v2_hist_kernel(gpu_v2_hist_inputs in, unsigned C, bool delta_too,
+                                                          size_t bins)
 {
+    const uint8_t *const x = in.x[blockIdx.y];
+    const uint64_t m = in.m[blockIdx.y];
+    unsigned long long *const hist = (unsigned long long *)in.hist[blockIdx.y];
     constexpr bool shared = S != 2;
     constexpr unsigned SB = S == 1 ? 256 : S * 256;
     __shared__ unsigned sh[shared ? 2 * SB : 1];
@@ -519,6 +527,40 @@ __global__ void __launch_bounds__(256) gpu_v2_checksum_kernel(const uint8_t *x, 
         atomicAdd(sum, gpulz_ck_term(H, k));
 }
 
+/* ---- scans ---------------------------------------------------------------- */
+
+#define GPU_V2_SCAN_THREADS 512
+#define GPU_V2_SCAN_ITEMS 4
+
+struct gpu_v2_scan_arrays {
+    uint64_t *a[GPU_V2_SCANS];
+};
+
+/* A block per array: its exclusive sum in place, GPU_V2_SCAN_THREADS x
+ * GPU_V2_SCAN_ITEMS items a round, each round carried into the next
+ * (gpu_v2_scans: for arrays of a few thousand items). */
+__global__ void __launch_bounds__(GPU_V2_SCAN_THREADS) gpu_v2_scan_kernel(gpu_v2_scan_arrays A, uint64_t len)
+{
+    typedef cub::BlockScan<uint64_t, GPU_V2_SCAN_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    uint64_t *const a = A.a[blockIdx.x];
+    uint64_t carry = 0;
+    for (uint64_t base = 0; base < len; base += GPU_V2_SCAN_THREADS * GPU_V2_SCAN_ITEMS) {
+        const uint64_t first = base + (uint64_t)threadIdx.x * GPU_V2_SCAN_ITEMS;
+        uint64_t v[GPU_V2_SCAN_ITEMS], total;
+#pragma unroll
+        for (unsigned k = 0; k < GPU_V2_SCAN_ITEMS; k++)
+            v[k] = first + k < len ? a[first + k] : 0;
+        scan_t(tmp).ExclusiveSum(v, v, total);
+#pragma unroll
+        for (unsigned k = 0; k < GPU_V2_SCAN_ITEMS; k++)
+            if (first + k < len)
+                a[first + k] = carry + v[k];
+        carry += total;
+        __syncthreads(); /* tmp again */
+    }
+}
+
 /* ---- coding --------------------------------------------------------------- */
 
 __device__ __forceinline__ void v2_put_word(uint8_t *seg, uint32_t i, uint32_t w)
@@ -595,7 +637,7 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
  * numbers the words backwards from the count, so they land in the order the
  * decoder reads them, behind the states.
  */
-template <unsigned S, bool WRITE>
+template <unsigned S, bool WRITE, unsigned B>
 __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
 {
     const gpu_v2_stream &st = J.s[blockIdx.y];
@@ -623,20 +665,20 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
         room = c * u / GPULZ_RANS_WORD_BYTES;
     }
     uint32_t state = GPULZ_RANS_L, nw = 0;
-    /* The rounds in batches of GPU_V2_ENC_BATCH, last first: a batch's units
+    /* The rounds in batches of B, last first: a batch's units
      * and then their entries are loaded before any is coded, so that a
      * segment waits on memory twice per batch and not twice per round (with
      * few segments, small chunks, nothing else hides that wait). */
     for (unsigned top = (c + 31) / 32; top > 0;) {
-        const unsigned nb = top < GPU_V2_ENC_BATCH ? top : GPU_V2_ENC_BATCH;
-        uint32_t vb[GPU_V2_ENC_BATCH];
-        uint2 eb[GPU_V2_ENC_BATCH];
-        v2_units<S, GPU_V2_ENC_BATCH>(q, first, top, c, lane, vb);
+        const unsigned nb = top < B ? top : B;
+        uint32_t vb[B];
+        uint2 eb[B];
+        v2_units<S, B>(q, first, top, c, lane, vb);
 #pragma unroll
-        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++)
+        for (unsigned k = 0; k < B; k++)
             eb[k] = enc[(vb[k] - enc_lo) & umask];
 #pragma unroll
-        for (unsigned k = 0; k < GPU_V2_ENC_BATCH; k++) {
+        for (unsigned k = 0; k < B; k++) {
             if (k >= nb) /* the same for the whole warp */
                 break;
             const unsigned i = (top - 1 - k) * 32 + lane;

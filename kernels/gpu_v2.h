@@ -338,10 +338,23 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
 /* ---- launches (gpu_v2_launch.cu); all queue on st and return at once ---- */
 
 /* The histograms of the symbols and, with delta_too, of their deltas (§19):
- * bins per transform as gpu_v2_plan says, 64-bit counts at hist, zeroed here;
- * range: GPU_V2_RANGE_WORDS words of device scratch (S = 2 uses them). */
+ * bins per transform as gpu_v2_plan says, 64-bit counts added to hist, which
+ * the caller zeroed; range: GPU_V2_RANGE_WORDS words of device scratch
+ * (S = 2 uses them). */
 int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too,
                 uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st);
+
+/* Inputs of one histogram launch, one per grid row. */
+#define GPU_V2_HIST_INPUTS 3
+typedef struct gpu_v2_hist_inputs {
+    const uint8_t *x[GPU_V2_HIST_INPUTS];
+    uint64_t m[GPU_V2_HIST_INPUTS];
+    uint64_t *hist[GPU_V2_HIST_INPUTS];
+} gpu_v2_hist_inputs;
+
+/* The 256 counts of each of count (at most GPU_V2_HIST_INPUTS) byte
+ * streams, added to its hist (zeroed by the caller), in one launch. */
+int gpu_v2_hist_bytes(const gpu_v2_hist_inputs *in, unsigned count, cudaStream_t st);
 
 /* gpu_v2_hist fills range (S = 2 on a device with room for hist2's
  * shared counters, m > 0) */
@@ -366,12 +379,28 @@ int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, u
  * marked redo coded again, states, words and directories into d_dst, where
  * J->seg_off places them; and stored streams' units.  max_segs: the most
  * segments of a stream the launch codes. */
-int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, cudaStream_t st);
+int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, unsigned batch,
+                  cudaStream_t st);
+
+/* gpu_v2_encode's batch for segs segments in all on context c's device:
+ * with at most GPU_V2_FEW_SEGS_PER_SM an SM, nothing beside a segment hides
+ * its waits on memory, and larger batches wait fewer times (the bytes are
+ * the same). */
+#define GPU_V2_FEW_SEGS_PER_SM 8
+unsigned gpu_v2_enc_batch(const gpu_ctx *c, uint64_t segs);
 
 /* The segments of the rANS streams not marked redo from coded into
  * d_dst, where J->seg_off places them: states, words (the reverse of the
  * order coded, §16) and directories. */
 int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, cudaStream_t st);
+
+/* Exclusive sums in place of count (at most GPU_V2_SCANS) arrays of len
+ * 64-bit items each; temp: CUB's scan space for len items (gpu_v2_scan_temp). */
+#define GPU_V2_SCANS 3
+/* the longest arrays scanned in one launch, a block each; CUB's beyond */
+#define GPU_V2_SCAN_BLOCK_MOST 16384
+int gpu_v2_scans(uint64_t *const a[], unsigned count, uint64_t len, uint8_t *temp, size_t temp_bytes,
+                 cudaStream_t st);
 
 /* J->seg_off from J->words: sizes scanned over all segs segments. */
 int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_bytes, cudaStream_t st);
@@ -393,6 +422,7 @@ int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, cudaStream_t 
  * and scan those into places; then gather the slots into the streams and
  * the token table into the plan's table.
  */
+#define GPU_V2_TOKENS_FEW_PER_SM 2 /* blocks an SM, at most, that make a grid few */
 int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, unsigned W, int delta,
                   uint8_t *scratch, const gpu_v2_plan *P, cudaStream_t st);
 

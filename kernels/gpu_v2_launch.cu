@@ -108,19 +108,17 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
     int rc = GPULZ_OK;
     unsigned long long *h = (unsigned long long *)hist;
     const unsigned ntrans = delta_too ? 2 : 1;
-    GPULZ_CK(cudaMemsetAsync(hist, 0, ntrans * bins * sizeof(uint64_t), st));
     if (gpu_v2_hist_ranged(c, m, S)) {
         /* narrow ranges counted in one pass; hist2 takes the rest */
         GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
         gpu_v2_range2_kernel<<<grid_resident(c, m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
         GPULZ_CK(cudaGetLastError());
-        GPULZ_CK(cudaFuncSetAttribute(gpu_v2_count2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)GPU_V2_COUNT2_SMEM));
+        if ((rc = gpu_smem_optin(c, (const void *)gpu_v2_count2_kernel, GPU_V2_COUNT2_SMEM)) != GPULZ_OK ||
+            (rc = gpu_smem_optin(c, (const void *)gpu_v2_hist2_kernel, GPU_V2_HIST2_SMEM)) != GPULZ_OK)
+            return rc;
         gpu_v2_count2_kernel<<<grid_resident(c, m / 8 + 1, GPU_V2_COUNT2_THREADS, 3), GPU_V2_COUNT2_THREADS,
                                GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, range, h, bins);
         GPULZ_CK(cudaGetLastError());
-        GPULZ_CK(cudaFuncSetAttribute(gpu_v2_hist2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)GPU_V2_HIST2_SMEM));
         dim3 grid(grid_resident(c, m, GPU_V2_HIST2_RUN, 1), ntrans);
         gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, h, bins);
         GPULZ_CK(cudaGetLastError());
@@ -129,14 +127,34 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
     if (m) {
         /* a few blocks per SM: each flushes its shared counts once */
         unsigned grid = grid_for(m, 256 * 16);
+        gpu_v2_hist_inputs in;
+        memset(&in, 0, sizeof in);
+        in.x[0] = d_src;
+        in.m[0] = m;
+        in.hist[0] = hist;
         switch (S) {
-        case 1: gpu_v2_hist_kernel<1><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
-        case 2: gpu_v2_hist_kernel<2><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
-        case 4: gpu_v2_hist_kernel<4><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
-        default: gpu_v2_hist_kernel<8><<<grid, 256, 0, st>>>(d_src, m, C, delta_too != 0, h, bins); break;
+        case 1: gpu_v2_hist_kernel<1><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
+        case 2: gpu_v2_hist_kernel<2><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
+        case 4: gpu_v2_hist_kernel<4><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
+        default: gpu_v2_hist_kernel<8><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
         }
         GPULZ_CK(cudaGetLastError());
     }
+done:
+    return rc;
+}
+
+extern "C" int gpu_v2_hist_bytes(const gpu_v2_hist_inputs *in, unsigned count, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    uint64_t most = 0;
+    for (unsigned j = 0; j < count; j++)
+        most = in->m[j] > most ? in->m[j] : most;
+    if (!most)
+        return GPULZ_OK;
+    /* C = 1 and no deltas: the bytes as they are */
+    gpu_v2_hist_kernel<1><<<dim3(grid_for(most, 256 * 16), count), 256, 0, st>>>(*in, 1, false, 256);
+    GPULZ_CK(cudaGetLastError());
 done:
     return rc;
 }
@@ -177,15 +195,23 @@ static uint64_t most_units(const gpu_v2_job *J, int with_constant)
     return most;
 }
 
-extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, cudaStream_t st)
+extern "C" unsigned gpu_v2_enc_batch(const gpu_ctx *c, uint64_t segs)
+{
+    return segs <= (uint64_t)GPU_V2_FEW_SEGS_PER_SM * c->pol.sms ? GPU_V2_ENC_BATCH_FEW : GPU_V2_ENC_BATCH;
+}
+
+extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, unsigned batch,
+                             cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint64_t max_units = write ? most_units(J, 0) : 0;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + GPU_V2_WARPS - 1) / GPU_V2_WARPS), J->count);
-#define ENC(SS)                                                                                        \
-    (write ? gpu_v2_encode_kernel<SS, true><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_dst)            \
-           : gpu_v2_encode_kernel<SS, false><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_dst))
+#define ENC_B(SS, WW, BB) gpu_v2_encode_kernel<SS, WW, BB><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_dst)
+#define ENC(SS)                                                                                                 \
+    (batch == GPU_V2_ENC_BATCH_FEW ? (write ? ENC_B(SS, true, GPU_V2_ENC_BATCH_FEW)                            \
+                                            : ENC_B(SS, false, GPU_V2_ENC_BATCH_FEW))                          \
+                                   : (write ? ENC_B(SS, true, GPU_V2_ENC_BATCH) : ENC_B(SS, false, GPU_V2_ENC_BATCH)))
         switch (J->S) {
         case 1: ENC(1); break;
         case 2: ENC(2); break;
@@ -193,6 +219,7 @@ extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uin
         default: ENC(8); break;
         }
 #undef ENC
+#undef ENC_B
         GPULZ_CK(cudaGetLastError());
     }
     if (write && max_units) {
@@ -221,12 +248,45 @@ done:
     return rc;
 }
 
+/*
+ * Up to GPU_V2_SCAN_BLOCK_MOST items an array, the arrays are scanned in one
+ * launch, a block each: a chunk as HDF5 hands it over has a few hundred to a
+ * few thousand blocks or segments, where CUB's device scan costs two
+ * launches and its dispatch per array, host time that a small chunk's
+ * whole encoding (a few hundred us) feels.  Longer arrays take CUB's scan.
+ */
+extern "C" int gpu_v2_scans(uint64_t *const a[], unsigned count, uint64_t len, uint8_t *temp, size_t temp_bytes,
+                            cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    if (!count || !len)
+        return GPULZ_OK;
+    if (count > GPU_V2_SCANS)
+        return gpulz_fail(GPULZ_ERR_PARAM, "%u arrays to scan; at most %d", count, GPU_V2_SCANS);
+    if (len <= GPU_V2_SCAN_BLOCK_MOST) {
+        gpu_v2_scan_arrays A;
+        memset(&A, 0, sizeof A);
+        for (unsigned j = 0; j < count; j++)
+            A.a[j] = a[j];
+        gpu_v2_scan_kernel<<<count, GPU_V2_SCAN_THREADS, 0, st>>>(A, len);
+        GPULZ_CK(cudaGetLastError());
+        return GPULZ_OK;
+    }
+    for (unsigned j = 0; j < count; j++) {
+        size_t bytes = temp_bytes;
+        GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, bytes, a[j], len, st));
+    }
+done:
+    return rc;
+}
+
 extern "C" int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_bytes, cudaStream_t st)
 {
     int rc = GPULZ_OK;
+    uint64_t *const a[1] = {J->seg_off};
     gpu_v2_sizes_kernel<<<grid_for(segs + 1, 256), 256, 0, st>>>(J->words, J->seg_off, segs);
     GPULZ_CK(cudaGetLastError());
-    GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, J->seg_off, (uint64_t)(segs + 1), st));
+    rc = gpu_v2_scans(a, 1, segs + 1, temp, temp_bytes, st);
 done:
     return rc;
 }
@@ -309,6 +369,12 @@ extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsig
     gpu_v2_lz_slots to = {scratch + P->flags, scratch + P->lits, scratch + P->lens, scratch + P->offs};
     uint64_t *cnt = (uint64_t *)(scratch + P->counts);
     gpu_v2_lz_counts counts = {cnt, cnt + nb + 1, cnt + 2 * (nb + 1)};
+    /* a grid that leaves most SMs with one or two blocks: more warps a
+     * block, as the host path's last pieces (the same tokens) */
+    const unsigned seg = nb <= (uint64_t)GPU_V2_TOKENS_FEW_PER_SM * c->pol.sms &&
+                                 gpu_enc_segment(c) > c->pol.enc_tail_segment
+                             ? c->pol.enc_tail_segment
+                             : gpu_enc_segment(c);
     GPULZ_CK(cudaMemsetAsync(cnt, 0, 3 * (nb + 1) * sizeof *cnt, st));
     if (!nb)
         return GPULZ_OK;
@@ -316,15 +382,14 @@ extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsig
         return rc;
     for (uint64_t k0 = 0; k0 < nb;) {
         const uint64_t blocks = nb - k0 < c->pol.max_grid ? nb - k0 : c->pol.max_grid;
-        kern<<<(unsigned)blocks, 32 * gpulz_enc_warps(C, gpu_enc_segment(c)), smem, st>>>(d_src, m, k0, C, W, delta,
-                                                                                          slots, counts);
+        kern<<<(unsigned)blocks, 32 * gpulz_enc_warps(C, seg), smem, st>>>(d_src, m, k0, C, W, delta, slots, counts);
         GPULZ_CK(cudaGetLastError());
         k0 += blocks;
     }
-    for (int a = 0; a < 3; a++) {
-        size_t temp_bytes = P->temp_tokens_bytes;
-        GPULZ_CK(cub::DeviceScan::ExclusiveSum(scratch + P->temp_tokens, temp_bytes, cnt + a * (nb + 1),
-                                               (uint64_t)(nb + 1), st));
+    {
+        uint64_t *const a[3] = {counts.fb, counts.nl, counts.nm};
+        if ((rc = gpu_v2_scans(a, 3, nb + 1, scratch + P->temp_tokens, P->temp_tokens_bytes, st)) != GPULZ_OK)
+            return rc;
     }
     /* 8 warps of 256 threads, a data block each */
     gpu_v2_gather_kernel<<<(unsigned)((nb + 7) / 8 < 65535 ? (nb + 7) / 8 : 65535), 256, 0, st>>>(
@@ -343,8 +408,10 @@ extern "C" int gpu_v2_token_places(const uint8_t *d_table, uint64_t nb, uint64_t
     gpu_v2_token_count_kernel<<<(unsigned)(grid < 65535 ? grid : 65535), 256, 0, st>>>(d_table, nb, m, C, fpos, tpos,
                                                                                        bad);
     GPULZ_CK(cudaGetLastError());
-    GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, fpos, (uint64_t)(nb + 1), st));
-    GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, tpos, (uint64_t)(nb + 1), st));
+    {
+        uint64_t *const a[2] = {fpos, tpos};
+        rc = gpu_v2_scans(a, 2, nb + 1, temp, temp_bytes, st);
+    }
 done:
     return rc;
 }
@@ -355,7 +422,10 @@ extern "C" int gpu_v2_flag_counts(const uint8_t *d_table, const uint8_t *F, cons
     int rc = GPULZ_OK;
     gpu_v2_flag_count_kernel<<<(unsigned)((nb + 1 + 7) / 8), 256, 0, st>>>(d_table, F, fpos, nb, mpos, err);
     GPULZ_CK(cudaGetLastError());
-    GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, mpos, (uint64_t)(nb + 1), st));
+    {
+        uint64_t *const a[1] = {mpos};
+        rc = gpu_v2_scans(a, 1, nb + 1, temp, temp_bytes, st);
+    }
 done:
     return rc;
 }

@@ -83,10 +83,13 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     /* their histograms: flags, literals (as fast counts symbols), lengths, offsets */
     uint64_t *dh = (uint64_t *)(scratch + P->hist);
     unsigned *rng = (unsigned *)(scratch + P->range);
-    if ((rc = gpu_v2_hist(c, scratch + P->flags, nf, 1, 1, 0, dh, 256, rng, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(c, scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(c, scratch + P->lens, nm, 1, 1, 0, dh + 256 + bins, 256, rng, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(c, scratch + P->offs, nm, 1, 1, 0, dh + 512 + bins, 256, rng, st)) != GPULZ_OK)
+    /* the byte streams' in one launch */
+    const gpu_v2_hist_inputs bytes_in = {{scratch + P->flags, scratch + P->lens, scratch + P->offs},
+                                         {nf, nm, nm},
+                                         {dh, dh + 256 + bins, dh + 512 + bins}};
+    GPULZ_CK(cudaMemsetAsync(dh, 0, (768 + bins) * sizeof *dh, st));
+    if ((rc = gpu_v2_hist_bytes(&bytes_in, 3, st)) != GPULZ_OK ||
+        (rc = gpu_v2_hist(c, scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, st)) != GPULZ_OK)
         goto done;
     /* pinned, after the statistics (gpu_v2_stats made the room); S <= 2's
      * literals whole, as the statistics are (S = 2's packed where their
