@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dev-only: host time per CUDA runtime call on one stream (no sync between calls)
 #include <cub/cub.cuh>
 #include <cstdio>
