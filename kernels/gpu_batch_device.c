@@ -107,7 +107,7 @@ static int compress_queue(queue *Q, size_t i)
     unsigned k = lane_next(Q, &scratch);
     cudaStream_t st = lane_stream(Q, k);
     if ((rc = gpu_plan_make(L.blocks, L.symbols * L.symbol_size, &P)) != GPULZ_OK ||
-        (rc = gpu_enc_launch(Q->c, &L, src, scratch, &P, 0, L.blocks, gpu_enc_segment(Q->c), st)) != GPULZ_OK ||
+        (rc = gpu_enc_launch(Q->c, &L, src, scratch, &P, 0, L.blocks, gpu_enc_segment(Q->c, 0), st)) != GPULZ_OK ||
         (rc = gpu_enc_finish_enqueue(Q->c, &L, src, dst, B->dst_cap[i], scratch, &P, st)) != GPULZ_OK)
         return rc;
     return status_copy(Q, i, scratch + P.status, st);

@@ -52,10 +52,11 @@ int gpu_tune_enc_segment(unsigned symbols_per_warp)
     return GPULZ_OK;
 }
 
-unsigned gpu_enc_segment(const gpu_ctx *c)
+unsigned gpu_enc_segment(const gpu_ctx *c, int few)
 {
     unsigned v = atomic_load(&tuned_segment);
-    return v ? v : c->pol.enc_segment;
+    v = v ? v : c->pol.enc_segment;
+    return few && v > c->pol.enc_tail_segment ? c->pol.enc_tail_segment : v;
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

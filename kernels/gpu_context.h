@@ -44,7 +44,9 @@ typedef struct gpu_policy {
     /* ... for the last round of input pieces of the host path, whose encoders
      * have no later copies to overlap: more warps per block finish each block
      * sooner (16 MiB host compression 10.2-10.9 -> 13.2-13.5 GB/s with it,
-     * bench/RESULTS.md "each 1 MiB piece encoded as it arrives"). */
+     * bench/RESULTS.md "each 1 MiB piece encoded as it arrives"), and for
+     * format 2's tokens on a grid of at most two blocks an SM (1 MB ratio
+     * 0.44-0.51 -> 0.37 ms, "format 2 on the GPU with fewer launches"). */
     unsigned enc_tail_segment;
     /* Encoders of input pieces running side by side, one stream each in turn:
      * more streams than the device's hardware queues (8 on an H100) measured
@@ -208,8 +210,10 @@ int gpu_plan_make(uint64_t nb, uint64_t slot_bytes, gpu_scratch_plan *P);
 int gpu_smem_optin(const gpu_ctx *c, const void *kernel, size_t smem);
 
 /* Symbols per warp in the encoder's match search on context c: the policy's,
- * unless a test or benchmark set another (gpu_tune.h). */
-unsigned gpu_enc_segment(const gpu_ctx *c);
+ * unless a test or benchmark set another (gpu_tune.h); few: the launch
+ * leaves most of the device idle (the host path's last pieces, a small
+ * chunk's tokens), so more warps a block, at most enc_tail_segment each. */
+unsigned gpu_enc_segment(const gpu_ctx *c, int few);
 
 /* Encode blocks [k0, k1) of the input on the device, seg symbols per warp. */
 int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *scratch,

@@ -49,11 +49,10 @@ static int enc_piece(gpulz_copy_job *J, size_t i, size_t off, size_t len)
     const size_t block_bytes = (size_t)L->block_symbols * L->symbol_size;
     const uint64_t k0 = off / block_bytes, k1 = off + len == J->n ? L->blocks : (off + len) / block_bytes;
     cudaStream_t w = c->work[i % c->pol.work_streams];
-    unsigned seg = gpu_enc_segment(c);
+    /* the last round of pieces has no later copies to overlap */
+    const unsigned seg = gpu_enc_segment(c, i + J->copiers >= J->pieces);
     if (k0 >= k1)
         return rc;
-    if (i + J->copiers >= J->pieces && seg > c->pol.enc_tail_segment)
-        seg = c->pol.enc_tail_segment;
     GPULZ_CK(cudaEventRecord(c->events[i], J->st));
     GPULZ_CK(cudaStreamWaitEvent(w, c->events[i], 0));
     rc = gpu_enc_launch(c, L, J->dev, c->d_scratch, J->feed->P, k0, k1, seg, w);

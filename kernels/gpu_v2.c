@@ -247,11 +247,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     const size_t enc_bytes = enc_at[J->count] * sizeof *enc;
     /* and the segments' places after the headers, read back there */
     const size_t bounds_at = (enc_bytes + J->count * GPU_V2_META_MAX + 7) & ~(size_t)7;
-    uint64_t segs_most = 0;
-    for (unsigned j = 0; j < J->count; j++)
-        segs_most += gpulz_segments_of(J->s[j].N, g);
-    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, bounds_at + (segs_most + 1) * sizeof *bounds)) !=
-        GPULZ_OK)
+    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, bounds_at + (P->segs + 1) * sizeof *bounds)) != GPULZ_OK)
         goto done;
     enc = (gpu_v2_enc *)c->h_tables;
     bounds = (uint64_t *)(c->h_tables + bounds_at);
@@ -283,11 +279,12 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
             max_segs = s->nseg > max_segs ? s->nseg : max_segs;
         }
     }
+    const unsigned batch = gpu_v2_enc_batch(c, segs);
     GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, enc_at[J->count] * sizeof *enc, cudaMemcpyHostToDevice, st));
 
     /* code every segment, place them, and learn each body's size */
     if (segs) {
-        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, gpu_v2_enc_batch(c, segs), st)) != GPULZ_OK ||
+        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, batch, st)) != GPULZ_OK ||
             (rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK)
             goto done;
         GPULZ_CK(cudaMemcpyAsync(bounds, J->seg_off, (segs + 1) * sizeof *bounds, cudaMemcpyDeviceToHost, st));
@@ -343,7 +340,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         GPULZ_CK(cudaMemcpyAsync(d_dst + pos_of[j], start, (size_t)(q - start), cudaMemcpyHostToDevice, st));
     }
     if ((rc = gpu_v2_put_segments(J, d_dst, max_segs, st)) != GPULZ_OK ||
-        (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, gpu_v2_enc_batch(c, segs), st)) != GPULZ_OK)
+        (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, batch, st)) != GPULZ_OK)
         goto done;
 done:
     /* a failure leaves nothing queued that reads the pinned tables */
