@@ -687,6 +687,10 @@ static void format2_trials(void)
     }
     v2_outgrown(src);
     v2_ranges(src);
+    /* 12 288 pieces for the checksum, more than its grid's warps
+     * (GPU_V2_CK_BLOCKS_MOST blocks of 8): each warp sums several */
+    gpulz_gen("quant", src, 3u << 20, 5);
+    v2_one(src, (3u << 20) - 5, 1, 128, 256, 0, GPULZ_MODE_FAST);
     printf("format 2 trials: %d inputs, modes fast, ratio and auto\n", trials);
 
     v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick ? 40 : 400);

@@ -28,6 +28,10 @@
 #define GPU_V2_ENC_BATCH_FEW 32
 #define GPU_V2_UNDELTA_THREADS 256
 #define GPU_V2_PUT_THREADS 256 /* per segment placed */
+#define GPU_V2_CK_THREADS 256
+/* the checksum's grid at most: about one resident wave of an H100's or
+ * H200's warps, so that a large chunk's warps take several pieces each */
+#define GPU_V2_CK_BLOCKS_MOST 1024
 
 /* Symbol i of the input, S bytes little-endian, from any alignment. */
 template <unsigned S>
@@ -137,12 +141,11 @@ __device__ __forceinline__ uint8_t *v2_dst_at(const v2_dst &d, uint64_t i)
     return d.out + i * d.stride;
 }
 
-/* Unit i of U bytes (the stream's d.u, known to the caller at compile time,
- * so that the decoder's loop of 1-byte units carries no 16-bit test). */
+/* A unit of U bytes at p (the stream's d.u, known to the caller at compile
+ * time, so that the decoder's loop of 1-byte units carries no 16-bit test). */
 template <unsigned U>
-__device__ __forceinline__ void v2_unit_put(const v2_dst &d, uint64_t i, uint32_t v)
+__device__ __forceinline__ void v2_unit_store(const v2_dst &d, uint8_t *p, uint32_t v)
 {
-    uint8_t *p = v2_dst_at(d, i);
     if (U == 2 && d.aligned16) {
         *(uint16_t *)p = (uint16_t)v;
     } else {
@@ -150,6 +153,13 @@ __device__ __forceinline__ void v2_unit_put(const v2_dst &d, uint64_t i, uint32_
         if (U == 2)
             p[1] = (uint8_t)(v >> 8);
     }
+}
+
+/* Unit i of U bytes. */
+template <unsigned U>
+__device__ __forceinline__ void v2_unit_put(const v2_dst &d, uint64_t i, uint32_t v)
+{
+    v2_unit_store<U>(d, v2_dst_at(d, i), v);
 }
 
 /* ---- statistics ----------------------------------------------------------- */
@@ -494,37 +504,73 @@ __device__ __forceinline__ uint32_t v2_word(const uint8_t *p)
     return ((uintptr_t)p & 3) == 0 ? *(const uint32_t *)p : gpulz_get_u32(p);
 }
 
-/*
- * §17: one warp per piece (the blocks, then the tail as piece nb): lane l
- * steps over words l, l + 32, ..., the last partial word zero-padded in the
- * lane its index falls to, then the lanes folded in order; the pieces' terms
- * are summed with atomics (the sum is modulo 2^32, so their order is free).
- */
-__global__ void __launch_bounds__(256) gpu_v2_checksum_kernel(const uint8_t *x, uint64_t piece, uint64_t bytes,
-                                                              uint64_t nb, uint64_t tail, uint32_t *sum)
+/* A piece's lane hash for this lane (§17): lane l steps over words l,
+ * l + 32, ..., GPU_V2_CK_AHEAD loads issued before their steps, since the
+ * steps of a lane wait on one another and, a load at a time, the warps of
+ * an SM kept too few reads in flight to stream the data. */
+#define GPU_V2_CK_AHEAD 8
+template <bool ALIGNED>
+__device__ __forceinline__ uint32_t v2_ck_lane(const uint8_t *b, uint64_t words, unsigned lane)
 {
-    const uint64_t k = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const unsigned lane = threadIdx.x & 31;
-    if (k > nb)
-        return;
-    const uint64_t off = k < nb ? k * piece : bytes;
-    const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
-    const uint8_t *b = x + off;
-    const uint64_t words = len / 4;
     uint32_t h = gpulz_ck_lane_init(lane);
-    for (uint64_t j = lane; j < words; j += 32)
-        h = gpulz_ck_lane_step(h, v2_word(b + 4 * j));
-    if (len % 4 && lane == words % 32) {
-        uint32_t last = 0;
-        for (unsigned q = 0; q < len % 4; q++)
-            last |= (uint32_t)b[4 * words + q] << (8 * q);
-        h = gpulz_ck_lane_step(h, last);
+    uint64_t j = lane;
+    for (; j + 32 * (GPU_V2_CK_AHEAD - 1) < words; j += 32 * GPU_V2_CK_AHEAD) {
+        uint32_t w[GPU_V2_CK_AHEAD];
+#pragma unroll
+        for (unsigned t = 0; t < GPU_V2_CK_AHEAD; t++)
+            w[t] = ALIGNED ? *(const uint32_t *)(b + 4 * (j + 32 * t)) : gpulz_get_u32(b + 4 * (j + 32 * t));
+#pragma unroll
+        for (unsigned t = 0; t < GPU_V2_CK_AHEAD; t++)
+            h = gpulz_ck_lane_step(h, w[t]);
     }
-    uint32_t H = gpulz_ck_piece_start(len);
-    for (unsigned l = 0; l < 32; l++)
-        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
+    for (; j < words; j += 32)
+        h = gpulz_ck_lane_step(h, ALIGNED ? *(const uint32_t *)(b + 4 * j) : gpulz_get_u32(b + 4 * j));
+    return h;
+}
+
+/*
+ * §17: each warp takes pieces (the blocks, then the tail as piece nb) k, k
+ * + the grid's warps, ...: its lanes hash a piece, the last partial word
+ * zero-padded in the lane its index falls to, and fold in lane order.  The
+ * terms are summed per warp, then per block, and the blocks' sums added
+ * with an atomic each (the sum is modulo 2^32, so their order is free): an
+ * atomic per piece, all on one word, had the pieces of a large chunk wait
+ * on one another.
+ */
+__global__ void __launch_bounds__(GPU_V2_CK_THREADS) gpu_v2_checksum_kernel(const uint8_t *x, uint64_t piece,
+                                                                            uint64_t bytes, uint64_t nb,
+                                                                            uint64_t tail, uint32_t *sum)
+{
+    __shared__ uint32_t warp_sum[GPU_V2_CK_THREADS / 32];
+    const unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    const uint64_t warps = (uint64_t)gridDim.x * (GPU_V2_CK_THREADS / 32);
+    uint32_t terms = 0;
+    for (uint64_t k = (uint64_t)blockIdx.x * (GPU_V2_CK_THREADS / 32) + wid; k <= nb; k += warps) {
+        const uint64_t off = k < nb ? k * piece : bytes;
+        const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
+        const uint8_t *b = x + off;
+        const uint64_t words = len / 4;
+        uint32_t h = ((uintptr_t)b & 3) == 0 ? v2_ck_lane<true>(b, words, lane) : v2_ck_lane<false>(b, words, lane);
+        if (len % 4 && lane == words % 32) {
+            uint32_t last = 0;
+            for (unsigned q = 0; q < len % 4; q++)
+                last |= (uint32_t)b[4 * words + q] << (8 * q);
+            h = gpulz_ck_lane_step(h, last);
+        }
+        uint32_t H = gpulz_ck_piece_start(len);
+        for (unsigned l = 0; l < 32; l++)
+            H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
+        terms += gpulz_ck_term(H, k);
+    }
     if (lane == 0)
-        atomicAdd(sum, gpulz_ck_term(H, k));
+        warp_sum[wid] = terms;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t t = 0;
+        for (unsigned w = 0; w < GPU_V2_CK_THREADS / 32; w++)
+            t += warp_sum[w];
+        atomicAdd(sum, t);
+    }
 }
 
 /* ---- scans ---------------------------------------------------------------- */
@@ -772,9 +818,9 @@ __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint6
 /* ---- decoding ------------------------------------------------------------- */
 
 /*
- * A segment's words as a window the warp holds in registers, two words to a
- * lane in each: lane l has words base + 2l and base + 2l + 1 in a[0], 64
- * further in a[1].  A register is loaded 64 words before it is needed:
+ * A segment's words as a window the warp holds in registers, one word to a
+ * lane in each: lane l has word base + l in a[0], base + 32 + l in a[1],
+ * and so on.  A register is loaded 64 words or more before it is needed:
  * with each word loaded where a lane took it, every renormalisation waited
  * a memory latency, and a small chunk's segments, alone on their SMs,
  * decoded at a fraction of their speed.  Words past the segment's read 0.
@@ -782,66 +828,88 @@ __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint6
 struct v2_words {
     const uint8_t *w;
     uint32_t nw, base;
-    uint32_t a[2];
+    uint32_t a[4];
     __device__ __forceinline__ uint32_t load(uint32_t at, unsigned lane) const
     {
-        const uint32_t i = at + 2 * lane;
-        const uint32_t lo = i < nw ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i) : 0;
-        const uint32_t hi = i + 1 < nw ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * ((size_t)i + 1)) : 0;
-        return lo | hi << 16;
+        const uint32_t i = at + lane;
+        return i < nw ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i) : 0;
     }
     __device__ __forceinline__ void init(const uint8_t *words, uint32_t count, unsigned lane)
     {
         w = words;
         nw = count;
         base = 0;
-        a[0] = load(0, lane);
-        a[1] = load(64, lane);
+#pragma unroll
+        for (unsigned r = 0; r < 4; r++)
+            a[r] = load(32 * r, lane);
     }
     /* before a take from word k (the same in every lane), which takes 32 at
-     * most: the window then holds k .. k + 31 */
+     * most: the window then holds k .. k + 31 in a[0] and a[1] */
     __device__ __forceinline__ void ready(uint32_t k, unsigned lane)
     {
-        if (k - base >= 64) {
+        if (k - base >= 32) {
             a[0] = a[1];
-            base += 64;
-            a[1] = load(base + 64, lane);
+            a[1] = a[2];
+            a[2] = a[3];
+            base += 32;
+            a[3] = load(base + 96, lane);
         }
     }
-    /* word i of the window, every lane taking part */
-    __device__ __forceinline__ uint32_t get(uint32_t i) const
+    /* word i of the window k .. k + 31, every lane taking part: word j of it
+     * is in lane j mod 32, in a[0] where that lane's word there is at least
+     * k, else in a[1], so each lane offers the one the window holds and a
+     * single shuffle fetches it */
+    __device__ __forceinline__ uint32_t get(uint32_t k, uint32_t i, unsigned lane) const
     {
-        const uint32_t d = i - base, from = (d >> 1) & 31;
-        const uint32_t x0 = __shfl_sync(0xFFFFFFFFu, a[0], from), x1 = __shfl_sync(0xFFFFFFFFu, a[1], from);
-        const uint32_t x = d < 64 ? x0 : x1;
-        return d & 1 ? x >> 16 : x & 0xFFFFu;
+        return __shfl_sync(0xFFFFFFFFu, lane >= k - base ? a[0] : a[1], i & 31);
     }
 };
 
 /* Take the next word where a lane needs one: the lanes in need numbered in
- * lane order from *k; a word past the segment's marks it bad.  Predicated,
- * not branched: a round's steps stay one straight run of instructions. */
-__device__ __forceinline__ void v2_take(bool need, uint32_t *state, v2_words &W, uint32_t *k, bool *bad,
-                                        unsigned lane)
+ * lane order from *k.  A word past the segment's reads 0 and leaves *k past
+ * the count, which the segment's end refuses.  Predicated, not branched: a
+ * round's steps stay one straight run of instructions. */
+__device__ __forceinline__ void v2_take(bool need, uint32_t *state, v2_words &W, uint32_t *k, unsigned lane)
 {
     W.ready(*k, lane);
     const unsigned mask = __ballot_sync(0xFFFFFFFFu, need);
-    const uint32_t i = *k + __popc(mask & ((1u << lane) - 1));
-    const bool ok = need && i < W.nw;
-    const uint32_t word = W.get(i);
-    *state = ok ? gpulz_rans_take_word(*state, word) : *state;
-    *bad = *bad || (need && !ok);
+    const uint32_t word = W.get(*k, *k + __popc(mask & ((1u << lane) - 1)), lane);
+    *state = need ? gpulz_rans_take_word(*state, word) : *state;
     *k += __popc(mask);
+}
+
+/* One row of a segment: every lane's symbol step and renormalisation in
+ * lane order, then the escaped lanes' raw units in lane order (§16), that
+ * part skipped by the whole warp in a row without an escape.  FULL: every
+ * lane has a unit, so the rows before the last carry no test of it. */
+template <unsigned U, bool FULL>
+__device__ __forceinline__ void v2_decode_row(const uint32_t *slot, const uint16_t *value, const v2_dst &d,
+                                              uint8_t *p, bool active, uint32_t &state, v2_words &W, uint32_t &k,
+                                              unsigned lane)
+{
+    active = FULL || active;
+    const uint32_t sl = state & (GPULZ_RANS_M - 1), e = slot[sl];
+    const uint32_t next = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
+    state = active ? next : state;
+    v2_take(active && gpulz_rans_needs_word(state), &state, W, &k, lane);
+    const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
+    uint32_t v = value[sl];
+    if (__any_sync(0xFFFFFFFFu, esc)) {
+        if (esc) {
+            v = state & ((1u << (8 * U)) - 1);
+            state >>= 8 * U;
+        }
+        v2_take(esc && gpulz_rans_needs_word(state), &state, W, &k, lane);
+    }
+    if (active)
+        v2_unit_store<U>(d, p, v);
 }
 
 /*
  * A segment of c units of U bytes decoded by one warp to d (its unit 0 at
- * d.out), the table in shared memory.  Each row: every lane's
- * symbol step and renormalisation in lane order, then the escaped lanes'
- * raw units in lane order (§16), that part skipped by the whole warp in a
- * row without an escape.  Returns whether the segment is bad: a state below
- * 2^16 at the start, a word past the segment's, a lane not back at 2^16,
- * words left over (what entropy.c rejects).
+ * d.out), the table in shared memory.  Returns whether the segment is bad:
+ * a state below 2^16 at the start, a word past the segment's, a lane not
+ * back at 2^16, words left over (what entropy.c rejects).
  */
 template <unsigned U>
 __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const uint16_t *value, const uint8_t *seg,
@@ -850,26 +918,14 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
     v2_words W;
     W.init(seg + GPULZ_RANS_STATE_BYTES, nw, lane);
     uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0;
-    bool bad = state < GPULZ_RANS_L;
-    for (unsigned r = 0; r < (c + 31) / 32; r++) {
-        const unsigned i = r * 32 + lane;
-        const bool active = i < c;
-        const uint32_t sl = state & (GPULZ_RANS_M - 1), e = slot[sl];
-        const uint32_t next = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
-        state = active ? next : state;
-        v2_take(active && gpulz_rans_needs_word(state), &state, W, &k, &bad, lane);
-        const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
-        uint32_t v = value[sl];
-        if (__any_sync(0xFFFFFFFFu, esc)) {
-            if (esc) {
-                v = state & ((1u << (8 * U)) - 1);
-                state >>= 8 * U;
-            }
-            v2_take(esc && gpulz_rans_needs_word(state), &state, W, &k, &bad, lane);
-        }
-        if (active)
-            v2_unit_put<U>(d, i, v);
-    }
+    const bool bad = state < GPULZ_RANS_L;
+    const size_t step = (size_t)32 * d.stride;
+    uint8_t *p = v2_dst_at(d, lane);
+    const unsigned full = c / 32;
+    for (unsigned r = 0; r < full; r++, p += step)
+        v2_decode_row<U, true>(slot, value, d, p, true, state, W, k, lane);
+    if (c % 32)
+        v2_decode_row<U, false>(slot, value, d, p, full * 32 + lane < c, state, W, k, lane);
     return bad || state != GPULZ_RANS_L || k != nw;
 }
 

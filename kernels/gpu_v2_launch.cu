@@ -174,9 +174,10 @@ extern "C" int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, un
 {
     int rc = GPULZ_OK;
     const uint64_t m = n / S, nb = (m + C - 1) / C, pieces = nb + 1;
+    const uint64_t per = GPU_V2_CK_THREADS / 32, blocks = (pieces + per - 1) / per;
     GPULZ_CK(cudaMemsetAsync(sum, 0, sizeof *sum, st));
-    gpu_v2_checksum_kernel<<<(unsigned)((pieces + 7) / 8), 256, 0, st>>>(d_data, (uint64_t)C * S, m * S, nb,
-                                                                         n - m * S, sum);
+    gpu_v2_checksum_kernel<<<(unsigned)(blocks < GPU_V2_CK_BLOCKS_MOST ? blocks : GPU_V2_CK_BLOCKS_MOST),
+                             GPU_V2_CK_THREADS, 0, st>>>(d_data, (uint64_t)C * S, m * S, nb, n - m * S, sum);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;
