@@ -691,6 +691,15 @@ static void format2_trials(void)
      * (GPU_V2_CK_BLOCKS_MOST blocks of 8): each warp sums several */
     gpulz_gen("quant", src, 3u << 20, 5);
     v2_one(src, (3u << 20) - 5, 1, 128, 256, 0, GPULZ_MODE_FAST);
+    if (!quick) {
+        /* 2 560 segments, more than GPU_V2_FEW_SEGS_PER_SM an SM of an
+         * H100 or H200: the decoder's blocks of GPU_V2_DEC_WARPS_MANY */
+        const size_t big = (size_t)40 << 20;
+        uint8_t *b = malloc(big);
+        gpulz_gen("quant", b, big, 7);
+        v2_one(b, big - 3, 2, 128, 2048, 0, GPULZ_MODE_FAST);
+        free(b);
+    }
     printf("format 2 trials: %d inputs, modes fast, ratio and auto\n", trials);
 
     v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick ? 40 : 400);

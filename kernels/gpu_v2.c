@@ -735,7 +735,7 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
     if ((rc = gpu_v2_reader_send(R, J, &max_segs)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemsetAsync(J->err, 0, sizeof *bad, st));
-    if ((rc = gpu_v2_decode(J, d_src, max_segs, st)) != GPULZ_OK)
+    if ((rc = gpu_v2_decode(R->c, J, d_src, max_segs, st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(bad, J->err, sizeof *bad, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
@@ -788,7 +788,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
+    if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
         goto done;
     rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, st);

@@ -883,17 +883,18 @@ __device__ __forceinline__ void v2_take(bool need, uint32_t *state, v2_words &W,
  * part skipped by the whole warp in a row without an escape.  FULL: every
  * lane has a unit, so the rows before the last carry no test of it. */
 template <unsigned U, bool FULL>
-__device__ __forceinline__ void v2_decode_row(const uint32_t *slot, const uint16_t *value, const v2_dst &d,
-                                              uint8_t *p, bool active, uint32_t &state, v2_words &W, uint32_t &k,
-                                              unsigned lane)
+__device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &d, uint8_t *p, bool active,
+                                              uint32_t &state, v2_words &W, uint32_t &k, unsigned lane)
 {
     active = FULL || active;
-    const uint32_t sl = state & (GPULZ_RANS_M - 1), e = slot[sl];
+    const uint32_t sl = state & (GPULZ_RANS_M - 1);
+    const uint2 t = table[sl];
+    const uint32_t e = t.x;
     const uint32_t next = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
     state = active ? next : state;
     v2_take(active && gpulz_rans_needs_word(state), &state, W, &k, lane);
     const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
-    uint32_t v = value[sl];
+    uint32_t v = t.y;
     if (__any_sync(0xFFFFFFFFu, esc)) {
         if (esc) {
             v = state & ((1u << (8 * U)) - 1);
@@ -907,13 +908,14 @@ __device__ __forceinline__ void v2_decode_row(const uint32_t *slot, const uint16
 
 /*
  * A segment of c units of U bytes decoded by one warp to d (its unit 0 at
- * d.out), the table in shared memory.  Returns whether the segment is bad:
+ * d.out), the table in shared memory, each slot's entry beside its value
+ * (one load).  Returns whether the segment is bad:
  * a state below 2^16 at the start, a word past the segment's, a lane not
  * back at 2^16, words left over (what entropy.c rejects).
  */
 template <unsigned U>
-__device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const uint16_t *value, const uint8_t *seg,
-                                                  uint32_t nw, unsigned c, const v2_dst d, unsigned lane)
+__device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
+                                                  const v2_dst d, unsigned lane)
 {
     v2_words W;
     W.init(seg + GPULZ_RANS_STATE_BYTES, nw, lane);
@@ -923,29 +925,28 @@ __device__ __forceinline__ bool v2_decode_segment(const uint32_t *slot, const ui
     uint8_t *p = v2_dst_at(d, lane);
     const unsigned full = c / 32;
     for (unsigned r = 0; r < full; r++, p += step)
-        v2_decode_row<U, true>(slot, value, d, p, true, state, W, k, lane);
+        v2_decode_row<U, true>(table, d, p, true, state, W, k, lane);
     if (c % 32)
-        v2_decode_row<U, false>(slot, value, d, p, full * 32 + lane < c, state, W, k, lane);
+        v2_decode_row<U, false>(table, d, p, full * 32 + lane < c, state, W, k, lane);
     return bad || state != GPULZ_RANS_L || k != nw;
 }
 
 /*
- * One warp per segment of a rANS stream, the table in shared memory (grid y:
- * the stream), the units put where v2_dst says.
+ * One warp per segment of a rANS stream, WARPS segments to a block sharing
+ * the table in shared memory (grid y: the stream), the units put where
+ * v2_dst says.
  */
-__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
+template <unsigned WARPS>
+__global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
-    __shared__ uint32_t slot[GPULZ_RANS_M];
-    __shared__ uint16_t value[GPULZ_RANS_M];
+    __shared__ uint2 table[GPULZ_RANS_M];
     const gpu_v2_stream &st = J.s[blockIdx.y];
-    if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * GPU_V2_WARPS >= st.nseg)
+    if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg)
         return;
-    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += blockDim.x) {
-        slot[j] = st.dec->slot[j];
-        value[j] = st.dec->value[j];
-    }
+    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += blockDim.x)
+        table[j] = make_uint2(st.dec->slot[j], st.dec->value[j]);
     __syncthreads();
-    const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
+    const uint64_t s = (uint64_t)blockIdx.x * WARPS + (threadIdx.x >> 5);
     const unsigned lane = threadIdx.x & 31;
     if (s >= st.nseg)
         return;
@@ -955,8 +956,8 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_decode_kernel(gpu_v2
     const uint32_t nw = J.words[st.seg0 + s];
     v2_dst d = v2_dst_of(J, st);
     d.out = v2_dst_at(d, first); /* the segment's units from 0; whole units keep aligned16 */
-    const bool bad = d.u == 2 ? v2_decode_segment<2>(slot, value, seg, nw, c, d, lane)
-                              : v2_decode_segment<1>(slot, value, seg, nw, c, d, lane);
+    const bool bad = d.u == 2 ? v2_decode_segment<2>(table, seg, nw, c, d, lane)
+                              : v2_decode_segment<1>(table, seg, nw, c, d, lane);
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
 }

@@ -407,8 +407,11 @@ int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_
 
 /* Decode the streams of the chunk at d_src, each into its out (seg_off:
  * each segment's offset from its stream's first, words: its words, from the
- * directory the host checked).  Errors in *J->err. */
-int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, cudaStream_t st);
+ * directory the host checked), on context c's device: GPU_V2_DEC_WARPS_MANY
+ * segments to a block, or GPU_V2_WARPS where there are at most
+ * GPU_V2_FEW_SEGS_PER_SM an SM.  Errors in *J->err. */
+#define GPU_V2_DEC_WARPS_MANY 8
+int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, cudaStream_t st);
 
 /* §13 backwards on the m symbols of S bytes at y, in blocks of C. */
 int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, cudaStream_t st);

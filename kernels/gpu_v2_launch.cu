@@ -292,13 +292,25 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_decode(const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, cudaStream_t st)
+extern "C" int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs,
+                             cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint64_t max_units = most_units(J, 1);
+    uint64_t segs = 0;
+    for (unsigned j = 0; j < J->count; j++)
+        segs += J->s[j].kind == GPULZ_STREAM_RANS ? J->s[j].nseg : 0;
+    /* a block's segments share its table in shared memory, so more of them
+     * to a block keep more warps on an SM; few segments are spread over
+     * more SMs instead */
+    const unsigned warps =
+        segs <= (uint64_t)GPU_V2_FEW_SEGS_PER_SM * c->pol.sms ? GPU_V2_WARPS : GPU_V2_DEC_WARPS_MANY;
     if (max_segs) {
-        dim3 grid((unsigned)((max_segs + GPU_V2_WARPS - 1) / GPU_V2_WARPS), J->count);
-        gpu_v2_decode_kernel<<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src);
+        dim3 grid((unsigned)((max_segs + warps - 1) / warps), J->count);
+        if (warps == GPU_V2_DEC_WARPS_MANY)
+            gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY><<<grid, 32 * GPU_V2_DEC_WARPS_MANY, 0, st>>>(*J, d_src);
+        else
+            gpu_v2_decode_kernel<GPU_V2_WARPS><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src);
         GPULZ_CK(cudaGetLastError());
     }
     if (max_units) {

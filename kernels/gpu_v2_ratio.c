@@ -266,7 +266,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     byte_stream(&J.s[0], NULL, tok + Z.flags, nf);
     if ((rc = gpu_v2_reader_next(&R, nf, "flags", &J.s[0])) != GPULZ_OK ||
         (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK ||
-        (rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
+        (rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_flag_counts(d_table, tok + Z.flags, d_fpos, nb, d_mpos, tok + Z.temp, Z.temp_bytes, err, st)) !=
             GPULZ_OK)
         goto done;
@@ -303,7 +303,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         goto done;
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    if ((rc = gpu_v2_decode(&J, d_src, max_segs, st)) != GPULZ_OK ||
+    if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, C, st)) != GPULZ_OK))
