@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# the decoder's one-shuffle word window and the checksum's batched loads (new) against 60cff09 (prev) on the H200:
+# GPU tests; gpu_bench --v2 256 MB alternating twice beside nvcomp_bench; probe2 16/4/1 MB alternating; ncu kernel
+# times of fast at 256 MB; memcheck of gpu_codec_test (quick)
+START=$(date +%s); R=$PWD; W=/tmp/w51; rm -rf $W; mkdir -p $W/prev $W/cand $W/res $W/nvc
+S=$OUT/summary.txt
+log() { echo "== $1 $(date -u +%T)" >> $S; }
+log start; nvidia-smi -L >> $S
+tar xJf $R/.dev/nvcomp.tar.xz -C $W/nvc
+for v in prev cand; do
+  opt=; [ $v = cand ] && opt="--with-nvcomp=$W/nvc/nvidia/libnvcomp"
+  ( cd $W/$v && tar xzf $R/.dev/$v.tar.gz && cd gpulz-* && N=$PWD && ./configure -q --with-cuda-arch=90 $opt && make -j8 && make -j8 bench/gpu_bench $([ $v = cand ] && echo "bench/nvcomp_bench h5tests/gpu_codec_test h5tests/codec_refdec_test") && gcc -O2 -Ikernels $R/.dev/probe2.c -o probe2 .libs/libgpulz.so -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcudart -Wl,-rpath,$N/.libs && if [ $v = cand ]; then make -j8 check TESTS=; fi ) > $W/res/build-$v.log 2>&1 || tail -20 $W/res/build-$v.log >> $S &
+done
+wait
+log built
+N=$(echo $W/cand/gpulz-*)
+cd $N
+for seed in 0 1 2; do
+  ( if [ $seed = 0 ]; then ./h5tests/gpu_codec_test; else GPULZ_TEST_SEED=$seed ./h5tests/gpu_codec_test; fi > $W/res/gpu_codec_test-$seed.log 2>&1; echo "gpu_codec_test seed $seed: exit $?" >> $S ) &
+done
+( GPULZ_BACKEND=gpu timeout 100 ./h5tests/codec_refdec_test 300 > $W/res/refdec-gpu.log 2>&1; echo "GPULZ_BACKEND=gpu codec_refdec_test 300: exit $?" >> $S ) &
+wait
+for seed in 0 1 2; do grep -h "failures" $W/res/gpu_codec_test-$seed.log | tail -1 | sed "s/^/seed $seed: /" >> $S; done
+GPULZ_BACKEND=gpu timeout 90 make -j16 check TESTS="h5tests/codec_v2 h5tests/codec_golden2 h5tests/h5_fixture h5tests/h5_corrupt h5tests/h5_direct h5tests/gpu_batch_test" > $W/res/check-gpu.log 2>&1
+grep -h "^PASS\|^FAIL\|^SKIP\|^ERROR" $W/res/check-gpu.log | sed 's/^/GPULZ_BACKEND=gpu /' >> $S
+log tested
+mkdir -p $W/gq && ./gpulz gen quant 256M -o $W/gq/genquant.u16 && echo "genquant uint16 134217728 268435456 -" > $W/gq/MANIFEST
+for r in 1 2; do for v in prev cand; do D=$(echo $W/$v/gpulz-*)
+  ( cd $D && timeout 60 ./bench/gpu_bench --csv --v2 --manifest $W/gq/MANIFEST --repeats 5 > $W/res/v2-$v-$r.csv 2>>$W/res/bench.err )
+  grep -h "S2" $W/res/v2-$v-$r.csv | sed "s/^/$v $r: /" >> $S
+done; done
+( timeout 60 ./bench/nvcomp_bench --csv --manifest $W/gq/MANIFEST --repeats 5 > $W/res/nvcomp.csv 2>>$W/res/bench.err )
+cat $W/res/nvcomp.csv >> $S
+log benched
+for r in 1 2; do for v in prev cand; do echo "-- $v $r" >> $S; (cd $W/$v/gpulz-* && ./probe2 $W/gq/genquant.u16 256 fast,auto 5 && ./probe2 $W/gq/genquant.u16 16 fast,auto 11 && ./probe2 $W/gq/genquant.u16 4 fast,auto 21 && ./probe2 $W/gq/genquant.u16 1 fast,auto 21) >> $S 2>&1; done; done
+log probed
+for v in prev cand; do ( cd $W/$v/gpulz-* && timeout 40 ncu --clock-control none --metrics gpu__time_duration.sum --csv ./probe2 $W/gq/genquant.u16 256 fast 1 > $W/res/ncu-$v.csv 2>> $W/res/ncu.err )
+  grep -h "decode_kernel\|checksum_kernel\|encode_kernel" $W/res/ncu-$v.csv | awk -F'","' '{print "'$v' " substr($5,1,40) " " $NF}' >> $S
+done
+log ncu
+left=$((580 - $(date +%s) + START))
+[ $left -gt 20 ] && { GPULZ_TEST_QUICK=1 timeout $left /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 ./h5tests/gpu_codec_test > $W/res/memcheck.log 2>&1; echo "memcheck exit $?" >> $S; tail -4 $W/res/memcheck.log >> $S; }
+log done
+tar czf $OUT/res.tgz -C $W res
