@@ -498,10 +498,12 @@ __global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, ui
     }
 }
 
-/* A 32-bit little-endian word, with one load where it is aligned. */
-__device__ __forceinline__ uint32_t v2_word(const uint8_t *p)
+/* Word j of b, 32-bit little-endian: one load where b is aligned
+ * (ALIGNED, the caller's test, once a piece). */
+template <bool ALIGNED>
+__device__ __forceinline__ uint32_t v2_word(const uint8_t *b, uint64_t j)
 {
-    return ((uintptr_t)p & 3) == 0 ? *(const uint32_t *)p : gpulz_get_u32(p);
+    return (uint32_t)(ALIGNED ? v2_sym_aligned<4>(b, j) : v2_sym<4>(b, j));
 }
 
 /* A piece's lane hash for this lane (§17): lane l steps over words l,
@@ -518,13 +520,13 @@ __device__ __forceinline__ uint32_t v2_ck_lane(const uint8_t *b, uint64_t words,
         uint32_t w[GPU_V2_CK_AHEAD];
 #pragma unroll
         for (unsigned t = 0; t < GPU_V2_CK_AHEAD; t++)
-            w[t] = ALIGNED ? *(const uint32_t *)(b + 4 * (j + 32 * t)) : gpulz_get_u32(b + 4 * (j + 32 * t));
+            w[t] = v2_word<ALIGNED>(b, j + 32 * t);
 #pragma unroll
         for (unsigned t = 0; t < GPU_V2_CK_AHEAD; t++)
             h = gpulz_ck_lane_step(h, w[t]);
     }
     for (; j < words; j += 32)
-        h = gpulz_ck_lane_step(h, ALIGNED ? *(const uint32_t *)(b + 4 * j) : gpulz_get_u32(b + 4 * j));
+        h = gpulz_ck_lane_step(h, v2_word<ALIGNED>(b, j));
     return h;
 }
 

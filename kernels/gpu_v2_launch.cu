@@ -196,9 +196,16 @@ static uint64_t most_units(const gpu_v2_job *J, int with_constant)
     return most;
 }
 
+/* segs segments in all leave context c's device mostly idle: at most
+ * GPU_V2_FEW_SEGS_PER_SM an SM, nothing beside a segment hides its waits */
+static bool few_segs(const gpu_ctx *c, uint64_t segs)
+{
+    return segs <= (uint64_t)GPU_V2_FEW_SEGS_PER_SM * c->pol.sms;
+}
+
 extern "C" unsigned gpu_v2_enc_batch(const gpu_ctx *c, uint64_t segs)
 {
-    return segs <= (uint64_t)GPU_V2_FEW_SEGS_PER_SM * c->pol.sms ? GPU_V2_ENC_BATCH_FEW : GPU_V2_ENC_BATCH;
+    return few_segs(c, segs) ? GPU_V2_ENC_BATCH_FEW : GPU_V2_ENC_BATCH;
 }
 
 extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, unsigned batch,
@@ -303,8 +310,7 @@ extern "C" int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_
     /* a block's segments share its table in shared memory, so more of them
      * to a block keep more warps on an SM; few segments are spread over
      * more SMs instead */
-    const unsigned warps =
-        segs <= (uint64_t)GPU_V2_FEW_SEGS_PER_SM * c->pol.sms ? GPU_V2_WARPS : GPU_V2_DEC_WARPS_MANY;
+    const unsigned warps = few_segs(c, segs) ? GPU_V2_WARPS : GPU_V2_DEC_WARPS_MANY;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + warps - 1) / warps), J->count);
         if (warps == GPU_V2_DEC_WARPS_MANY)
