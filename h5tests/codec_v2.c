@@ -10,6 +10,7 @@
  */
 #include "codec_testutil.h"
 #include "datagen.h"
+#include "gpulz_entropy.h"
 #include "gpulz_format2.h"
 
 static const char *mode_name(gpulz_mode m)
@@ -322,8 +323,51 @@ static void api_trials(void)
     free(in);
 }
 
+/* A stream whose last segment codes longer than its units (skewed
+ * segments, then a random one, which the skewed model codes in more than a
+ * byte a unit): with several workers that segment outgrows the slot each
+ * segment is coded into and is coded again by the calling thread; the
+ * bytes are those of one thread, and the chunk shows the long segment. */
+static void long_segment_trial(void)
+{
+    const size_t G = (size_t)1 << GPULZ_SEG_LOG2_DEFAULT, segs = 24, n = segs * G;
+    uint8_t *in = tu_xmalloc(n);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        in[i] = i < (segs - 1) * G ? (uint8_t)((x >> 16) % 97 == 0) : (uint8_t)(x >> 16);
+    }
+    gpulz_params p, one;
+    tu_params(&p, 1, 128, 4096, 4);
+    p.mode = GPULZ_MODE_FAST;
+    one = p;
+    one.threads = 1;
+    size_t len = 0, len1 = 0;
+    uint8_t *c = round_trip(in, n, &p, &len, "long segment");
+    uint8_t *c1 = tu_compress(in, n, &one, &len1);
+    TU_CHECK(c && c1 && len1 == len && !memcmp(c, c1, len), "long segment: 4 threads and 1 write different bytes");
+    gpulz_layout L;
+    gpulz_stream_view V;
+    memset(&V, 0, sizeof V);
+    int rc = c ? gpulz_header_parse(c, len, &L, NULL) : GPULZ_ERR_PARAM;
+    if (rc == GPULZ_OK)
+        rc = gpulz_stream_open(c + L.table_end, len - L.table_end, UINT64_MAX, 1, L.seg_log2, "symbols", &V);
+    TU_CHECK(rc == GPULZ_OK && V.kind == GPULZ_STREAM_RANS && V.nseg == segs,
+             "long segment: the chunk's stream is not %zu rANS segments (%s)", segs, gpulz_last_error());
+    if (rc == GPULZ_OK && V.nseg == segs)
+        TU_CHECK((size_t)GPULZ_RANS_WORD_BYTES * V.words[segs - 1] > G &&
+                     (size_t)GPULZ_RANS_WORD_BYTES * V.words[0] < G,
+                 "long segment: segments of %u and %u words, not a short one and a long one", V.words[0],
+                 V.words[segs - 1]);
+    gpulz_stream_close(&V);
+    free(c);
+    free(c1);
+    free(in);
+}
+
 int main(void)
 {
+    long_segment_trial();
     kinds_trials();
     auto_trials();
     ratio_trials();

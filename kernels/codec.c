@@ -109,8 +109,8 @@ typedef struct encode_job {
     gpulz_cpu_scratch **scratch; /* one per worker */
 } encode_job;
 
-/* A worker's encoder scratch, allocated by the worker itself: a thread count
- * beyond what memory allows then means fewer workers, not a failure. */
+/* A worker's encoder scratch (gpulz_workers_alloc): a thread count beyond
+ * what memory allows then means fewer workers, not a failure. */
 static int encode_init(void *ctx, unsigned worker)
 {
     encode_job *J = ctx;
@@ -157,8 +157,8 @@ static int cpu_compress(const uint8_t *src, const gpulz_layout *L, uint8_t *dst,
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate encoder scratch");
     gpulz_header_write(dst, L);
     encode_job J = {src, dst, L, scratch};
-    rc = gpulz_parallel_for(L->blocks, workers, GPULZ_BLOCK_GRAIN, encode_init, encode_one, &J);
-    if (rc != GPULZ_OK)
+    if ((rc = gpulz_workers_alloc(&workers, encode_init, &J)) != GPULZ_OK ||
+        (rc = gpulz_parallel_for(L->blocks, workers, GPULZ_BLOCK_GRAIN, NULL, encode_one, &J)) != GPULZ_OK)
         goto done;
     /* Each block sits in a slot of its raw size; move them together.  A
      * block never grows, so every destination is at or before its source. */

@@ -870,7 +870,8 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
                 malloc((nb + 1) * sizeof(uint32_t))};
     if (!J.scratch || !J.flags || !J.lits || !J.lens || !J.offs || !J.T || !J.nlit || !J.nmatch)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams of %llu blocks", (unsigned long long)nb);
-    if ((rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, lz_init, lz_block, &J)) != GPULZ_OK)
+    if ((rc = gpulz_workers_alloc(&workers, lz_init, &J)) != GPULZ_OK ||
+        (rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, NULL, lz_block, &J)) != GPULZ_OK)
         goto done;
     /* the streams, each block's part moved down to follow the one before */
     uint64_t nf = 0, nl = 0, nm = 0;
@@ -1165,11 +1166,14 @@ static int decode_ratio(const uint8_t *src, size_t n, const gpulz_layout *L, uin
     if ((rc = gpulz_stream_decode(src + *pos, n - *pos, &Of, g, threads, "offsets", &used)) != GPULZ_OK)
         goto done;
     *pos += used;
-    const unsigned workers = gpulz_worker_count(threads, nb);
+    unsigned workers = gpulz_worker_count(threads, nb);
     if (!(scratch = calloc(workers ? workers : 1, sizeof *scratch)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate decoder scratch");
-    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst, term, scratch, workers == 1};
-    rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, lzdec_init, lzdec_block, &J);
+    lzdec_job J = {L, flags, lits, lens, offs, T, fpos, lpos, mpos, dst, term, scratch, 0};
+    if ((rc = gpulz_workers_alloc(&workers, lzdec_init, &J)) == GPULZ_OK) {
+        J.in_order = workers == 1;
+        rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, NULL, lzdec_block, &J);
+    }
     for (unsigned w = 0; w < workers; w++)
         free(scratch[w]);
 done:

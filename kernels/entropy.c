@@ -562,7 +562,11 @@ int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u)
  * step and a raw step, and one spare word below them), then puts the
  * segment in place: with one worker straight into the output after the
  * table and the directory, where its offset is known; with several into a
- * buffer of its own, copied into place once every size is known.
+ * slot of its own, copied into place once every size is known.  The slots,
+ * like the workers' scratch, are the calling thread's allocations
+ * (gpulz_workers_alloc says why); a slot holds a segment no longer than
+ * its units, and one that is longer is coded again by the calling thread
+ * into a buffer of its own.
  */
 typedef struct enc_job {
     const gpulz_units *U;
@@ -571,7 +575,11 @@ typedef struct enc_job {
     uint32_t *words;   /* per segment: its word count */
     uint16_t **tmp;    /* per worker: 2 * G + 1 words */
     const struct enc_entry *tab; /* per table entry, the escape's included */
-    uint8_t **seg;     /* several workers: per segment its bytes */
+    uint8_t *slots;    /* several workers: per segment a slot of slot bytes, */
+    size_t slot;
+    uint8_t *later;    /* per segment: it outgrew its slot, */
+    uint8_t **seg;     /* and then its bytes, coded after the workers */
+    int late;          /* set while the calling thread codes those */
     uint8_t *direct;   /* one worker: where the segments go, */
     size_t pos, room;  /* how far they reach, and the most that can be kept */
     int over;          /* set when the segments outgrow room: stored instead */
@@ -692,6 +700,11 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
         }
         out = J->direct + J->pos;
         J->pos += size;
+    } else if (size <= J->slot) {
+        out = J->slots + s * J->slot;
+    } else if (!J->late) {
+        J->later[s] = 1;
+        return GPULZ_OK;
     } else if (!(out = J->seg[s] = malloc(size))) {
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a coded segment");
     }
@@ -788,36 +801,49 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     /* the segments start after the table and the directory; a body of
      * N u bytes or more is not kept (kind RANS: the states fit) */
     const size_t seg0 = GPULZ_STREAM_HEADER_SIZE + tsize + 4 * nseg;
-    if (workers == 1) {
-        J.direct = out + seg0;
-        J.room = U->N * U->u - tsize - 4 * nseg;
-    } else if (!(J.seg = calloc(nseg, sizeof *J.seg))) {
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate coder scratch for %llu segments", (unsigned long long)nseg);
-    }
     J.words = malloc(nseg * sizeof *J.words);
     J.tmp = calloc(workers, sizeof *J.tmp);
     if (!J.words || !J.tmp)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate coder scratch for %llu segments", (unsigned long long)nseg);
-    rc = gpulz_parallel_for(nseg, workers, 1, enc_init, enc_segment, &J);
-    if (rc == GPULZ_ERR_NOMEM && workers > 1) {
-        /* the segments' own buffers could not all be had: code them in
-         * place on one thread, as one worker does (threads are a ceiling) */
-        for (uint64_t s = 0; s < nseg; s++)
-            free(J.seg[s]);
-        free(J.seg);
-        J.seg = NULL;
-        for (unsigned w = 0; w < workers; w++) {
-            free(J.tmp[w]);
-            J.tmp[w] = NULL;
+    if ((rc = gpulz_workers_alloc(&workers, enc_init, &J)) != GPULZ_OK)
+        goto done;
+    if (workers > 1) {
+        J.slot = GPULZ_RANS_STATE_BYTES + ((size_t)U->u << g);
+        J.slots = nseg <= SIZE_MAX / J.slot ? malloc(nseg * J.slot) : NULL;
+        J.later = calloc(nseg, 1);
+        J.seg = calloc(nseg, sizeof *J.seg);
+        if ((rc = J.slots && J.later && J.seg ? gpulz_parallel_for(nseg, workers, 1, NULL, enc_segment, &J)
+                                              : GPULZ_ERR_NOMEM) == GPULZ_OK) {
+            J.late = 1;
+            for (uint64_t s = 0; s < nseg && rc == GPULZ_OK; s++)
+                if (J.later[s])
+                    rc = enc_segment(&J, 0, s);
         }
+        if (rc == GPULZ_ERR_NOMEM) {
+            /* the slots or a long segment's buffer could not be had: code
+             * the segments in place on one thread, as one worker does
+             * (threads are a ceiling) */
+            if (J.seg)
+                for (uint64_t s = 0; s < nseg; s++)
+                    free(J.seg[s]);
+            free(J.seg);
+            free(J.slots);
+            free(J.later);
+            J.seg = NULL;
+            J.slots = J.later = NULL;
+            workers = 1;
+        } else if (rc != GPULZ_OK) {
+            goto done;
+        }
+    }
+    if (workers == 1) {
         J.direct = out + seg0;
         J.room = U->N * U->u - tsize - 4 * nseg;
         J.pos = 0;
         J.over = 0;
-        rc = gpulz_parallel_for(nseg, 1, 1, enc_init, enc_segment, &J);
+        if ((rc = gpulz_parallel_for(nseg, 1, 1, NULL, enc_segment, &J)) != GPULZ_OK)
+            goto done;
     }
-    if (rc != GPULZ_OK)
-        goto done;
     uint64_t body = tsize + 4 * nseg;
     if (!J.over)
         for (uint64_t s = 0; s < nseg; s++)
@@ -833,7 +859,7 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     if (!J.direct)
         for (uint64_t s = 0; s < nseg; s++) {
             size_t seg = GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * J.words[s];
-            memcpy(p, J.seg[s], seg);
+            memcpy(p, J.seg[s] ? J.seg[s] : J.slots + s * J.slot, seg);
             p += seg;
         }
     *len = GPULZ_STREAM_HEADER_SIZE + body;
@@ -847,6 +873,8 @@ done:
         for (uint64_t s = 0; s < gpulz_segments_of(U->N, g); s++)
             free(J.seg[s]);
     free(J.seg);
+    free(J.slots);
+    free(J.later);
     free(J.words);
     gpulz_model_free(&m);
     return rc;

@@ -110,6 +110,9 @@ typedef struct gpu_ctx {
     size_t hists_cap, tables_cap;
     /* format 2's S = 2 histograms (gpu_v2_hists_fetch) */
     uint64_t *h_whole;
+    /* format 2's coding models (gpu_v2_code_streams), allocated at first
+     * use: at 48 KB each, a chunk's took half a MiB of its caller's stack */
+    struct gpulz_model *h_models;
     /* pinned: format 2 decoding's segment directories, gathered there and
      * sent from there (gpu_v2_reader) */
     uint8_t *h_dirs;

@@ -225,12 +225,14 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     const gpu_v2_plan *P = K->P;
     const unsigned g = J->g;
     int rc = GPULZ_OK;
-    gpulz_model model[GPU_V2_STREAMS_MAX];
+    gpulz_model *model = K->c->h_models;
     uint64_t pos_of[GPU_V2_STREAMS_MAX], body_of[GPU_V2_STREAMS_MAX];
     size_t enc_at[GPU_V2_STREAMS_MAX + 1];
     uint64_t *bounds = NULL;
     gpu_v2_enc *enc = NULL;
     gpu_ctx *c = K->c;
+    if (!model && !(model = c->h_models = calloc(GPU_V2_STREAMS_MAX, sizeof *model)))
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the streams' models");
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
         model[j].entry = NULL; /* what gpulz_model_free reads: not the 48 KB of each */
     J->words = (uint32_t *)(K->scratch + P->words);

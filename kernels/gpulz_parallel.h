@@ -18,6 +18,14 @@ extern "C" {
  * rather than in fixed ranges. */
 #define GPULZ_BLOCK_GRAIN 4
 
+/* The stack of each thread the library starts.  glibc's default is
+ * RLIMIT_STACK, 8 MiB, reserved in the address space for as long as the
+ * thread lives, and the pool keeps a thread per core: under an
+ * address-space limit (ulimit -v) on a many-core machine those stacks left
+ * too little for the chunk's own buffers.  The deepest path a worker runs,
+ * a batch lane's whole GPU chunk call, takes well under 256 KiB (gcc
+ * -fstack-usage); the rest is room for the CUDA runtime and the C library. */
+#define GPULZ_THREAD_STACK ((size_t)2 << 20)
 /* Online cores when first asked, 1..GPULZ_THREADS_MAX. */
 unsigned gpulz_online_cores(void);
 
@@ -49,6 +57,18 @@ typedef int (*gpulz_worker_init_fn)(void *ctx, unsigned worker);
 typedef int (*gpulz_item_fn)(void *ctx, unsigned worker, uint64_t item);
 int gpulz_parallel_for(uint64_t items, unsigned workers, unsigned grain, gpulz_worker_init_fn init,
                        gpulz_item_fn fn, void *ctx);
+/*
+ * The workers' memory, allocated on the calling thread: alloc(ctx, w) for
+ * w = 0 .. *workers - 1 until one fails, *workers then the count that
+ * succeeded; fails, with the first one's status, only when none did.
+ * Workers that malloc nothing themselves leave the address space as it
+ * was: glibc gives each thread that allocates an arena of its own, 64 MiB
+ * of address space kept for the life of the process, and under an
+ * address-space limit (ulimit -v) a many-thread call's arenas left too
+ * little for the chunk's own buffers.  parallel_for's init is for what
+ * must be set on the worker's thread (its CUDA device).
+ */
+int gpulz_workers_alloc(unsigned *workers, gpulz_worker_init_fn alloc, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -194,6 +194,7 @@ static int start_thread(pthread_t *tid, void *(*main_fn)(void *), void *arg, int
     sigdelset(&all, SIGSYS);
     if (pthread_attr_init(&attr) != 0)
         return -1;
+    pthread_attr_setstacksize(&attr, GPULZ_THREAD_STACK);
     if (detached)
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -317,4 +318,16 @@ int gpulz_parallel_for(uint64_t items, unsigned workers, unsigned grain, gpulz_w
     free(tid);
     pthread_mutex_destroy(&J.lock);
     return rc;
+}
+
+int gpulz_workers_alloc(unsigned *workers, gpulz_worker_init_fn alloc, void *ctx)
+{
+    unsigned w = 0;
+    int rc = 0;
+    while (w < *workers && (rc = alloc(ctx, w)) == 0)
+        w++;
+    if (w == 0)
+        return rc;
+    *workers = w;
+    return 0;
 }
