@@ -309,7 +309,7 @@ static int v2_room(size_t cap, uint8_t *room, size_t room_cap, int *room_used, u
 /* One candidate on the CPU: a format 2 chunk of mode with symbol size S, or
  * with mode lz format 1 through the driver (on the GPU where it would run). */
 static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
-                        uint8_t *room, size_t room_cap, int *room_used, uint8_t **out, size_t *len)
+                        size_t beat, uint8_t *room, size_t room_cap, int *room_used, uint8_t **out, size_t *len)
 {
     gpulz_params q = *p;
     q.symbol_size = S;
@@ -326,7 +326,7 @@ static int v2_candidate(const uint8_t *src, size_t n, unsigned S, gpulz_mode mod
         return gpulz_chunk_compress(&host_ops, &J, n, &q, *out, cap, len);
     }
     /* want_gpu or the GPU's failure noted why this runs on the CPU */
-    return gpulz_v2_encode(src, n, S, mode, &q, *out, len);
+    return gpulz_v2_encode_beat(src, n, S, mode, &q, beat, *out, len);
 }
 
 /* A candidate's buffer given up: room becomes free again, a buffer of its
@@ -406,7 +406,12 @@ static int v2_best(const uint8_t *src, size_t n, unsigned S, const gpulz_params 
     for (; i < count; i++) {
         uint8_t *out = NULL;
         size_t len = 0;
-        rc = v2_candidate(src, n, S, list[i], p, room, room_cap, room_used, &out, &len);
+        rc = v2_candidate(src, n, S, list[i], p, *best ? *best_len : 0, room, room_cap, room_used, &out, &len);
+        if (rc == GPULZ_NOT_SHORTER) {
+            v2_drop(out, room, room_used);
+            rc = GPULZ_OK;
+            continue;
+        }
         if (rc != GPULZ_OK) {
             v2_drop(out, room, room_used);
             v2_drop(*best, room, room_used);

@@ -379,18 +379,6 @@ static int units_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     return rc;
 }
 
-static int units_encode_counted(const gpulz_units *U, unsigned g, unsigned threads, uint8_t **p)
-{
-    gpulz_hist h;
-    int rc = gpulz_hist_init(&h, U->u);
-    if (rc != GPULZ_OK)
-        return rc;
-    gpulz_hist_add(&h, U);
-    rc = units_encode(U, &h, g, threads, p);
-    gpulz_hist_free(&h);
-    return rc;
-}
-
 /* ---- fast's choice (§19) -------------------------------------------------- */
 
 void gpulz_fast_hists_free(gpulz_fast_hists *H)
@@ -856,14 +844,19 @@ int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, int *split)
 }
 
 /* The ratio shape's token table and streams from the transformed symbols y,
- * SPLIT chosen for the literals, written at *p. */
-static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned threads, uint8_t *dst,
-                        uint8_t **p)
+ * SPLIT chosen for the literals, written at *p; GPULZ_NOT_SHORTER before
+ * the streams' coding where their floors show the chunk cannot be shorter
+ * than beat (0: no such length). */
+static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned threads, size_t beat,
+                        uint8_t *dst, uint8_t **p)
 {
     const unsigned S = L->symbol_size, C = L->block_symbols;
     const uint64_t nb = L->blocks, m = L->symbols;
     int rc = GPULZ_OK;
     unsigned workers = gpulz_worker_count(threads, nb);
+    gpulz_units units[GPULZ_STREAMS_MAX];
+    gpulz_hist hist[GPULZ_STREAMS_MAX];
+    memset(hist, 0, sizeof hist);
     lz_job J = {y, L, calloc(workers ? workers : 1, sizeof(gpulz_cpu_scratch *)),
                 malloc(nb * (C / 8) + 1), malloc(m * S + 1), malloc(m + 1), malloc(m + 1),
                 malloc((nb + 1) * sizeof(uint32_t)), malloc((nb + 1) * sizeof(uint32_t)),
@@ -900,19 +893,32 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
             goto done;
     }
     L->flags |= split ? GPULZ_V2_FLAG_SPLIT : 0;
-    gpulz_units F = {J.flags, 1, 1, nf};
-    if ((rc = units_encode_counted(&F, g, threads, p)) != GPULZ_OK)
-        goto done;
-    for (unsigned j = 0; j < (split ? S : 1); j++) {
-        gpulz_units U = symbol_units(J.lits, nl, S, split, j);
-        if ((rc = units_encode_counted(&U, g, threads, p)) != GPULZ_OK)
+    /* the streams in the chunk's order (§12), each counted */
+    const unsigned count = gpulz_stream_count(L->flags, S);
+    units[0] = (gpulz_units){J.flags, 1, 1, nf};
+    for (unsigned j = 0; j + 3 < count; j++)
+        units[1 + j] = symbol_units(J.lits, nl, S, split, j);
+    units[count - 2] = (gpulz_units){J.lens, 1, 1, nm};
+    units[count - 1] = (gpulz_units){J.offs, 1, 1, nm};
+    uint64_t least = L->table_end + L->tail;
+    for (unsigned j = 0; j < count; j++) {
+        uint64_t floor = 0;
+        if ((rc = gpulz_hist_init(&hist[j], units[j].u)) != GPULZ_OK)
             goto done;
+        gpulz_hist_add(&hist[j], &units[j]);
+        if (beat && (rc = gpulz_stream_floor_counted(&hist[j], g, &floor)) != GPULZ_OK)
+            goto done;
+        least += floor;
     }
-    gpulz_units Ln = {J.lens, 1, 1, nm}, Of = {J.offs, 1, 1, nm};
-    if ((rc = units_encode_counted(&Ln, g, threads, p)) != GPULZ_OK ||
-        (rc = units_encode_counted(&Of, g, threads, p)) != GPULZ_OK)
+    if (beat && least >= beat) {
+        rc = GPULZ_NOT_SHORTER;
         goto done;
+    }
+    for (unsigned j = 0; j < count && rc == GPULZ_OK; j++)
+        rc = units_encode(&units[j], &hist[j], g, threads, p);
 done:
+    for (unsigned j = 0; j < GPULZ_STREAMS_MAX; j++)
+        gpulz_hist_free(&hist[j]);
     if (J.scratch)
         for (unsigned w = 0; w < workers; w++)
             gpulz_cpu_scratch_free(J.scratch[w]);
@@ -929,6 +935,12 @@ done:
 
 int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
                     uint8_t *dst, size_t *len)
+{
+    return gpulz_v2_encode_beat(src, n, S, mode, p, 0, dst, len);
+}
+
+int gpulz_v2_encode_beat(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
+                         size_t beat, uint8_t *dst, size_t *len)
 {
     const unsigned g = GPULZ_SEG_LOG2_DEFAULT;
     const int lz = mode == GPULZ_MODE_RATIO;
@@ -952,7 +964,7 @@ int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, c
     uint8_t *q = dst + L.table_end;
     if (lz) {
         L.flags &= ~GPULZ_V2_FLAG_SPLIT;
-        if ((rc = encode_ratio(y, &L, g, p->threads, dst, &q)) != GPULZ_OK)
+        if ((rc = encode_ratio(y, &L, g, p->threads, beat, dst, &q)) != GPULZ_OK)
             goto done;
     } else {
         for (unsigned j = 0; j < gpulz_symbol_streams(L.flags, S); j++) {

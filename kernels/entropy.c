@@ -555,6 +555,52 @@ int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u)
     return body < N * u;
 }
 
+/*
+ * A rANS body's table, directory and states are exact; its W words are
+ * bounded below by the units' costs.  Per lane take Phi = 16 (words so far)
+ * + log2(x): the coder starts at x = 2^16 (Phi = 16) and ends with x < 2^32.
+ * A symbol step with frequency f raises Phi by at least
+ * log2(M / f) + log2(1 - (f - 1) / 2^16) where it emits no word (from
+ * x >= 2^16, floor(x / f) M >= (x - f + 1) M / f): gpulz_rans_floor, in
+ * 1/256 bits.  Where it emits one, x >= f 2^20 loses at most
+ * log2(16 / 15) to the shift and, now x >= 16 f, at most as much to the
+ * floor: 2 log2(16 / 15) < 47.7/256 bits a word.  A raw step of u bytes
+ * raises Phi by 8u less at most 1 bit (u = 2: its word leaves x >= 1).  So
+ * over the lanes, in 1/256 bits, 4144 W >= B - 4096 (32 nseg).
+ */
+int gpulz_stream_floor_counted(const gpulz_hist *h, unsigned g, uint64_t *bytes)
+{
+    gpulz_model m;
+    if (h->N == 0) {
+        *bytes = GPULZ_STREAM_HEADER_SIZE;
+        return GPULZ_OK;
+    }
+    int rc = model_make(&m, h, 0);
+    if (rc != GPULZ_OK)
+        return rc;
+    *bytes = gpulz_stream_floor(&m, h, gpulz_stream_kind(h->N, h->u, &m, g), g);
+    gpulz_model_free(&m);
+    return GPULZ_OK;
+}
+
+uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned kind, unsigned g)
+{
+    const uint64_t N = h->N, units = N * h->u;
+    if (kind == GPULZ_STREAM_CONSTANT)
+        return GPULZ_STREAM_HEADER_SIZE + h->u;
+    if (kind != GPULZ_STREAM_RANS)
+        return GPULZ_STREAM_HEADER_SIZE + units;
+    uint64_t B = 0;
+    for (unsigned i = 0; i < m->K; i++)
+        B += h->count[m->value[i]] * gpulz_rans_floor[m->freq[i] - 1];
+    if (m->E)
+        B += m->escaped * (gpulz_rans_floor[m->freq[m->K] - 1] + 256 * (8 * (uint64_t)h->u - 1));
+    const uint64_t nseg = gpulz_segments_of(N, g), start = 4096 * (uint64_t)GPULZ_RANS_LANES * nseg;
+    const uint64_t W = B > start ? (B - start) / 4144 : 0;
+    const uint64_t body = gpulz_table_size(m) + (4 + GPULZ_RANS_STATE_BYTES) * nseg + GPULZ_RANS_WORD_BYTES * W;
+    return GPULZ_STREAM_HEADER_SIZE + (body < units ? body : units);
+}
+
 
 /*
  * A segment's words are emitted last first, so the coder writes them

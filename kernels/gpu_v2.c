@@ -281,6 +281,16 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
             max_segs = s->nseg > max_segs ? s->nseg : max_segs;
         }
     }
+    if (K->beat) {
+        /* a candidate that cannot be the shorter is not coded (§19) */
+        uint64_t least = pos + tail;
+        for (unsigned j = 0; j < J->count; j++)
+            least += gpulz_stream_floor(&model[j], K->h[j], J->s[j].kind, g);
+        if (least >= K->beat) {
+            rc = GPULZ_NOT_SHORTER;
+            goto done;
+        }
+    }
     const unsigned batch = gpu_v2_enc_batch(c, segs);
     GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, enc_at[J->count] * sizeof *enc, cudaMemcpyHostToDevice, st));
 
@@ -533,10 +543,13 @@ int gpu_v2_candidates(gpu_ctx *c, size_t n, const gpulz_params *p, const gpulz_m
         const int slot = *best == 0;
         q.mode = list[i];
         memo.ratio_next = i + 1 < count && list[i + 1] == GPULZ_MODE_RATIO;
+        memo.beat = *best < 0 ? 0 : *best_len;
         if ((rc = run(arg, n, &q, &memo, buf[slot], cap, &len)) == GPULZ_OK && (*best < 0 || len < *best_len)) {
             *best = slot;
             *best_len = len;
         }
+        if (rc == GPULZ_NOT_SHORTER)
+            rc = GPULZ_OK;
     }
     memo_free(c, &memo);
     return rc;

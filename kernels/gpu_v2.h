@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define GPU_V2_STREAMS_MAX 11 /* ratio's streams: flags, S literal planes, lengths, offsets */
+#define GPU_V2_STREAMS_MAX GPULZ_STREAMS_MAX
 /* A stream's header and table at most: K values and K + E frequencies,
  * varints each (§15); a constant's value or a stored stream's header is less */
 #define GPU_V2_META_MAX \
@@ -145,6 +145,9 @@ typedef struct gpu_v2_memo {
      * waits for them (tokens, their delta, the context's side_done); freeing
      * the memo waits for tokens that ratio did not take. */
     int ratio_next, tokens, tokens_delta;
+    /* the shortest candidate so far (0: none), which ratio's coding must
+     * beat (gpu_v2_coding's beat) */
+    size_t beat;
 } gpu_v2_memo;
 
 /*
@@ -194,6 +197,7 @@ typedef struct gpu_v2_coding {
     const gpulz_hist *h[GPU_V2_STREAMS_MAX];
     const gpu_v2_plan *P;
     uint8_t *scratch;
+    size_t beat; /* a chunk length to beat (0: none): GPULZ_NOT_SHORTER, nothing queued, where it cannot be */
 } gpu_v2_coding;
 
 /*

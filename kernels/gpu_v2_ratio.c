@@ -148,6 +148,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     K.J = &J;
     K.P = P;
     K.scratch = scratch;
+    K.beat = M ? M->beat : 0;
     rc = gpu_v2_code_streams(&K, d_dst, dst_cap, L->table_end, L->tail, st, &end);
     *dst_len = (size_t)(end + L->tail);
     if (rc == GPULZ_OK)

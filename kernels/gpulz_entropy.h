@@ -15,6 +15,8 @@ extern "C" {
 
 /* bits(f) of §19 in 1/256 bits, at index f - 1 (rans_cost.c, generated). */
 extern const uint16_t gpulz_rans_cost[GPULZ_RANS_M];
+/* per f, the least a symbol step adds to a coder's output (gpulz_stream_floor) */
+extern const uint16_t gpulz_rans_floor[GPULZ_RANS_M];
 
 /* N units of u (1 or 2) bytes, unit i at base + i * stride, little-endian. */
 typedef struct gpulz_units {
@@ -121,6 +123,15 @@ uint64_t gpulz_segments_of(uint64_t N, unsigned g);
  * before its segments are coded (STORED, CONSTANT, or RANS to be tried),
  * and whether a coded body of `body` bytes is kept (else it is stored). */
 unsigned gpulz_stream_kind(uint64_t N, unsigned u, const gpulz_model *m, unsigned g);
+/*
+ * The fewest bytes the stream of h's units can take (§14-16), in any order,
+ * with model m (from h; unread for kinds other than rANS) and kind
+ * (gpulz_stream_kind): a bound below its coded size, so that a candidate
+ * that cannot be the shorter is not coded (§19's choice unchanged).
+ */
+uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned kind, unsigned g);
+/* The same from h alone (its model made here); GPULZ_ERR_NOMEM only. */
+int gpulz_stream_floor_counted(const gpulz_hist *h, unsigned g, uint64_t *bytes);
 int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u);
 
 /* The decoder's view of a table: per slot f << 12 | (slot - c), with

@@ -68,7 +68,9 @@ GPULZ_HD unsigned gpulz_symbol_streams(unsigned flags, unsigned S)
 }
 
 /* §12: the streams of a chunk, in order: J symbol streams, or with LZSS the
- * flags, J literal streams, the lengths and the offsets. */
+ * flags, J literal streams, the lengths and the offsets; at most
+ * GPULZ_STREAMS_MAX (S = 8 split, with LZSS). */
+#define GPULZ_STREAMS_MAX 11
 GPULZ_HD unsigned gpulz_stream_count(unsigned flags, unsigned S)
 {
     return gpulz_symbol_streams(flags, S) + (flags & GPULZ_V2_FLAG_LZSS ? 3u : 0u);

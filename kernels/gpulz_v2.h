@@ -26,6 +26,16 @@ uint64_t gpulz_v2_bound(uint64_t n, unsigned S, unsigned C);
  */
 int gpulz_v2_encode(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
                     uint8_t *dst, size_t *len);
+/*
+ * Not an error: a candidate that stopped before its coding, its streams'
+ * floors (gpulz_stream_floor) showing it could not be shorter than the
+ * length it had to beat.  §19 keeps the other then, as it would have.
+ */
+#define GPULZ_NOT_SHORTER 1
+/* gpulz_v2_encode with a length to beat (0: none): mode ratio returns
+ * GPULZ_NOT_SHORTER where it cannot be shorter. */
+int gpulz_v2_encode_beat(const uint8_t *src, size_t n, unsigned S, gpulz_mode mode, const gpulz_params *p,
+                         size_t beat, uint8_t *dst, size_t *len);
 
 /*
  * fast's choice (§19) from histograms: per transform d (0: none, 1: DELTA)

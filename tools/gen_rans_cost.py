@@ -3,7 +3,10 @@
 """Write kernels/rans_cost.c: bits(f) = round(256 * log2(4096 / f)) for
 f = 1..4096 (docs/FORMAT.md §19), exactly: the value is rounded in double
 precision only where it lies clearly away from a half (checked), and the
-integers of exact powers of two are exact."""
+integers of exact powers of two are exact.  Beside it the least a symbol
+step with frequency f adds to a coder's output in 1/256 bits, over the
+integer steps' losses (gpulz_stream_floor, entropy.c), one below the floor
+so that no rounding of the double can raise it past the true value."""
 import math
 import sys
 
@@ -22,5 +25,13 @@ out = ["/* SPDX-License-Identifier: BSD-3-Clause */",
        "const uint16_t gpulz_rans_cost[GPULZ_RANS_M] = {"]
 for i in range(0, M, 12):
     out.append("    " + ", ".join(str(v) for v in vals[i:i + 12]) + ",")
+out.append("};")
+# a step from state x >= 2^16 without a word: floor(x / f) M >= (x - f + 1) M / f
+floor_vals = [max(0, math.floor(256 * (math.log2(M / f) + math.log2(1 - (f - 1) / 65536))) - 1)
+              for f in range(1, M + 1)]
+out += ["", "/* the least 256 * log2(4096 / f) less the step's loss at 2^16, for gpulz_stream_floor */",
+        "const uint16_t gpulz_rans_floor[GPULZ_RANS_M] = {"]
+for i in range(0, M, 12):
+    out.append("    " + ", ".join(str(v) for v in floor_vals[i:i + 12]) + ",")
 out.append("};")
 open(sys.argv[1] if len(sys.argv) > 1 else "kernels/rans_cost.c", "w").write("\n".join(out) + "\n")
