@@ -674,6 +674,26 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
         v[k] = v2_plane(q, y[k]);
 }
 
+/* A row's word emitted (emit) where it lands: its place in the order
+ * emitted, lanes above first, after the segment's nw so far. */
+template <bool WRITE>
+__device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lane, uint8_t *seg, uint32_t total,
+                                            uint16_t *coded, uint32_t room, uint32_t &nw)
+{
+    const unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
+    const uint32_t at = nw + __popc(mask >> lane >> 1);
+    if (WRITE && emit)
+        v2_put_word(seg, total - 1 - at, w);
+    if (!WRITE && emit && at < room)
+        coded[at] = (uint16_t)w;
+    nw += __popc(mask);
+}
+
+/* The many-segment coder's warps an SM: 64 registers each for S <= 2,
+ * held where the batch without escapes would take more (S >= 4 gets up to
+ * 80, spilling at 64; the few-segment coder's wide batches up to 255) */
+#define GPU_V2_ENC_WARPS_SM(S) ((S) <= 2 ? 32 : 24)
+
 /*
  * One warp per segment of a rANS stream (grid y: the stream).  Rows from the
  * last: the escaped lanes' raw steps, then every lane's symbol step, each
@@ -686,7 +706,8 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
  * decoder reads them, behind the states.
  */
 template <unsigned S, bool WRITE, unsigned B>
-__global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
+__global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_SM(S) : 8) / GPU_V2_WARPS)
+    gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
 {
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
@@ -722,9 +743,29 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
         uint32_t vb[B];
         uint2 eb[B];
         v2_units<S, B>(q, first, top, c, lane, vb);
+        bool esc = false;
 #pragma unroll
-        for (unsigned k = 0; k < B; k++)
+        for (unsigned k = 0; k < B; k++) {
             eb[k] = enc[(vb[k] - enc_lo) & umask];
+            esc |= (eb[k].x & GPU_V2_ENC_ESC) != 0;
+        }
+        /* A whole batch of full rows without an escape: every row one
+         * symbol step and its words, with no test or vote between the rows.
+         * The coder of a large chunk is bound by its instructions, and the
+         * per-row escape vote and branches were a fifth of its time. */
+        if (nb == B && top * 32 <= c && !__any_sync(0xFFFFFFFFu, esc)) {
+#pragma unroll
+            for (unsigned k = 0; k < B; k++) {
+                const uint32_t e = eb[k].x;
+                uint32_t w = 0;
+                int emit = 0;
+                state = gpulz_rans_encode_recip(state, e >> 16 & 0x1FFFu, e & 0xFFFu, eb[k].y, e >> 12 & 0xFu, &emit,
+                                                &w);
+                v2_enc_word<WRITE>(emit, w, lane, seg, total, coded, room, nw);
+            }
+            top -= B;
+            continue;
+        }
 #pragma unroll
         for (unsigned k = 0; k < B; k++) {
             if (k >= nb) /* the same for the whole warp */
@@ -744,14 +785,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS) gpu_v2_encode_kernel(gpu_v2
                 if (step == 1 && active)
                     state = gpulz_rans_encode_recip(state, e >> 16 & 0x1FFFu, e & 0xFFFu, eb[k].y, e >> 12 & 0xFu,
                                                     &emit, &w);
-                /* the word's place in the order emitted: lanes above first */
-                const unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
-                const uint32_t at = nw + __popc(mask >> lane >> 1);
-                if (WRITE && emit)
-                    v2_put_word(seg, total - 1 - at, w);
-                if (!WRITE && emit && at < room)
-                    coded[at] = (uint16_t)w;
-                nw += __popc(mask);
+                v2_enc_word<WRITE>(emit, w, lane, seg, total, coded, room, nw);
                 emit = 0;
             }
         }
