@@ -631,6 +631,19 @@ typedef struct enc_job {
     int over;          /* set when the segments outgrow room: stored instead */
 } enc_job;
 
+/* The several workers' slots and long segments, freed and cleared. */
+static void enc_slots_free(enc_job *J, uint64_t nseg)
+{
+    if (J->seg)
+        for (uint64_t s = 0; s < nseg; s++)
+            free(J->seg[s]);
+    free(J->seg);
+    free(J->slots);
+    free(J->later);
+    J->seg = NULL;
+    J->slots = J->later = NULL;
+}
+
 static int enc_init(void *ctx, unsigned worker)
 {
     enc_job *J = ctx;
@@ -869,14 +882,7 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
             /* the slots or a long segment's buffer could not be had: code
              * the segments in place on one thread, as one worker does
              * (threads are a ceiling) */
-            if (J.seg)
-                for (uint64_t s = 0; s < nseg; s++)
-                    free(J.seg[s]);
-            free(J.seg);
-            free(J.slots);
-            free(J.later);
-            J.seg = NULL;
-            J.slots = J.later = NULL;
+            enc_slots_free(&J, nseg);
             workers = 1;
         } else if (rc != GPULZ_OK) {
             goto done;
@@ -915,12 +921,7 @@ done:
         for (unsigned w = 0; w < workers; w++)
             free(J.tmp[w]);
     free(J.tmp);
-    if (J.seg)
-        for (uint64_t s = 0; s < gpulz_segments_of(U->N, g); s++)
-            free(J.seg[s]);
-    free(J.seg);
-    free(J.slots);
-    free(J.later);
+    enc_slots_free(&J, gpulz_segments_of(U->N, g));
     free(J.words);
     gpulz_model_free(&m);
     return rc;
