@@ -5,10 +5,14 @@
  * of 1- and 2-byte units of many shapes (skewed, near-constant, flat,
  * escapes, lengths across segment boundaries, the same units sorted and
  * shuffled) it is never above the coded stream's length, and on skewed
- * data it is close enough to it to be worth asking.
+ * data it is close enough to it to be worth asking; and ratio given fast's
+ * length to beat stops where it loses (quantization codes) and codes its
+ * own bytes where it wins (repeated rows).
  */
 #include "codec_testutil.h"
+#include "datagen.h"
 #include "gpulz_entropy.h"
+#include "gpulz_v2.h"
 
 /* N units of u bytes of a shape: 0 geometric, 1 one value nearly always,
  * 2 a few values evenly, 3 wide (u = 2: most values escaped), 4 sorted
@@ -35,8 +39,44 @@ static void fill(uint8_t *b, uint64_t N, unsigned u, unsigned shape, uint64_t *s
     }
 }
 
+/* ratio with fast's length to beat: GPULZ_NOT_SHORTER where ratio alone
+ * codes longer, its own bytes where it codes shorter. */
+static void beat_trial(const char *what, const uint8_t *in, size_t n, int ratio_wins)
+{
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.symbol_size = 2;
+    p.threads = 1;
+    const size_t cap = gpulz_v2_bound(n, 2, p.block_symbols);
+    uint8_t *f = tu_xmalloc(cap), *r = tu_xmalloc(cap), *b = tu_xmalloc(cap);
+    size_t lf = 0, lr = 0, lb = 0;
+    TU_CHECK(gpulz_v2_encode(in, n, 2, GPULZ_MODE_FAST, &p, f, &lf) == GPULZ_OK, "%s: fast", what);
+    TU_CHECK(gpulz_v2_encode(in, n, 2, GPULZ_MODE_RATIO, &p, r, &lr) == GPULZ_OK, "%s: ratio", what);
+    TU_CHECK((lr < lf) == ratio_wins, "%s: ratio %zu bytes against fast's %zu", what, lr, lf);
+    int rc = gpulz_v2_encode_beat(in, n, 2, GPULZ_MODE_RATIO, &p, lf, b, &lb);
+    if (ratio_wins)
+        TU_CHECK(rc == GPULZ_OK && lb == lr && !memcmp(b, r, lr), "%s: ratio to beat %zu returned %d, %zu bytes",
+                 what, lf, rc, lb);
+    else
+        TU_CHECK(rc == GPULZ_NOT_SHORTER, "%s: ratio (%zu bytes) to beat fast's %zu returned %d", what, lr, lf, rc);
+    free(f);
+    free(r);
+    free(b);
+}
+
 int main(void)
 {
+    {
+        const size_t n = (size_t)1 << 20;
+        uint8_t *in = tu_xmalloc(n);
+        gpulz_gen("quant", in, n, 3);
+        beat_trial("quantization codes", in, n, 0);
+        /* rows of 100 codes, every row the same: LZSS's matches */
+        for (size_t i = 200; i < n; i++)
+            in[i] = in[i - 200];
+        beat_trial("repeated rows", in, n, 1);
+        free(in);
+    }
     static const uint64_t lengths[] = {1, 31, 33, 1000, 16384, 16385, 50000, 140000};
     const unsigned g = GPULZ_SEG_LOG2_DEFAULT;
     uint64_t s = 0x5eed;
