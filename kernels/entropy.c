@@ -623,9 +623,8 @@ typedef struct enc_job {
     const struct enc_entry *tab; /* per table entry, the escape's included */
     uint8_t *slots;    /* several workers: per segment a slot of slot bytes, */
     size_t slot;
-    uint8_t *later;    /* per segment: it outgrew its slot, */
-    uint8_t **seg;     /* and then its bytes, coded after the workers */
-    int late;          /* set while the calling thread codes those */
+    uint8_t **seg;     /* and the bytes of those that outgrew it, */
+    int late;          /* coded after the workers, by the calling thread */
     uint8_t *direct;   /* one worker: where the segments go, */
     size_t pos, room;  /* how far they reach, and the most that can be kept */
     int over;          /* set when the segments outgrow room: stored instead */
@@ -639,9 +638,8 @@ static void enc_slots_free(enc_job *J, uint64_t nseg)
             free(J->seg[s]);
     free(J->seg);
     free(J->slots);
-    free(J->later);
     J->seg = NULL;
-    J->slots = J->later = NULL;
+    J->slots = NULL;
 }
 
 static int enc_init(void *ctx, unsigned worker)
@@ -762,7 +760,7 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
     } else if (size <= J->slot) {
         out = J->slots + s * J->slot;
     } else if (!J->late) {
-        J->later[s] = 1;
+        J->words[s] = nw; /* coded again later: its size says so */
         return GPULZ_OK;
     } else if (!(out = J->seg[s] = malloc(size))) {
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a coded segment");
@@ -869,13 +867,12 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
     if (workers > 1) {
         J.slot = GPULZ_RANS_STATE_BYTES + ((size_t)U->u << g);
         J.slots = nseg <= SIZE_MAX / J.slot ? malloc(nseg * J.slot) : NULL;
-        J.later = calloc(nseg, 1);
         J.seg = calloc(nseg, sizeof *J.seg);
-        if ((rc = J.slots && J.later && J.seg ? gpulz_parallel_for(nseg, workers, 1, NULL, enc_segment, &J)
-                                              : GPULZ_ERR_NOMEM) == GPULZ_OK) {
+        if ((rc = J.slots && J.seg ? gpulz_parallel_for(nseg, workers, 1, NULL, enc_segment, &J) : GPULZ_ERR_NOMEM) ==
+            GPULZ_OK) {
             J.late = 1;
             for (uint64_t s = 0; s < nseg && rc == GPULZ_OK; s++)
-                if (J.later[s])
+                if (GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * J.words[s] > J.slot)
                     rc = enc_segment(&J, 0, s);
         }
         if (rc == GPULZ_ERR_NOMEM) {
