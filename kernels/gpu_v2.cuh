@@ -856,19 +856,30 @@ __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint6
 /*
  * A segment's words as a window the warp holds in registers, one word to a
  * lane in each: lane l has word base + l in a[0], base + 32 + l in a[1],
- * and so on.  A register is loaded 64 words or more before it is needed:
- * with each word loaded where a lane took it, every renormalisation waited
- * a memory latency, and a small chunk's segments, alone on their SMs,
- * decoded at a fraction of their speed.  Words past the segment's read 0.
+ * base + 64 + l in a[2], and the two bytes of base + 96 + l in lo and hi
+ * (gpulz_get_u16's little-endian word, its loads apart), which may still be
+ * on their way.  The bytes are joined only at the next
+ * slide, 32 words later: joined as they were loaded, the slide waited a
+ * memory latency, a fifth of a small chunk's decoding.  Words past the
+ * segment's read 0.
  */
 struct v2_words {
     const uint8_t *w;
     uint32_t nw, base;
-    uint32_t a[4];
-    __device__ __forceinline__ uint32_t load(uint32_t at, unsigned lane) const
+    uint32_t a[3], lo, hi;
+    __device__ __forceinline__ void load(uint32_t at, unsigned lane)
     {
         const uint32_t i = at + lane;
-        return i < nw ? gpulz_get_u16(w + GPULZ_RANS_WORD_BYTES * (size_t)i) : 0;
+        lo = hi = 0;
+        if (i < nw) {
+            const uint8_t *p = w + GPULZ_RANS_WORD_BYTES * (size_t)i;
+            lo = p[0];
+            hi = p[1];
+        }
+    }
+    __device__ __forceinline__ uint32_t joined() const
+    {
+        return lo | hi << 8;
     }
     __device__ __forceinline__ void init(const uint8_t *words, uint32_t count, unsigned lane)
     {
@@ -876,19 +887,22 @@ struct v2_words {
         nw = count;
         base = 0;
 #pragma unroll
-        for (unsigned r = 0; r < 4; r++)
-            a[r] = load(32 * r, lane);
+        for (unsigned r = 0; r < 3; r++) {
+            load(32 * r, lane);
+            a[r] = joined();
+        }
+        load(96, lane);
     }
     /* before a take from word k (the same in every lane), which takes 32 at
      * most: the window then holds k .. k + 31 in a[0] and a[1] */
     __device__ __forceinline__ void ready(uint32_t k, unsigned lane)
     {
-        if (k - base >= 32) {
+        if (__builtin_expect(k - base >= 32, 0)) {
             a[0] = a[1];
             a[1] = a[2];
-            a[2] = a[3];
+            a[2] = joined();
             base += 32;
-            a[3] = load(base + 96, lane);
+            load(base + 96, lane);
         }
     }
     /* word i of the window k .. k + 31, every lane taking part: word j of it
@@ -931,7 +945,7 @@ __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &
     v2_take(active && gpulz_rans_needs_word(state), &state, W, &k, lane);
     const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
     uint32_t v = t.y;
-    if (__any_sync(0xFFFFFFFFu, esc)) {
+    if (__builtin_expect(__any_sync(0xFFFFFFFFu, esc), 0)) {
         if (esc) {
             v = state & ((1u << (8 * U)) - 1);
             state >>= 8 * U;
@@ -949,7 +963,7 @@ __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &
  * a state below 2^16 at the start, a word past the segment's, a lane not
  * back at 2^16, words left over (what entropy.c rejects).
  */
-template <unsigned U>
+template <unsigned U, unsigned UNROLL>
 __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
                                                   const v2_dst d, unsigned lane)
 {
@@ -960,6 +974,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
     const size_t step = (size_t)32 * d.stride;
     uint8_t *p = v2_dst_at(d, lane);
     const unsigned full = c / 32;
+#pragma unroll UNROLL
     for (unsigned r = 0; r < full; r++, p += step)
         v2_decode_row<U, true>(table, d, p, true, state, W, k, lane);
     if (c % 32)
@@ -979,7 +994,10 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg)
         return;
-    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += blockDim.x)
+    /* unrolled, so that a thread's loads are in flight together: one at a
+     * time, the table took a seventh of a small chunk's decoding */
+#pragma unroll 8
+    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += 32 * WARPS)
         table[j] = make_uint2(st.dec->slot[j], st.dec->value[j]);
     __syncthreads();
     const uint64_t s = (uint64_t)blockIdx.x * WARPS + (threadIdx.x >> 5);
@@ -992,8 +1010,11 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     const uint32_t nw = J.words[st.seg0 + s];
     v2_dst d = v2_dst_of(J, st);
     d.out = v2_dst_at(d, first); /* the segment's units from 0; whole units keep aligned16 */
-    const bool bad = d.u == 2 ? v2_decode_segment<2>(table, seg, nw, c, d, lane)
-                              : v2_decode_segment<1>(table, seg, nw, c, d, lane);
+    /* few segments (WARPS == GPU_V2_WARPS), one warp a scheduler: rows
+     * unrolled, so that a row costs no branch back */
+    constexpr unsigned UNROLL = WARPS == GPU_V2_WARPS ? 4 : 1;
+    const bool bad = d.u == 2 ? v2_decode_segment<2, UNROLL>(table, seg, nw, c, d, lane)
+                              : v2_decode_segment<1, UNROLL>(table, seg, nw, c, d, lane);
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
 }
