@@ -45,17 +45,24 @@ __device__ __forceinline__ uint64_t v2_sym(const uint8_t *x, uint64_t i)
     return v;
 }
 
+/* The symbol at p, S bytes little-endian, p aligned to S: one load. */
+template <unsigned S>
+__device__ __forceinline__ uint64_t v2_sym_here(const uint8_t *p)
+{
+    if (S == 1)
+        return *p;
+    if (S == 2)
+        return *(const uint16_t *)p;
+    if (S == 4)
+        return *(const uint32_t *)p;
+    return *(const uint64_t *)p;
+}
+
 /* Symbol i of x, S bytes little-endian, where x is aligned to S: one load. */
 template <unsigned S>
 __device__ __forceinline__ uint64_t v2_sym_aligned(const uint8_t *x, uint64_t i)
 {
-    if (S == 1)
-        return x[i];
-    if (S == 2)
-        return ((const uint16_t *)x)[i];
-    if (S == 4)
-        return ((const uint32_t *)x)[i];
-    return ((const uint64_t *)x)[i];
+    return v2_sym_here<S>(x + i * S);
 }
 
 /* Where a stream's units come from, read out of the job once, before a
@@ -647,6 +654,37 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
                                          uint32_t (&v)[B])
 {
     uint64_t at[B], y[B];
+    /* B full rows past the stream's first unit (every unit and the one
+     * before it in range, nothing to clamp), from a byte stream or aligned
+     * symbols: each load at a constant distance from one address, so that
+     * it costs the load alone.  The clamped indices and their addresses
+     * were a fifth of the few-segment coder's instructions. */
+    if (top >= B && top * 32 <= c && first + (uint64_t)(top - B) * 32 > 0 && (q.bytes || q.aligned)) {
+        const uint64_t i0 = first + (uint64_t)(top - 1) * 32 + lane;
+        if (q.bytes) {
+#pragma unroll
+            for (unsigned k = 0; k < B; k++)
+                v[k] = q.x[i0 - 32 * k];
+            return;
+        }
+        const uint8_t *p = q.x + i0 * S;
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            y[k] = v2_sym_here<S>(p - 32 * S * k);
+        if (q.delta) {
+            uint64_t before[B];
+#pragma unroll
+            for (unsigned k = 0; k < B; k++)
+                before[k] = v2_sym_here<S>(p - 32 * S * k - S);
+#pragma unroll
+            for (unsigned k = 0; k < B; k++)
+                v2_delta<S>(q.cmask, i0 - 32 * k, y[k], before[k]);
+        }
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            v[k] = v2_plane(q, y[k]);
+        return;
+    }
 #pragma unroll
     for (unsigned k = 0; k < B; k++) {
         const unsigned r = top > k ? top - 1 - k : 0, i = r * 32 + lane;
