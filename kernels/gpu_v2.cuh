@@ -1033,7 +1033,8 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg)
         return;
     /* unrolled, so that a thread's loads are in flight together: one at a
-     * time, the table took a seventh of a small chunk's decoding */
+     * time, the table took a seventh of a small chunk's decoding (the
+     * stride is the block: every launch is 32 * WARPS threads) */
 #pragma unroll 8
     for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += 32 * WARPS)
         table[j] = make_uint2(st.dec->slot[j], st.dec->value[j]);
