@@ -97,7 +97,10 @@ int main(void)
                 uint64_t floor = 0;
                 TU_CHECK(gpulz_stream_encode(&U, &h, g, 1, out, &len) == GPULZ_OK, "encode: %s",
                          gpulz_last_error());
-                TU_CHECK(gpulz_stream_floor_counted(&h, g, &floor) == GPULZ_OK, "floor: %s", gpulz_last_error());
+                gpulz_model m = {0};
+                TU_CHECK(gpulz_model_build(&m, &h) == GPULZ_OK, "model: %s", gpulz_last_error());
+                floor = gpulz_stream_floor(&m, &h, gpulz_stream_kind(N, u, &m, g), g);
+                gpulz_model_free(&m);
                 TU_CHECK(floor <= len, "u=%u shape %u N=%llu: floor %llu above the coded %zu bytes", u, shape,
                          (unsigned long long)N, (unsigned long long)floor, len);
                 if (out[0] == GPULZ_STREAM_RANS) {

@@ -857,11 +857,14 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
     gpulz_units units[GPULZ_STREAMS_MAX];
     gpulz_hist hist[GPULZ_STREAMS_MAX];
     memset(hist, 0, sizeof hist);
+    /* each stream's model, built once for its floor and its coding (48 KB
+     * each: not on the caller's stack) */
+    gpulz_model *model = calloc(GPULZ_STREAMS_MAX, sizeof *model);
     lz_job J = {y, L, calloc(workers ? workers : 1, sizeof(gpulz_cpu_scratch *)),
                 malloc(nb * (C / 8) + 1), malloc(m * S + 1), malloc(m + 1), malloc(m + 1),
                 malloc((nb + 1) * sizeof(uint32_t)), malloc((nb + 1) * sizeof(uint32_t)),
                 malloc((nb + 1) * sizeof(uint32_t))};
-    if (!J.scratch || !J.flags || !J.lits || !J.lens || !J.offs || !J.T || !J.nlit || !J.nmatch)
+    if (!model || !J.scratch || !J.flags || !J.lits || !J.lens || !J.offs || !J.T || !J.nlit || !J.nmatch)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams of %llu blocks", (unsigned long long)nb);
     if ((rc = gpulz_workers_alloc(&workers, lz_init, &J)) != GPULZ_OK ||
         (rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, NULL, lz_block, &J)) != GPULZ_OK)
@@ -893,7 +896,7 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
             goto done;
     }
     L->flags |= split ? GPULZ_V2_FLAG_SPLIT : 0;
-    /* the streams in the chunk's order (§12), each counted */
+    /* the streams in the chunk's order (§12), each counted and modelled */
     const unsigned count = gpulz_stream_count(L->flags, S);
     units[0] = (gpulz_units){J.flags, 1, 1, nf};
     for (unsigned j = 0; j + 3 < count; j++)
@@ -902,23 +905,29 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
     units[count - 1] = (gpulz_units){J.offs, 1, 1, nm};
     uint64_t least = L->table_end + L->tail;
     for (unsigned j = 0; j < count; j++) {
-        uint64_t floor = 0;
         if ((rc = gpulz_hist_init(&hist[j], units[j].u)) != GPULZ_OK)
             goto done;
         gpulz_hist_add(&hist[j], &units[j]);
-        if (beat && (rc = gpulz_stream_floor_counted(&hist[j], g, &floor)) != GPULZ_OK)
+        if (units[j].N && (rc = gpulz_model_build(&model[j], &hist[j])) != GPULZ_OK)
             goto done;
-        least += floor;
+        least += gpulz_stream_floor(&model[j], &hist[j], gpulz_stream_kind(units[j].N, units[j].u, &model[j], g), g);
     }
     if (beat && least >= beat) {
         rc = GPULZ_NOT_SHORTER;
         goto done;
     }
-    for (unsigned j = 0; j < count && rc == GPULZ_OK; j++)
-        rc = units_encode(&units[j], &hist[j], g, threads, p);
+    for (unsigned j = 0; j < count && rc == GPULZ_OK; j++) {
+        size_t len = 0;
+        rc = gpulz_stream_encode_model(&units[j], &model[j], g, threads, *p, &len);
+        *p += len;
+    }
 done:
-    for (unsigned j = 0; j < GPULZ_STREAMS_MAX; j++)
+    for (unsigned j = 0; j < GPULZ_STREAMS_MAX; j++) {
         gpulz_hist_free(&hist[j]);
+        if (model)
+            gpulz_model_free(&model[j]);
+    }
+    free(model);
     if (J.scratch)
         for (unsigned w = 0; w < workers; w++)
             gpulz_cpu_scratch_free(J.scratch[w]);

@@ -568,21 +568,6 @@ int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u)
  * raises Phi by 8u less at most 1 bit (u = 2: its word leaves x >= 1).  So
  * over the lanes, in 1/256 bits, 4144 W >= B - 4096 (32 nseg).
  */
-int gpulz_stream_floor_counted(const gpulz_hist *h, unsigned g, uint64_t *bytes)
-{
-    gpulz_model m;
-    if (h->N == 0) {
-        *bytes = GPULZ_STREAM_HEADER_SIZE;
-        return GPULZ_OK;
-    }
-    int rc = model_make(&m, h, 0);
-    if (rc != GPULZ_OK)
-        return rc;
-    *bytes = gpulz_stream_floor(&m, h, gpulz_stream_kind(h->N, h->u, &m, g), g);
-    gpulz_model_free(&m);
-    return GPULZ_OK;
-}
-
 uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned kind, unsigned g)
 {
     const uint64_t N = h->N, units = N * h->u;
@@ -821,17 +806,25 @@ static void write_stored(const gpulz_units *U, uint8_t *out, size_t *len)
 int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, unsigned threads,
                         uint8_t *out, size_t *len)
 {
-    int rc = GPULZ_OK;
     gpulz_model m = {0};
+    int rc = U->N ? gpulz_model_build(&m, h) : GPULZ_OK;
+    if (rc == GPULZ_OK)
+        rc = gpulz_stream_encode_model(U, &m, g, threads, out, len);
+    gpulz_model_free(&m);
+    return rc;
+}
+
+int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsigned g, unsigned threads,
+                              uint8_t *out, size_t *len)
+{
+    int rc = GPULZ_OK;
     enc_job J = {0};
     unsigned workers = 0;
     if (U->N == 0) {
         write_stored(U, out, len);
         return GPULZ_OK;
     }
-    if ((rc = gpulz_model_build(&m, h)) != GPULZ_OK)
-        return rc;
-    const unsigned kind = gpulz_stream_kind(U->N, U->u, &m, g);
+    const unsigned kind = gpulz_stream_kind(U->N, U->u, m, g);
     if (kind == GPULZ_STREAM_CONSTANT) {
         gpulz_stream_header_write(out, GPULZ_STREAM_CONSTANT, U->N, U->u);
         memcpy(out + GPULZ_STREAM_HEADER_SIZE, U->base, U->u);
@@ -843,15 +836,15 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
         goto done;
     }
     const uint64_t nseg = gpulz_segments_of(U->N, g);
-    const size_t tsize = gpulz_table_size(&m);
-    enc_entry *tab = malloc((m.K + m.E) * sizeof *tab);
+    const size_t tsize = gpulz_table_size(m);
+    enc_entry *tab = malloc((m->K + m->E) * sizeof *tab);
     if (!tab)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the coder's table");
-    for (unsigned i = 0; i < m.K + m.E; i++)
-        tab[i] = (enc_entry){(((uint64_t)1 << 44) + m.freq[i] - 1) / m.freq[i], m.cum[i], (uint16_t)m.freq[i],
-                             (uint16_t)(GPULZ_RANS_M - m.freq[i])};
+    for (unsigned i = 0; i < m->K + m->E; i++)
+        tab[i] = (enc_entry){(((uint64_t)1 << 44) + m->freq[i] - 1) / m->freq[i], m->cum[i], (uint16_t)m->freq[i],
+                             (uint16_t)(GPULZ_RANS_M - m->freq[i])};
     J.U = U;
-    J.m = &m;
+    J.m = m;
     J.g = g;
     J.tab = tab;
     workers = gpulz_worker_count(threads, nseg);
@@ -902,7 +895,7 @@ int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, u
         goto done;
     }
     gpulz_stream_header_write(out, GPULZ_STREAM_RANS, U->N, body);
-    uint8_t *p = gpulz_table_write(out + GPULZ_STREAM_HEADER_SIZE, &m);
+    uint8_t *p = gpulz_table_write(out + GPULZ_STREAM_HEADER_SIZE, m);
     for (uint64_t s = 0; s < nseg; s++, p += 4)
         gpulz_put_u32(p, J.words[s]);
     if (!J.direct)
@@ -920,7 +913,6 @@ done:
     free(J.tmp);
     enc_slots_free(&J, gpulz_segments_of(U->N, g));
     free(J.words);
-    gpulz_model_free(&m);
     return rc;
 }
 

@@ -99,6 +99,11 @@ static inline uint64_t gpulz_stream_bound(uint64_t N, unsigned u)
  */
 int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, unsigned threads,
                         uint8_t *out, size_t *len);
+/* The same with h's model m already built (gpulz_model_build; not read
+ * where U->N is 0), which the caller keeps and frees: a caller that bounds
+ * the stream first (gpulz_stream_floor) builds it once. */
+int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsigned g, unsigned threads,
+                              uint8_t *out, size_t *len);
 
 /*
  * Decode the stream at src (avail bytes left in the chunk) into U (U->N:
@@ -130,8 +135,6 @@ unsigned gpulz_stream_kind(uint64_t N, unsigned u, const gpulz_model *m, unsigne
  * that cannot be the shorter is not coded (§19's choice unchanged).
  */
 uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned kind, unsigned g);
-/* The same from h alone (its model made here); GPULZ_ERR_NOMEM only. */
-int gpulz_stream_floor_counted(const gpulz_hist *h, unsigned g, uint64_t *bytes);
 int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u);
 
 /* The decoder's view of a table: per slot f << 12 | (slot - c), with
