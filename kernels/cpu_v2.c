@@ -910,7 +910,9 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
         gpulz_hist_add(&hist[j], &units[j]);
         if (units[j].N && (rc = gpulz_model_build(&model[j], &hist[j])) != GPULZ_OK)
             goto done;
-        least += gpulz_stream_floor(&model[j], &hist[j], gpulz_stream_kind(units[j].N, units[j].u, &model[j], g), g);
+        if (beat)
+            least += gpulz_stream_floor(&model[j], &hist[j], gpulz_stream_kind(units[j].N, units[j].u, &model[j], g),
+                                        g);
     }
     if (beat && least >= beat) {
         rc = GPULZ_NOT_SHORTER;
