@@ -646,9 +646,9 @@ static int enc_init(void *ctx, unsigned worker)
  * f 2^20 < 2^44 / f, so x m < (f 2^20)(2^44 / f + 1) <= 2^64.  One 64-bit
  * multiply, no division per unit; then x mod f follows, and
  * (q << 12) + (x - q f) + c = x + c + q (2^12 - f).  The GPU's coder takes
- * a 32-bit multiplier instead (gpulz_rans_encode_recip: 8-byte entries);
- * here that form encoded 9 % slower (585-598 against 639-656 MB/s, fast,
- * one core, 64 MB of quantization codes).
+ * a 32-bit multiplier instead (gpulz_rans_encode_prepared); here that form
+ * (then with f, l and c packed in one word) encoded 9 % slower (585-598
+ * against 639-656 MB/s, fast, one core, 64 MB of quantization codes).
  */
 typedef struct enc_entry {
     uint64_t m;

@@ -33,19 +33,16 @@ static size_t enc_width(const gpulz_hist *h)
     return h->span < V ? h->span : V;
 }
 
-/* Every frequency's multiplier and shift (gpulz_rans_recip), found once:
- * a table's entries take them by f, not by a division each. */
-static uint32_t recip_r[GPULZ_RANS_M + 1];
-static uint8_t recip_l[GPULZ_RANS_M + 1];
-static pthread_once_t recip_once = PTHREAD_ONCE_INIT;
+/* Every frequency's prepared fields (gpulz_rans_prepare), found once: a
+ * table's entries take them by f, not by a division each.  Frequency 0
+ * keeps zeros. */
+static gpu_v2_enc prepared[GPULZ_RANS_M + 1];
+static pthread_once_t prepared_once = PTHREAD_ONCE_INIT;
 
-static void recip_fill(void)
+static void prepared_fill(void)
 {
-    for (uint32_t f = 1; f <= GPULZ_RANS_M; f++) {
-        unsigned l;
-        recip_r[f] = gpulz_rans_recip(f, &l);
-        recip_l[f] = (uint8_t)l;
-    }
+    for (uint32_t f = 1; f <= GPULZ_RANS_M; f++)
+        gpulz_rans_prepare(f, &prepared[f].thr, &prepared[f].r, &prepared[f].cfl);
 }
 
 /* The encoder's entries of a model for the values of h's range, value v at
@@ -59,7 +56,7 @@ static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, gpu_v2_en
     const uint32_t V = (uint32_t)1 << (8 * m->u), lo = h->span < V ? h->lo : 0;
     uint32_t pa[2], pb[2];
     const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
-    pthread_once(&recip_once, recip_fill);
+    pthread_once(&prepared_once, prepared_fill);
     for (unsigned p = 0; p < pieces; p++)
         for (uint32_t v = pa[p]; v < pb[p]; v++) {
             const unsigned i = m->entry[v];
@@ -67,8 +64,8 @@ static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, gpu_v2_en
              * no escape, gets entry K, whose f is not set: kept in bounds */
             const uint32_t f = m->freq[i] <= GPULZ_RANS_M ? m->freq[i] : 0;
             gpu_v2_enc *x = &e[(v - lo) & (V - 1)];
-            x->fc = (i == m->K ? GPU_V2_ENC_ESC : 0) | f << 16 | (uint32_t)recip_l[f] << 12 | m->cum[i];
-            x->r = recip_r[f];
+            *x = prepared[f];
+            x->c = (i == m->K ? GPU_V2_ENC_ESC : 0) | m->cum[i];
         }
     return lo;
 }

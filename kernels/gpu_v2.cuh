@@ -641,6 +641,22 @@ __device__ __forceinline__ void v2_syms(const uint8_t *x, bool aligned, const ui
     }
 }
 
+/* The units of B loaded symbols y at indices at, with (under DELTA) the
+ * symbols before them: v2_unit's two steps over a batch. */
+template <unsigned S, unsigned B>
+__device__ __forceinline__ void v2_transform(const v2_src &q, const uint64_t (&at)[B], uint64_t (&y)[B],
+                                             const uint64_t (&before)[B], uint32_t (&v)[B])
+{
+    if (q.delta) {
+#pragma unroll
+        for (unsigned k = 0; k < B; k++)
+            v2_delta<S>(q.cmask, at[k], y[k], before[k]);
+    }
+#pragma unroll
+    for (unsigned k = 0; k < B; k++)
+        v[k] = v2_plane(q, y[k]);
+}
+
 /*
  * The lane's units of B rounds of a segment, rounds top-1 down to top-B.
  * Every load is unconditional (a round below 0 reads round 0, a unit past
@@ -668,21 +684,18 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
             return;
         }
         const uint8_t *p = q.x + i0 * S;
+        uint64_t before[B];
 #pragma unroll
-        for (unsigned k = 0; k < B; k++)
+        for (unsigned k = 0; k < B; k++) {
+            at[k] = i0 - 32 * k;
             y[k] = v2_sym_here<S>(p - 32 * S * k);
+        }
         if (q.delta) {
-            uint64_t before[B];
 #pragma unroll
             for (unsigned k = 0; k < B; k++)
                 before[k] = v2_sym_here<S>(p - 32 * S * k - S);
-#pragma unroll
-            for (unsigned k = 0; k < B; k++)
-                v2_delta<S>(q.cmask, i0 - 32 * k, y[k], before[k]);
         }
-#pragma unroll
-        for (unsigned k = 0; k < B; k++)
-            v[k] = v2_plane(q, y[k]);
+        v2_transform<S, B>(q, at, y, before, v);
         return;
     }
 #pragma unroll
@@ -696,33 +709,30 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
             v[k] = q.x[at[k]];
         return;
     }
+    uint64_t before[B], p[B];
     v2_syms<S, B>(q.x, q.aligned, at, y);
     if (q.delta) {
-        uint64_t before[B], p[B];
 #pragma unroll
         for (unsigned k = 0; k < B; k++)
             before[k] = at[k] ? at[k] - 1 : 0;
         v2_syms<S, B>(q.x, q.aligned, before, p);
-#pragma unroll
-        for (unsigned k = 0; k < B; k++)
-            v2_delta<S>(q.cmask, at[k], y[k], p[k]);
     }
-#pragma unroll
-    for (unsigned k = 0; k < B; k++)
-        v[k] = v2_plane(q, y[k]);
+    v2_transform<S, B>(q, at, y, p, v);
 }
 
 /* A row's word emitted (emit) where it lands: its place in the order
- * emitted, lanes above first, after the segment's nw so far. */
-template <bool WRITE>
-__device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lane, uint8_t *seg, uint32_t total,
-                                            uint16_t *coded, uint32_t room, uint32_t &nw)
+ * emitted, lanes above first (lanes_above: their bits), after the segment's
+ * nw so far.  ROOM: coding may reach the end of the room, so each word is
+ * held to it; a batch known to fit leaves that test out. */
+template <bool WRITE, bool ROOM>
+__device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lanes_above, uint8_t *seg,
+                                            uint32_t total, uint16_t *coded, uint32_t room, uint32_t &nw)
 {
     const unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
-    const uint32_t at = nw + __popc(mask >> lane >> 1);
+    const uint32_t at = nw + __popc(mask & lanes_above);
     if (WRITE && emit)
         v2_put_word(seg, total - 1 - at, w);
-    if (!WRITE && emit && at < room)
+    if (!WRITE && emit && (!ROOM || at < room))
         coded[at] = (uint16_t)w;
     nw += __popc(mask);
 }
@@ -758,7 +768,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
     const uint64_t G = (uint64_t)1 << J.g, first = s << J.g;
     const unsigned c = (unsigned)(st.N - first < G ? st.N - first : G);
     const v2_src q = v2_src_of(J, st, S);
-    const uint2 *const enc = (const uint2 *)st.enc; /* gpu_v2_enc, in one load */
+    const uint4 *const enc = (const uint4 *)st.enc; /* gpu_v2_enc, in one load */
     const uint32_t enc_lo = st.enc_lo;
     const unsigned u = st.u, umask = (1u << (8 * u)) - 1;
     uint32_t total = 0, room = 0;
@@ -772,6 +782,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
         room = c * u / GPULZ_RANS_WORD_BYTES;
     }
     uint32_t state = GPULZ_RANS_L, nw = 0;
+    const unsigned lanes_above = ~0u << lane << 1; /* 0 for lane 31: a shift by 32 is not */
     /* The rounds in batches of B, last first: a batch's units
      * and then their entries are loaded before any is coded, so that a
      * segment waits on memory twice per batch and not twice per round (with
@@ -779,27 +790,27 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
     for (unsigned top = (c + 31) / 32; top > 0;) {
         const unsigned nb = top < B ? top : B;
         uint32_t vb[B];
-        uint2 eb[B];
+        uint4 eb[B];
         v2_units<S, B>(q, first, top, c, lane, vb);
-        bool esc = false;
+        uint32_t esc = 0;
 #pragma unroll
         for (unsigned k = 0; k < B; k++) {
             eb[k] = enc[(vb[k] - enc_lo) & umask];
-            esc |= (eb[k].x & GPU_V2_ENC_ESC) != 0;
+            esc |= eb[k].z;
         }
-        /* A whole batch of full rows without an escape: every row one
-         * symbol step and its words, with no test or vote between the rows.
-         * The coder of a large chunk is bound by its instructions, and the
-         * per-row escape vote and branches were a fifth of its time. */
-        if (nb == B && top * 32 <= c && !__any_sync(0xFFFFFFFFu, esc)) {
+        /* A whole batch of full rows without an escape, whose words all fit
+         * the room: every row one symbol step and its words, with no test or
+         * vote between the rows.  The coder of a large chunk is bound by its
+         * instructions, and the per-row escape vote and branches were a
+         * fifth of its time. */
+        if (nb == B && top * 32 <= c && (WRITE || nw + 32 * B <= room) &&
+            !__any_sync(0xFFFFFFFFu, esc & GPU_V2_ENC_ESC)) {
 #pragma unroll
             for (unsigned k = 0; k < B; k++) {
-                const uint32_t e = eb[k].x;
-                uint32_t w = 0;
-                int emit = 0;
-                state = gpulz_rans_encode_recip(state, e >> 16 & 0x1FFFu, e & 0xFFFu, eb[k].y, e >> 12 & 0xFu, &emit,
-                                                &w);
-                v2_enc_word<WRITE>(emit, w, lane, seg, total, coded, room, nw);
+                uint32_t w;
+                int emit;
+                state = gpulz_rans_encode_prepared(state, eb[k].x, eb[k].y, eb[k].z, eb[k].w, &emit, &w);
+                v2_enc_word<WRITE, false>(emit, w, lanes_above, seg, total, coded, room, nw);
             }
             top -= B;
             continue;
@@ -810,20 +821,21 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
                 break;
             const unsigned i = (top - 1 - k) * 32 + lane;
             const bool active = i < c;
-            const uint32_t v = vb[k], e = eb[k].x;
+            const uint32_t v = vb[k];
+            const uint4 e = eb[k];
+            const bool escaped = (e.z & GPU_V2_ENC_ESC) != 0;
             uint32_t w = 0;
             int emit = 0;
 #pragma unroll
             for (int step = 0; step < 2; step++) {
                 /* a row where no lane escapes emits nothing in the raw step */
-                if (step == 0 && !__any_sync(0xFFFFFFFFu, active && (e & GPU_V2_ENC_ESC)))
+                if (step == 0 && !__any_sync(0xFFFFFFFFu, active && escaped))
                     continue;
-                if (step == 0 && active && (e & GPU_V2_ENC_ESC))
+                if (step == 0 && active && escaped)
                     state = gpulz_rans_encode_raw(state, v, u, &emit, &w);
                 if (step == 1 && active)
-                    state = gpulz_rans_encode_recip(state, e >> 16 & 0x1FFFu, e & 0xFFFu, eb[k].y, e >> 12 & 0xFu,
-                                                    &emit, &w);
-                v2_enc_word<WRITE>(emit, w, lane, seg, total, coded, room, nw);
+                    state = gpulz_rans_encode_prepared(state, e.x, e.y, e.z & ~GPU_V2_ENC_ESC, e.w, &emit, &w);
+                v2_enc_word<WRITE, true>(emit, w, lanes_above, seg, total, coded, room, nw);
                 emit = 0;
             }
         }
@@ -1033,10 +1045,9 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg)
         return;
     /* unrolled, so that a thread's loads are in flight together: one at a
-     * time, the table took a seventh of a small chunk's decoding (the
-     * stride is the block: every launch is 32 * WARPS threads) */
+     * time, the table took a seventh of a small chunk's decoding */
 #pragma unroll 8
-    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += 32 * WARPS)
+    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += blockDim.x)
         table[j] = make_uint2(st.dec->slot[j], st.dec->value[j]);
     __syncthreads();
     const uint64_t s = (uint64_t)blockIdx.x * WARPS + (threadIdx.x >> 5);

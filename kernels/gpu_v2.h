@@ -27,12 +27,13 @@ extern "C" {
 #define GPU_V2_META_MAX \
     (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + (size_t)GPULZ_VARINT_MAX * (2 * GPULZ_RANS_M))
 
-/* The encoder's entry for a unit value (§16): fc = ESC << 31 | f << 16 |
- * l << 12 | c, and r, f's multiplier for gpulz_rans_encode_recip, whose
- * shift is l.  8 bytes, so that the kernel reads an entry in one load. */
+/* The encoder's entry for a unit value (§16): its frequency's fields for
+ * gpulz_rans_encode_prepared (thr, r, cfl) and its start c, with the escape
+ * bit where the value is outside the table (the escape's f and c).  16
+ * bytes, so that the kernel reads an entry in one load. */
 #define GPU_V2_ENC_ESC 0x80000000u
-typedef struct __align__(8) gpu_v2_enc {
-    uint32_t fc, r;
+typedef struct __align__(16) gpu_v2_enc {
+    uint32_t thr, r, c, cfl;
 } gpu_v2_enc;
 
 /*

@@ -85,17 +85,21 @@ GPULZ_HD unsigned gpulz_segment_units(uint64_t N, unsigned g, uint64_t first)
     return (unsigned)(N - first < G ? N - first : G);
 }
 
-/* §16's encoder symbol step, for the GPU: x in [2^16, 2^32); returns the
- * new state and, when *emit, the word to emit first (reversed later).  The
- * quotient x / f by multiplication (Granlund and Montgomery's round-up
- * method), where a division costs three quarter-rate instructions and a
- * dozen others per symbol, for r and l from gpulz_rans_recip(f): with
+/* §16's encoder symbol step, for the GPU, from an entry prepared per
+ * frequency f (gpulz_rans_prepare): thr = f 2^20 - 1, the threshold above
+ * which a word goes first; r and l, the quotient x / f by multiplication
+ * (Granlund and Montgomery's round-up method), where a division costs three
+ * quarter-rate instructions and a dozen others per symbol: with
  * l = ceil(log2 f) and m = floor(2^(32+l) / f) + 1 = 2^32 + r,
- * floor(x * m / 2^(32+l)) = floor(x / f) for every 32-bit x; x * m / 2^32
- * is x + t, t the high word of x * r, a 33-bit sum.  A 32-bit r keeps the
- * table entry at 8 bytes.  The CPU's coder (entropy.c, enc_step) takes the
- * quotient from one 64-bit product instead, 9 % faster there than this
- * form; codec_rans_step holds this one to §16's division. */
+ * floor(x * m / 2^(32+l)) = floor(x / f) for every 32-bit x, and x * m / 2^32
+ * is x + t, t the high word of x * r; and cfl = (M - f) << 5 | l, so that the
+ * new state is x + c + q (M - f).  Each field is used as stored, because
+ * taking f, l and c out of packed bits was a third of the coder's
+ * instructions per symbol.  x + t fits 32 bits: after the renormalisation
+ * x < f 2^20, so (x + t) >> l = floor(x / f) < 2^20 with l <= 12.  The CPU's
+ * coder (entropy.c, enc_step) takes the quotient from one 64-bit product
+ * instead, 9 % faster there than this form; codec_rans_step holds this one
+ * to §16's division. */
 GPULZ_HD uint32_t gpulz_rans_recip(uint32_t f, unsigned *l)
 {
     unsigned k = 0;
@@ -104,17 +108,33 @@ GPULZ_HD uint32_t gpulz_rans_recip(uint32_t f, unsigned *l)
     *l = k;
     return (uint32_t)((((uint64_t)1 << 32) * ((1u << k) - f)) / f + 1);
 }
-GPULZ_HD uint32_t gpulz_rans_encode_recip(uint32_t x, uint32_t f, uint32_t c, uint32_t r, unsigned l, int *emit,
-                                          uint32_t *word)
+
+/* The prepared fields of frequency f in [1, M] for gpulz_rans_encode_prepared. */
+GPULZ_HD void gpulz_rans_prepare(uint32_t f, uint32_t *thr, uint32_t *r, uint32_t *cfl)
 {
-    *emit = x >> (32 - GPULZ_RANS_LOG2_M) >= f; /* x >= f * 2^20, in 32 bits */
-    if (*emit) {
-        *word = x & 0xFFFFu;
-        x >>= 16;
-    }
-    const uint32_t t = (uint32_t)((uint64_t)x * r >> 32);
-    const uint32_t q = (uint32_t)(((uint64_t)x + t) >> l);
-    return (q << GPULZ_RANS_LOG2_M) + (x - q * f) + c;
+    unsigned l;
+    *r = gpulz_rans_recip(f, &l);
+    *thr = (uint32_t)(((uint64_t)f << (32 - GPULZ_RANS_LOG2_M)) - 1);
+    *cfl = (GPULZ_RANS_M - f) << 5 | l;
+}
+
+/* x in [2^16, 2^32); returns the new state and, when *emit, the word to emit
+ * first (reversed later); *word is x's low half either way. */
+GPULZ_HD uint32_t gpulz_rans_encode_prepared(uint32_t x, uint32_t thr, uint32_t r, uint32_t c, uint32_t cfl, int *emit,
+                                             uint32_t *word)
+{
+    const int e = x > thr;
+    *emit = e;
+    *word = x & 0xFFFFu;
+    x = e ? x >> 16 : x;
+    const uint32_t sum = x + (uint32_t)((uint64_t)x * r >> 32);
+#ifdef __CUDA_ARCH__
+    /* a funnel shift takes the amount modulo 32: l, from cfl as it is */
+    const uint32_t q = __funnelshift_r(sum, 0u, cfl);
+#else
+    const uint32_t q = sum >> (cfl & 31u);
+#endif
+    return x + c + q * (cfl >> 5);
 }
 
 /* §16: the encoder's raw step for an escaped unit of u bytes. */
