@@ -149,11 +149,13 @@ __device__ __forceinline__ uint8_t *v2_dst_at(const v2_dst &d, uint64_t i)
 }
 
 /* A unit of U bytes at p (the stream's d.u, known to the caller at compile
- * time, so that the decoder's loop of 1-byte units carries no 16-bit test). */
-template <unsigned U>
+ * time, so that the decoder's loop of 1-byte units carries no 16-bit test).
+ * A16: d.aligned16 where the caller knows it at compile time too (1 or 0),
+ * -1 to test it here; the decoder's rows had both stores, predicated. */
+template <unsigned U, int A16 = -1>
 __device__ __forceinline__ void v2_unit_store(const v2_dst &d, uint8_t *p, uint32_t v)
 {
-    if (U == 2 && d.aligned16) {
+    if (U == 2 && (A16 < 0 ? d.aligned16 : A16 > 0)) {
         *(uint16_t *)p = (uint16_t)v;
     } else {
         p[0] = (uint8_t)v;
@@ -982,7 +984,7 @@ __device__ __forceinline__ void v2_take(bool need, uint32_t *state, v2_words &W,
  * lane order, then the escaped lanes' raw units in lane order (§16), that
  * part skipped by the whole warp in a row without an escape.  FULL: every
  * lane has a unit, so the rows before the last carry no test of it. */
-template <unsigned U, bool FULL>
+template <unsigned U, int A16, bool FULL>
 __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &d, uint8_t *p, bool active,
                                               uint32_t &state, v2_words &W, uint32_t &k, unsigned lane)
 {
@@ -1003,7 +1005,7 @@ __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &
         v2_take(esc && gpulz_rans_needs_word(state), &state, W, &k, lane);
     }
     if (active)
-        v2_unit_store<U>(d, p, v);
+        v2_unit_store<U, A16>(d, p, v);
 }
 
 /*
@@ -1013,7 +1015,7 @@ __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &
  * a state below 2^16 at the start, a word past the segment's, a lane not
  * back at 2^16, words left over (what entropy.c rejects).
  */
-template <unsigned U, unsigned UNROLL>
+template <unsigned U, int A16, unsigned UNROLL>
 __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
                                                   const v2_dst d, unsigned lane)
 {
@@ -1026,9 +1028,9 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
     const unsigned full = c / 32;
 #pragma unroll UNROLL
     for (unsigned r = 0; r < full; r++, p += step)
-        v2_decode_row<U, true>(table, d, p, true, state, W, k, lane);
+        v2_decode_row<U, A16, true>(table, d, p, true, state, W, k, lane);
     if (c % 32)
-        v2_decode_row<U, false>(table, d, p, full * 32 + lane < c, state, W, k, lane);
+        v2_decode_row<U, A16, false>(table, d, p, full * 32 + lane < c, state, W, k, lane);
     return bad || state != GPULZ_RANS_L || k != nw;
 }
 
@@ -1045,9 +1047,11 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg)
         return;
     /* unrolled, so that a thread's loads are in flight together: one at a
-     * time, the table took a seventh of a small chunk's decoding */
+     * time, the table took a seventh of a small chunk's decoding (the
+     * stride is the block, every launch's 32 * WARPS threads, as a constant:
+     * blockDim.x took the 1 MB decoder from 62 to 72 us) */
 #pragma unroll 8
-    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += blockDim.x)
+    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += 32 * WARPS)
         table[j] = make_uint2(st.dec->slot[j], st.dec->value[j]);
     __syncthreads();
     const uint64_t s = (uint64_t)blockIdx.x * WARPS + (threadIdx.x >> 5);
@@ -1063,8 +1067,9 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     /* few segments (WARPS == GPU_V2_WARPS), one warp a scheduler: rows
      * unrolled, so that a row costs no branch back */
     constexpr unsigned UNROLL = WARPS == GPU_V2_WARPS ? 4 : 1;
-    const bool bad = d.u == 2 ? v2_decode_segment<2, UNROLL>(table, seg, nw, c, d, lane)
-                              : v2_decode_segment<1, UNROLL>(table, seg, nw, c, d, lane);
+    const bool bad = d.u == 1       ? v2_decode_segment<1, 0, UNROLL>(table, seg, nw, c, d, lane)
+                     : d.aligned16 ? v2_decode_segment<2, 1, UNROLL>(table, seg, nw, c, d, lane)
+                                   : v2_decode_segment<2, 0, UNROLL>(table, seg, nw, c, d, lane);
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
 }
