@@ -722,21 +722,25 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
     v2_transform<S, B>(q, at, y, p, v);
 }
 
-/* A row's word emitted (emit) where it lands: its place in the order
- * emitted, lanes above first (lanes_above: their bits), after the segment's
- * nw so far.  ROOM: coding may reach the end of the room, so each word is
- * held to it; a batch known to fit leaves that test out. */
+/* A row's word emitted (emit) where it lands: words are numbered
+ * backwards, the first emitted last, and back is the number of the next
+ * (the lanes above go first; lanes_above: their bits).  Writing, that is
+ * its number in the segment; coding, its place in the room, so that the
+ * room ends with the words in the order the decoder reads them and
+ * gpu_v2_put_kernel copies them as they are.  ROOM: coding may pass the
+ * start of the room (back below 0), so each word is held to it; a batch
+ * known to fit leaves that test out. */
 template <bool WRITE, bool ROOM>
 __device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lanes_above, uint8_t *seg,
-                                            uint32_t total, uint16_t *coded, uint32_t room, uint32_t &nw)
+                                            uint16_t *coded, int &back)
 {
     const unsigned mask = __ballot_sync(0xFFFFFFFFu, emit);
-    const uint32_t at = nw + __popc(mask & lanes_above);
+    const int at = back - __popc(mask & lanes_above);
     if (WRITE && emit)
-        v2_put_word(seg, total - 1 - at, w);
-    if (!WRITE && emit && (!ROOM || at < room))
-        coded[at] = (uint16_t)w;
-    nw += __popc(mask);
+        v2_put_word(seg, (unsigned)at, w);
+    if (!WRITE && emit && (!ROOM || at >= 0))
+        coded[(unsigned)at] = (uint16_t)w;
+    back -= __popc(mask);
 }
 
 /* The many-segment coder's warps an SM: 64 registers each for S <= 2,
@@ -747,10 +751,10 @@ __device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lane
 /*
  * One warp per segment of a rANS stream (grid y: the stream).  Rows from the
  * last: the escaped lanes' raw steps, then every lane's symbol step, each
- * from the highest lane down (§16).  Coding (WRITE false) puts the words in
- * the order emitted into the segment's place in st.coded, as many as its
- * c * u bytes hold, and leaves the word count and the final states, so that
- * one pass codes and gpu_v2_put_kernel places.  Writing (WRITE true, the
+ * from the highest lane down (§16).  Coding (WRITE false) puts the words
+ * into the end of the segment's place in st.coded, backwards from its last
+ * word, as many as its c * u bytes hold, and leaves the word count and the
+ * final states, so that one pass codes and gpu_v2_put_kernel places.  Writing (WRITE true, the
  * streams marked redo, whose words outgrew that room) codes again and
  * numbers the words backwards from the count, so they land in the order the
  * decoder reads them, behind the states.
@@ -780,10 +784,11 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
         total = J.words[st.seg0 + s];
         seg = dst + st.seg_at + (J.seg_off[st.seg0 + s] - J.seg_off[st.seg0]);
     } else {
-        coded = (uint16_t *)(st.coded + first * u);
         room = c * u / GPULZ_RANS_WORD_BYTES;
+        coded = (uint16_t *)(st.coded + first * u);
     }
-    uint32_t state = GPULZ_RANS_L, nw = 0;
+    uint32_t state = GPULZ_RANS_L;
+    int back = (int)(WRITE ? total : room) - 1; /* v2_enc_word's */
     const unsigned lanes_above = ~0u << lane << 1; /* 0 for lane 31: a shift by 32 is not */
     /* The rounds in batches of B, last first: a batch's units
      * and then their entries are loaded before any is coded, so that a
@@ -805,14 +810,14 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
          * vote between the rows.  The coder of a large chunk is bound by its
          * instructions, and the per-row escape vote and branches were a
          * fifth of its time. */
-        if (nb == B && top * 32 <= c && (WRITE || nw + 32 * B <= room) &&
+        if (nb == B && top * 32 <= c && (WRITE || back + 1 >= (int)(32 * B)) &&
             !__any_sync(0xFFFFFFFFu, esc & GPU_V2_ENC_ESC)) {
 #pragma unroll
             for (unsigned k = 0; k < B; k++) {
                 uint32_t w;
                 int emit;
                 state = gpulz_rans_encode_prepared(state, eb[k].x, eb[k].y, eb[k].z, eb[k].w, &emit, &w);
-                v2_enc_word<WRITE, false>(emit, w, lanes_above, seg, total, coded, room, nw);
+                v2_enc_word<WRITE, false>(emit, w, lanes_above, seg, coded, back);
             }
             top -= B;
             continue;
@@ -837,7 +842,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
                     state = gpulz_rans_encode_raw(state, v, u, &emit, &w);
                 if (step == 1 && active)
                     state = gpulz_rans_encode_prepared(state, e.x, e.y, e.z & ~GPU_V2_ENC_ESC, e.w, &emit, &w);
-                v2_enc_word<WRITE, true>(emit, w, lanes_above, seg, total, coded, room, nw);
+                v2_enc_word<WRITE, true>(emit, w, lanes_above, seg, coded, back);
                 emit = 0;
             }
         }
@@ -850,14 +855,46 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
     } else {
         J.states[32 * (st.seg0 + s) + lane] = state;
         if (lane == 0)
-            J.words[st.seg0 + s] = nw;
+            J.words[st.seg0 + s] = (uint32_t)((int)room - 1 - back);
     }
 }
 
 /*
+ * n bytes from src to any address dst, by threads t of nt (nt >= 4): bytes
+ * until dst is aligned, then whole words, each from the two aligned words
+ * of src that hold its bytes (a funnel shift where src is not aligned
+ * then).  The aligned words around src's n bytes are read whole: the
+ * caller's buffer holds them.  Byte copies by the threads were the whole
+ * cost of ratio's token gather and of placing the coder's words.
+ */
+__device__ __forceinline__ void v2_copy(uint8_t *dst, const uint8_t *src, uint64_t n, unsigned t, unsigned nt)
+{
+    const unsigned head = (unsigned)min(n, (uint64_t)((4u - ((uintptr_t)dst & 3u)) & 3u));
+    if (t < head)
+        dst[t] = src[t];
+    dst += head;
+    src += head;
+    n -= head;
+    const uint64_t words = n / 4;
+    const unsigned sh = (unsigned)((uintptr_t)src & 3u);
+    uint32_t *d = (uint32_t *)dst;
+    const uint32_t *s = (const uint32_t *)(src - sh);
+    if (sh == 0) {
+        for (uint64_t w = t; w < words; w += nt)
+            d[w] = s[w];
+    } else {
+        for (uint64_t w = t; w < words; w += nt)
+            d[w] = __funnelshift_r(s[w], s[w + 1], 8 * sh);
+    }
+    for (uint64_t i = 4 * words + t; i < n; i += nt)
+        dst[i] = src[i];
+}
+
+/*
  * A block per segment of a rANS stream not marked redo (grid y: the
- * stream): its states, its words from coded in the reverse of the order
- * coded, and its directory entry, to where J.seg_off places them.
+ * stream): its states, its words (the last `total` of its room in coded,
+ * already in the decoder's order), and its directory entry, to where
+ * J.seg_off places them.
  */
 __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_job J, uint8_t *dst)
 {
@@ -867,10 +904,10 @@ __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_j
         return;
     const uint64_t k = st.seg0 + s;
     const uint32_t total = J.words[k];
+    const uint32_t room = gpulz_segment_units(st.N, J.g, s << J.g) * st.u / GPULZ_RANS_WORD_BYTES;
     uint8_t *seg = dst + st.seg_at + (J.seg_off[k] - J.seg_off[st.seg0]);
-    const uint16_t *coded = (const uint16_t *)(st.coded + (s << J.g) * st.u);
-    for (uint32_t at = threadIdx.x; at < total; at += blockDim.x)
-        v2_put_word(seg, total - 1 - at, coded[at]);
+    const uint8_t *words = st.coded + (s << J.g) * st.u + (size_t)GPULZ_RANS_WORD_BYTES * (room - total);
+    v2_copy(seg + GPULZ_RANS_STATE_BYTES, words, (uint64_t)GPULZ_RANS_WORD_BYTES * total, threadIdx.x, blockDim.x);
     if (threadIdx.x < 32)
         gpulz_put_u32(seg + 4 * threadIdx.x, J.states[32 * k + threadIdx.x]);
     if (threadIdx.x == 0)

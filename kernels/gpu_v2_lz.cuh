@@ -117,37 +117,6 @@ __global__ void __launch_bounds__(256) gpu_v2_lz_kernel(const uint8_t *x, uint64
 }
 
 /*
- * n bytes from a slot (src, 4-aligned where the slot starts, so every word
- * read below holds a byte of the slot) to any address, by one warp: bytes
- * until dst is aligned, then whole words, each from the two aligned words of
- * src that hold its bytes (a funnel shift where src is not aligned then).
- * Block k's tokens go to any byte of the streams, and a byte copy by the
- * lanes was the gather's whole cost.
- */
-__device__ __forceinline__ void gpu_v2_slot_copy(uint8_t *dst, const uint8_t *src, uint64_t n, unsigned lane)
-{
-    const unsigned head = (unsigned)min(n, (uint64_t)((4u - ((uintptr_t)dst & 3u)) & 3u));
-    if (lane < head)
-        dst[lane] = src[lane];
-    dst += head;
-    src += head;
-    n -= head;
-    const uint64_t words = n / 4;
-    const unsigned sh = (unsigned)((uintptr_t)src & 3u);
-    uint32_t *d = (uint32_t *)dst;
-    const uint32_t *s = (const uint32_t *)(src - sh);
-    if (sh == 0) {
-        for (uint64_t w = lane; w < words; w += 32)
-            d[w] = s[w];
-    } else {
-        for (uint64_t w = lane; w < words; w += 32)
-            d[w] = __funnelshift_r(s[w], s[w + 1], 8 * sh);
-    }
-    for (uint64_t i = 4 * words + lane; i < n; i += 32)
-        dst[i] = src[i];
-}
-
-/*
  * After the scans (counts now hold each block's places, entry nb the
  * totals): block k's tokens from its slots to their places in the streams,
  * and T_k into the token table; a warp per block.
@@ -159,10 +128,10 @@ __global__ void __launch_bounds__(256) gpu_v2_gather_kernel(gpu_v2_lz_slots slot
     const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
     for (uint64_t k = (uint64_t)blockIdx.x * wpb + (threadIdx.x >> 5); k < nb; k += (uint64_t)gridDim.x * wpb) {
         const uint64_t nl = at.nl[k + 1] - at.nl[k], nm = at.nm[k + 1] - at.nm[k];
-        gpu_v2_slot_copy(to.flags + at.fb[k], slots.flags + k * (C / 8), at.fb[k + 1] - at.fb[k], lane);
-        gpu_v2_slot_copy(to.lits + at.nl[k] * S, slots.lits + k * C * S, nl * S, lane);
-        gpu_v2_slot_copy(to.lens + at.nm[k], slots.lens + k * C, nm, lane);
-        gpu_v2_slot_copy(to.offs + at.nm[k], slots.offs + k * C, nm, lane);
+        v2_copy(to.flags + at.fb[k], slots.flags + k * (C / 8), at.fb[k + 1] - at.fb[k], lane, 32);
+        v2_copy(to.lits + at.nl[k] * S, slots.lits + k * C * S, nl * S, lane, 32);
+        v2_copy(to.lens + at.nm[k], slots.lens + k * C, nm, lane, 32);
+        v2_copy(to.offs + at.nm[k], slots.offs + k * C, nm, lane, 32);
         if (lane == 0)
             gpulz_put_u16(table + GPULZ_TOKEN_ENTRY_SIZE * k, (uint32_t)(nl + nm));
     }
