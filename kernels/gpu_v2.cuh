@@ -1101,9 +1101,12 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     const uint32_t nw = J.words[st.seg0 + s];
     v2_dst d = v2_dst_of(J, st);
     d.out = v2_dst_at(d, first); /* the segment's units from 0; whole units keep aligned16 */
-    /* few segments (WARPS == GPU_V2_WARPS), one warp a scheduler: rows
-     * unrolled, so that a row costs no branch back */
-    constexpr unsigned UNROLL = WARPS == GPU_V2_WARPS ? 4 : 1;
+    /* rows unrolled, so that a row costs no branch back and the window's
+     * registers are not moved back to where the loop began: by 4 with few
+     * segments (WARPS == GPU_V2_WARPS, one warp a scheduler), by 2 with
+     * many, where 40 registers keep 48 warps on an SM (41.5 instructions a
+     * row of 16-bit units instead of 44) */
+    constexpr unsigned UNROLL = WARPS == GPU_V2_WARPS ? 4 : 2;
     const bool bad = d.u == 1       ? v2_decode_segment<1, 0, UNROLL>(table, seg, nw, c, d, lane)
                      : d.aligned16 ? v2_decode_segment<2, 1, UNROLL>(table, seg, nw, c, d, lane)
                                    : v2_decode_segment<2, 0, UNROLL>(table, seg, nw, c, d, lane);
