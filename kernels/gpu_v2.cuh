@@ -754,10 +754,10 @@ __device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lane
  * from the highest lane down (§16).  Coding (WRITE false) puts the words
  * into the end of the segment's place in st.coded, backwards from its last
  * word, as many as its c * u bytes hold, and leaves the word count and the
- * final states, so that one pass codes and gpu_v2_put_kernel places.  Writing (WRITE true, the
- * streams marked redo, whose words outgrew that room) codes again and
- * numbers the words backwards from the count, so they land in the order the
- * decoder reads them, behind the states.
+ * final states, so that one pass codes and gpu_v2_put_kernel places.
+ * Writing (WRITE true, the streams marked redo, whose words outgrew that
+ * room) codes again and numbers the words backwards from the count, so they
+ * land in the order the decoder reads them, behind the states.
  */
 template <unsigned S, bool WRITE, unsigned B>
 __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_SM(S) : 8) / GPU_V2_WARPS)
