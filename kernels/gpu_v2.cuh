@@ -1017,6 +1017,17 @@ __device__ __forceinline__ void v2_take(bool need, uint32_t *state, v2_words &W,
     *k += __popc(mask);
 }
 
+/* A slot of the decoder's table in shared memory, from gpulz_dec_table's
+ * slot (escape bit, f, the slot's distance from its symbol's start c) and
+ * value: f and that distance in a half each, the escape bit with the value
+ * (which takes 16 bits at most), so that a row takes each with one
+ * instruction and tests the escape with one (two shifts and a mask fewer). */
+__device__ __forceinline__ uint2 v2_dec_entry(uint32_t slot, uint32_t value)
+{
+    return make_uint2((slot >> GPULZ_RANS_LOG2_M & 0x1FFFu) << 16 | (slot & (GPULZ_RANS_M - 1)),
+                      value | (slot & GPULZ_SLOT_ESCAPE));
+}
+
 /* One row of a segment: every lane's symbol step and renormalisation in
  * lane order, then the escaped lanes' raw units in lane order (§16), that
  * part skipped by the whole warp in a row without an escape.  FULL: every
@@ -1028,11 +1039,10 @@ __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &
     active = FULL || active;
     const uint32_t sl = state & (GPULZ_RANS_M - 1);
     const uint2 t = table[sl];
-    const uint32_t e = t.x;
-    const uint32_t next = gpulz_rans_advance(state, e >> GPULZ_RANS_LOG2_M & 0x1FFFu, sl - (e & 0xFFFu));
+    const uint32_t next = gpulz_rans_advance(state, t.x >> 16, sl - (t.x & 0xFFFFu));
     state = active ? next : state;
     v2_take(active && gpulz_rans_needs_word(state), &state, W, &k, lane);
-    const bool esc = active && (e & GPULZ_SLOT_ESCAPE);
+    const bool esc = active && (t.y & GPULZ_SLOT_ESCAPE);
     uint32_t v = t.y;
     if (__builtin_expect(__any_sync(0xFFFFFFFFu, esc), 0)) {
         if (esc) {
@@ -1089,7 +1099,7 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
      * blockDim.x took the 1 MB decoder from 62 to 72 us) */
 #pragma unroll 8
     for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += 32 * WARPS)
-        table[j] = make_uint2(st.dec->slot[j], st.dec->value[j]);
+        table[j] = v2_dec_entry(st.dec->slot[j], st.dec->value[j]);
     __syncthreads();
     const uint64_t s = (uint64_t)blockIdx.x * WARPS + (threadIdx.x >> 5);
     const unsigned lane = threadIdx.x & 31;
