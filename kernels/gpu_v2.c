@@ -314,7 +314,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
                 const uint64_t c = gpulz_segment_units(s->N, g, k << g);
                 const uint64_t words = (bounds[s->seg0 + k + 1] - bounds[s->seg0 + k] - GPULZ_RANS_STATE_BYTES) /
                                        GPULZ_RANS_WORD_BYTES;
-                s->redo = words > c * s->u / GPULZ_RANS_WORD_BYTES;
+                s->redo = words > gpu_v2_room((uint32_t)c, s->u);
             }
             if (s->redo && s->nseg > redo_segs)
                 redo_segs = s->nseg;

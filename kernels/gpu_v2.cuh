@@ -784,7 +784,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
         total = J.words[st.seg0 + s];
         seg = dst + st.seg_at + (J.seg_off[st.seg0 + s] - J.seg_off[st.seg0]);
     } else {
-        room = c * u / GPULZ_RANS_WORD_BYTES;
+        room = gpu_v2_room(c, u);
         coded = (uint16_t *)(st.coded + first * u);
     }
     uint32_t state = GPULZ_RANS_L;
@@ -904,7 +904,7 @@ __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_j
         return;
     const uint64_t k = st.seg0 + s;
     const uint32_t total = J.words[k];
-    const uint32_t room = gpulz_segment_units(st.N, J.g, s << J.g) * st.u / GPULZ_RANS_WORD_BYTES;
+    const uint32_t room = gpu_v2_room(gpulz_segment_units(st.N, J.g, s << J.g), st.u);
     uint8_t *seg = dst + st.seg_at + (J.seg_off[k] - J.seg_off[st.seg0]);
     const uint8_t *words = st.coded + (s << J.g) * st.u + (size_t)GPULZ_RANS_WORD_BYTES * (room - total);
     v2_copy(seg + GPULZ_RANS_STATE_BYTES, words, (uint64_t)GPULZ_RANS_WORD_BYTES * total, threadIdx.x, blockDim.x);

@@ -36,6 +36,14 @@ typedef struct __align__(16) gpu_v2_enc {
     uint32_t thr, r, c, cfl;
 } gpu_v2_enc;
 
+/* The words a segment of c units of u bytes has room for where the coder's
+ * first pass puts them (its units' bytes in st.coded); a stream with a
+ * segment of more is coded again, straight into the chunk (redo). */
+GPULZ_HD uint32_t gpu_v2_room(uint32_t c, unsigned u)
+{
+    return c * u / GPULZ_RANS_WORD_BYTES;
+}
+
 /*
  * S = 2's statistics where the values lie close together: range[4t .. 4t+3]
  * for transform t (0 the symbols, 1 their deltas) hold the largest v,

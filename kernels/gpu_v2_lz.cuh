@@ -12,6 +12,7 @@
 
 #include "gpu_decode.cuh"
 #include "gpu_encode.cuh"
+#include "gpu_v2.cuh" /* v2_copy */
 #include "gpu_v2.h"
 
 /* Per block, in the plan's count arrays: flag bytes, literals, matches. */

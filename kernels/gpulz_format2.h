@@ -85,21 +85,12 @@ GPULZ_HD unsigned gpulz_segment_units(uint64_t N, unsigned g, uint64_t first)
     return (unsigned)(N - first < G ? N - first : G);
 }
 
-/* §16's encoder symbol step, for the GPU, from an entry prepared per
- * frequency f (gpulz_rans_prepare): thr = f 2^20 - 1, the threshold above
- * which a word goes first; r and l, the quotient x / f by multiplication
- * (Granlund and Montgomery's round-up method), where a division costs three
- * quarter-rate instructions and a dozen others per symbol: with
- * l = ceil(log2 f) and m = floor(2^(32+l) / f) + 1 = 2^32 + r,
- * floor(x * m / 2^(32+l)) = floor(x / f) for every 32-bit x, and x * m / 2^32
- * is x + t, t the high word of x * r; and cfl = (M - f) << 5 | l, so that the
- * new state is x + c + q (M - f).  Each field is used as stored, because
- * taking f, l and c out of packed bits was a third of the coder's
- * instructions per symbol.  x + t fits 32 bits: after the renormalisation
- * x < f 2^20, so (x + t) >> l = floor(x / f) < 2^20 with l <= 12.  The CPU's
- * coder (entropy.c, enc_step) takes the quotient from one 64-bit product
- * instead, 9 % faster there than this form; codec_rans_step holds this one
- * to §16's division. */
+/* f's multiplier r and shift l for the GPU coder's quotient x / f by
+ * multiplication (Granlund and Montgomery's round-up method), where a
+ * division costs three quarter-rate instructions and a dozen others per
+ * symbol: with l = ceil(log2 f) and m = floor(2^(32+l) / f) + 1 = 2^32 + r,
+ * floor(x * m / 2^(32+l)) = floor(x / f) for every 32-bit x, and
+ * x * m / 2^32 is x + t, t the high word of x * r. */
 GPULZ_HD uint32_t gpulz_rans_recip(uint32_t f, unsigned *l)
 {
     unsigned k = 0;
@@ -109,7 +100,9 @@ GPULZ_HD uint32_t gpulz_rans_recip(uint32_t f, unsigned *l)
     return (uint32_t)((((uint64_t)1 << 32) * ((1u << k) - f)) / f + 1);
 }
 
-/* The prepared fields of frequency f in [1, M] for gpulz_rans_encode_prepared. */
+/* The fields of frequency f in [1, M] as gpulz_rans_encode_prepared takes
+ * them: thr = f 2^20 - 1, above which a word goes first; r and l
+ * (gpulz_rans_recip); and cfl = (M - f) << 5 | l. */
 GPULZ_HD void gpulz_rans_prepare(uint32_t f, uint32_t *thr, uint32_t *r, uint32_t *cfl)
 {
     unsigned l;
@@ -118,8 +111,16 @@ GPULZ_HD void gpulz_rans_prepare(uint32_t f, uint32_t *thr, uint32_t *r, uint32_
     *cfl = (GPULZ_RANS_M - f) << 5 | l;
 }
 
-/* x in [2^16, 2^32); returns the new state and, when *emit, the word to emit
- * first (reversed later); *word is x's low half either way. */
+/* §16's encoder symbol step, for the GPU, from f's prepared fields and the
+ * start c: x in [2^16, 2^32); returns the new state and, when *emit, the
+ * word to emit first (reversed later); *word is x's low half either way.
+ * The new state is x + c + q (M - f), q = (x + t) >> l.  Each field is used
+ * as stored, because taking f, l and c out of packed bits was a third of
+ * the coder's instructions per symbol.  x + t fits 32 bits: after the
+ * renormalisation x < f 2^20, so (x + t) >> l = floor(x / f) < 2^20 with
+ * l <= 12.  The CPU's coder (entropy.c, enc_step) takes the quotient from
+ * one 64-bit product instead, 9 % faster there than this form;
+ * codec_rans_step holds this one to §16's division. */
 GPULZ_HD uint32_t gpulz_rans_encode_prepared(uint32_t x, uint32_t thr, uint32_t r, uint32_t c, uint32_t cfl, int *emit,
                                              uint32_t *word)
 {
