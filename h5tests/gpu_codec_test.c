@@ -618,6 +618,113 @@ static void v2_ranges(uint8_t *src)
     }
 }
 
+/* The range words (gpu_v2.h) of the values that h (2^16 counts) holds. */
+static void range_words(const uint64_t *h, unsigned *r)
+{
+    r[0] = r[1] = r[2] = r[3] = 0;
+    for (unsigned v = 0; v < 65536u; v++)
+        if (h[v]) {
+            const unsigned w[4] = {v, 0xFFFFu - v, v ^ 0x8000u, 0xFFFFu - (v ^ 0x8000u)};
+            for (unsigned j = 0; j < 4; j++)
+                r[j] = w[j] > r[j] ? w[j] : r[j];
+        }
+}
+
+/* One input's statistics on the device (gpu_v2_hist, the symbols and their
+ * deltas in blocks of C) against the host's counts; and where a transform's
+ * window was counted in shared memory, its own range as found there. */
+static void hist_one(gpu_ctx *c, const uint8_t *src, size_t m, unsigned C, const char *what)
+{
+    const size_t bins = 65536;
+    uint64_t *want = calloc(2 * bins, sizeof *want), *got = malloc(2 * bins * sizeof *got);
+    unsigned area[GPU_V2_RANGE_AREA];
+    for (size_t i = 0; i < m; i++) {
+        const unsigned v = src[2 * i] | (unsigned)src[2 * i + 1] << 8;
+        const unsigned b = i % C ? (src[2 * i - 2] | (unsigned)src[2 * i - 1] << 8) : 0;
+        want[v]++;
+        want[bins + ((v - b) & 0xFFFFu)]++;
+    }
+    uint8_t *d_src = NULL, *d_hist = NULL, *d_range = NULL;
+    cudaMalloc((void **)&d_src, 2 * m);
+    cudaMalloc((void **)&d_hist, 2 * bins * sizeof *got);
+    cudaMalloc((void **)&d_range, sizeof area);
+    cudaMemcpy(d_src, src, 2 * m, cudaMemcpyHostToDevice);
+    cudaMemset(d_hist, 0, 2 * bins * sizeof *got);
+    int rc = gpu_v2_hist(c, d_src, m, 2, C, 1, (uint64_t *)d_hist, bins, (unsigned *)d_range, NULL);
+    CHECK(rc == GPULZ_OK && cudaDeviceSynchronize() == cudaSuccess, "%s: gpu_v2_hist %d", what, rc);
+    cudaMemcpy(got, d_hist, 2 * bins * sizeof *got, cudaMemcpyDeviceToHost);
+    cudaMemcpy(area, d_range, sizeof area, cudaMemcpyDeviceToHost);
+    for (unsigned t = 0; t < 2; t++) {
+        size_t bad = bins;
+        for (size_t v = 0; v < bins && bad == bins; v++)
+            if (got[t * bins + v] != want[t * bins + v])
+                bad = v;
+        CHECK(bad == bins, "%s: transform %u counts value %zu %llu times, not %llu", what, t, bad,
+              bad < bins ? (unsigned long long)got[t * bins + bad] : 0ull,
+              bad < bins ? (unsigned long long)want[t * bins + bad] : 0ull);
+        unsigned r[4], lo = 0, span = 0, wlo = 0, wspan = 0, own_lo = 0, own_span = 0;
+        range_words(want + t * bins, r);
+        gpu_v2_range_of(r, 0, &lo, &span);
+        gpu_v2_range_of(area, t, &wlo, &wspan);
+        gpu_v2_range_of(area + GPU_V2_RANGE_WORDS, t, &own_lo, &own_span);
+        if (wspan <= GPU_V2_SPAN_MAX)
+            CHECK(own_lo == lo && own_span == span, "%s: transform %u's own range [%u, +%u), the values' [%u, +%u)",
+                  what, t, own_lo, own_span, lo, span);
+        else
+            CHECK(own_span > GPU_V2_SPAN_MAX, "%s: transform %u left to hist2 with a range of %u", what, t, own_span);
+    }
+    cudaFree(d_src);
+    cudaFree(d_hist);
+    cudaFree(d_range);
+    free(want);
+    free(got);
+}
+
+/*
+ * S = 2's statistics with their window from a sample (gpu_tune_sample_groups
+ * lowered so that small inputs are sampled): values the sample misses, rows
+ * whose start differs from the rest, rare extremes, ranges around
+ * GPU_V2_SPAN_MAX.  Every count and the values' own range as the host finds
+ * them, and the chunks the CPU's bytes.
+ */
+static void v2_sampled(uint8_t *src)
+{
+    gpu_ctx *c = NULL;
+    int prev = -1;
+    static const unsigned most[] = {1, 7, 64, 1000};
+    for (unsigned r = 0; r < 16; r++) {
+        gpu_tune_sample_groups(most[r % 4]);
+        const size_t m = 5000 + (size_t)(rnd() % 300000);
+        const unsigned kind = r % 4, base = (unsigned)(rnd() % 65536), row = 256u << (rnd() % 5);
+        const char *names[] = {"rows", "rare extremes", "wide tail", "drift"};
+        for (size_t i = 0; i < m; i++) {
+            unsigned v = base + (unsigned)(rnd() % 40);
+            switch (kind) {
+            case 0: v += i % row < 64 ? 0 : 3000 + (unsigned)(i % row); break; /* rows: a margin, then the rest */
+            case 1: v = rnd() % 997 ? v : (rnd() % 2 ? 0 : 65535); break;
+            case 2: v += rnd() % 50 ? 0 : (unsigned)(rnd() % (r < 8 ? 8100 : 12000)); break;
+            default: v += (unsigned)(i / 40); break; /* a slow drift: the deltas narrow, the values not */
+            }
+            v &= 0xFFFFu;
+            src[2 * i] = (uint8_t)v;
+            src[2 * i + 1] = (uint8_t)(v >> 8);
+        }
+        char what[96];
+        snprintf(what, sizeof what, "sampled (%u groups) %s, %zu symbols", most[r % 4], names[kind], m);
+        const int got = gpu_ctx_acquire(&c, &prev, -1);
+        CHECK(got == GPULZ_OK, "gpu_ctx_acquire: %s", gpulz_last_error());
+        if (got == GPULZ_OK) {
+            hist_one(c, src, m, 256u << (rnd() % 4), what);
+            gpu_ctx_release(c, prev);
+        }
+        v2_one(src, 2 * m + (size_t)(rnd() % 2), 2, 128, 256u << (rnd() % 4), rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM,
+               rnd() % 2 ? GPULZ_MODE_FAST : GPULZ_MODE_AUTO);
+    }
+    v2_ranges(src);
+    gpu_tune_sample_groups(0);
+    printf("sampled statistics done, %d failures\n", failures);
+}
+
 /*
  * Format 2's scans of per-block counts and segment sizes (gpu_v2_scans):
  * arrays up to GPU_V2_SCAN_BLOCK_MOST items are scanned a block each, in
@@ -692,6 +799,7 @@ static void format2_trials(void)
     }
     v2_outgrown(src);
     v2_ranges(src);
+    v2_sampled(src);
     /* 12 288 pieces for the checksum, more than its grid's warps
      * (GPU_V2_CK_BLOCKS_MOST blocks of 8): each warp sums several (its
      * shared memory is used alike with one, so racecheck's run skips it) */

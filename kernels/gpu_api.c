@@ -255,20 +255,24 @@ typedef struct device_chunk {
     void *d_scratch;
     size_t scratch_size;
     cudaStream_t st;
-    uint8_t header[GPULZ_HEADER_MAX];
+    size_t head_len; /* the chunk's first bytes in c->h_head */
 } device_chunk;
 
 static int device_header(void *ctx, const uint8_t **bytes)
 {
     device_chunk *C = ctx;
     int rc = GPULZ_OK;
-    /* the longest header of any version, or the chunk when it is shorter:
-     * the header reader checks the version's size against n */
-    size_t len = C->n < GPULZ_HEADER_MAX ? C->n : GPULZ_HEADER_MAX;
-    GPULZ_CK(cudaMemcpyAsync(C->c->h_status, C->src, len, cudaMemcpyDeviceToHost, C->st));
+    /* the header of any version, and what format 2's streams need opened
+     * after it, where it fits (GPU_V2_HEAD_BYTES): one wait, where each
+     * stream took one more; the header reader checks the version's size
+     * against n */
+    size_t len = C->n < GPU_V2_HEAD_BYTES ? C->n : GPU_V2_HEAD_BYTES;
+    if ((rc = gpu_grow_host(&C->c->h_head, &C->c->head_cap, GPU_V2_HEAD_BYTES)) != GPULZ_OK)
+        return rc;
+    GPULZ_CK(cudaMemcpyAsync(C->c->h_head, C->src, len, cudaMemcpyDeviceToHost, C->st));
     GPULZ_CK(cudaStreamSynchronize(C->st));
-    memcpy(C->header, C->c->h_status, len);
-    *bytes = C->header;
+    C->head_len = len;
+    *bytes = C->c->h_head;
 done:
     return rc;
 }
@@ -283,7 +287,7 @@ static int device_decode(void *ctx, const gpulz_layout *L, uint8_t *dst)
         size_t need = gpu_v2_decompress_scratch(C->n);
         if ((rc = scratch_for(C->c, C->d_scratch, C->scratch_size, need, &scratch)) != GPULZ_OK)
             return rc;
-        return gpu_v2_decompress(C->c, C->src, NULL, C->n, L, dst, scratch, need, C->st);
+        return gpu_v2_decompress(C->c, C->src, C->c->h_head, C->head_len, C->n, L, dst, scratch, need, C->st);
     }
     if ((rc = gpu_plan_make(L->blocks, 0, &P)) != GPULZ_OK ||
         (rc = scratch_for(C->c, C->d_scratch, C->scratch_size, P.total, &scratch)) != GPULZ_OK ||
@@ -316,8 +320,7 @@ int gpu_decompress_device_lane(unsigned lane, const void *d_src, size_t n, void 
     int prev = 0, dev = 0, rc = gpu_buffers_device(bufs, names, 3, &dev);
     if (rc != GPULZ_OK || (rc = gpu_ctx_acquire_lane(&c, &prev, dev, lane)) != GPULZ_OK)
         return rc;
-    device_chunk C = {c, (const uint8_t *)d_src, n, d_scratch, scratch_size,
-                      caller_stream(cuda_stream), {0}};
+    device_chunk C = {c, (const uint8_t *)d_src, n, d_scratch, scratch_size, caller_stream(cuda_stream), 0};
     rc = gpulz_chunk_decompress(&device_dec_ops, &C, n, (uint8_t *)d_dst, dst_cap, dst_len);
     gpu_ctx_release(c, prev);
     return rc;

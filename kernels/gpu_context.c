@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 
 #include "gpu_context.h"
+#include "gpu_v2.h"
 #include "gpu_tune.h"
 #include "gpulz_chunk.h"
 #include "gpulz_env.h"
@@ -57,6 +58,20 @@ unsigned gpu_enc_segment(const gpu_ctx *c, int few)
     unsigned v = atomic_load(&tuned_segment);
     v = v ? v : c->pol.enc_segment;
     return few && v > c->pol.enc_tail_segment ? c->pol.enc_tail_segment : v;
+}
+
+static atomic_uint tuned_sample; /* 0: GPU_V2_SAMPLE_GROUPS */
+
+int gpu_tune_sample_groups(unsigned groups)
+{
+    atomic_store(&tuned_sample, groups);
+    return GPULZ_OK;
+}
+
+uint64_t gpu_v2_sample_groups(void)
+{
+    const unsigned v = atomic_load(&tuned_sample);
+    return v ? v : GPU_V2_SAMPLE_GROUPS;
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

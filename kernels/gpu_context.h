@@ -117,6 +117,10 @@ typedef struct gpu_ctx {
      * sent from there (gpu_v2_reader) */
     uint8_t *h_dirs;
     size_t dirs_cap;
+    /* pinned: the first GPU_V2_HEAD_BYTES of a chunk the device API decodes
+     * (gpu_api.c), read with its header */
+    uint8_t *h_head;
+    size_t head_cap;
     cudaEvent_t *events; /* one per transfer piece */
     size_t event_count;
     /* the staging slots of host batches (gpu_batch.c), kept between calls

@@ -109,7 +109,7 @@ static int decompress_v2_host(gpu_ctx *c, const uint8_t *src, size_t n, const gp
         (rc = gpu_grow_device(&c->d_scratch, &c->scratch_cap, need)) != GPULZ_OK ||
         (rc = gpu_grow_pinned(c, n > out_n ? n : out_n)) != GPULZ_OK ||
         (rc = gpu_copy_pieces(c, (uint8_t *)src, c->d_in, 0, n, 1, c->stream, NULL)) != GPULZ_OK ||
-        (rc = gpu_v2_decompress(c, c->d_in, src, n, L, c->d_out, c->d_scratch, c->scratch_cap, c->stream)) !=
+        (rc = gpu_v2_decompress(c, c->d_in, src, n, n, L, c->d_out, c->d_scratch, c->scratch_cap, c->stream)) !=
             GPULZ_OK)
         return rc;
     if ((rc = gpu_d2h_enqueue(c, c->d_out, 0, out_n)) != GPULZ_OK)

@@ -17,6 +17,12 @@ extern "C" {
  * two from 256 to 16384, else GPULZ_ERR_PARAM. */
 int gpu_tune_enc_segment(unsigned symbols_per_warp);
 
+/* Groups of 8 symbols that S = 2's statistics read whole before they take
+ * their window from a sample instead (GPU_V2_SAMPLE_GROUPS; 0 restores
+ * it), for every later call of this process: the tests reach the sampled
+ * window, and the values outside it, on small inputs. */
+int gpu_tune_sample_groups(unsigned groups);
+
 #ifdef __cplusplus
 }
 #endif

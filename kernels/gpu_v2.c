@@ -561,7 +561,7 @@ static size_t open_bytes(uint64_t N, unsigned g)
     return GPU_V2_META_MAX + 4 * (size_t)gpulz_segments_of(N, g);
 }
 
-int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n,
+int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
                        uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, uint64_t seg_cap,
                        gpulz_dec_table *tables, cudaStream_t st)
 {
@@ -570,6 +570,7 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
     R->c = c;
     R->d_src = d_src;
     R->h_src = h_src;
+    R->h_len = h_src ? h_len : 0;
     R->n = n;
     R->pos = pos;
     R->g = g;
@@ -578,9 +579,9 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
     R->mirror_cap = open_bytes(N_max, g);
     /* the mirror: the statistics' pinned buffer, which decoding leaves free
      * (one call at a time holds the context) */
-    if (!h_src && (rc = gpu_grow_host(&c->h_hists, &c->hists_cap, R->mirror_cap)) != GPULZ_OK)
+    if (R->h_len < n && (rc = gpu_grow_host(&c->h_hists, &c->hists_cap, R->mirror_cap)) != GPULZ_OK)
         return rc;
-    R->mirror = h_src ? NULL : c->h_hists;
+    R->mirror = R->h_len < n ? c->h_hists : NULL;
     /* the tables wait in pinned memory and go in one copy that does not
      * wait for the stream: from pageable memory each copy waited, and was
      * staged, which took a good part of a small chunk's decoding */
@@ -606,17 +607,23 @@ void gpu_v2_reader_free(gpu_v2_reader *R)
     memset(R, 0, sizeof *R);
 }
 
-/* Copy what opening the stream at R->pos of N_want units can read into the
- * mirror, in one copy: the most its header, table and directory can take
- * (one synchronisation, not one for the header and one for the rest). */
-static int mirror_fill(gpu_v2_reader *R, uint64_t N_want)
+/* What opening the stream at R->pos of N_want units can read, at most its
+ * header, table and directory: in the host's bytes where they hold it all,
+ * else copied into the mirror in one copy (one synchronisation, not one for
+ * the header and one for the rest). */
+static int stream_bytes(gpu_v2_reader *R, uint64_t N_want, const uint8_t **at)
 {
     int rc = GPULZ_OK;
     size_t want = open_bytes(N_want, R->g), have = R->n - R->pos;
-    want = want < R->mirror_cap ? want : R->mirror_cap;
     have = have < want ? have : want;
+    if (R->pos + have <= R->h_len) {
+        *at = R->h_src + R->pos;
+        return GPULZ_OK;
+    }
+    have = have < R->mirror_cap ? have : R->mirror_cap;
     GPULZ_CK(cudaMemcpyAsync(R->mirror, R->d_src + R->pos, have, cudaMemcpyDeviceToHost, R->st));
     GPULZ_CK(cudaStreamSynchronize(R->st));
+    *at = R->mirror;
 done:
     return rc;
 }
@@ -625,11 +632,11 @@ int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_
 {
     int rc = GPULZ_OK;
     gpulz_stream_view V;
+    const uint8_t *at = NULL;
     memset(&V, 0, sizeof V);
-    if (!R->h_src && (rc = mirror_fill(R, N_want)) != GPULZ_OK)
+    if ((rc = stream_bytes(R, N_want, &at)) != GPULZ_OK)
         return rc;
-    if ((rc = gpulz_stream_open(R->h_src ? R->h_src + R->pos : R->mirror, R->n - R->pos, N_want, s->u, R->g, name,
-                                &V)) != GPULZ_OK)
+    if ((rc = gpulz_stream_open(at, R->n - R->pos, N_want, s->u, R->g, name, &V)) != GPULZ_OK)
         goto done;
     s->kind = V.kind;
     s->N = V.N;
@@ -756,8 +763,8 @@ done:
     return rc;
 }
 
-int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
-                      uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st)
+int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
+                      const gpulz_layout *L, uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st)
 {
     const unsigned S = L->symbol_size, g = L->seg_log2;
     const unsigned u = gpulz_unit_bytes(L->flags, S);
@@ -772,7 +779,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     if (scratch_cap < D.total)
         return gpulz_fail(GPULZ_ERR_PARAM, "scratch of %zu bytes is below the %zu needed", scratch_cap, D.total);
     if (L->flags & GPULZ_V2_FLAG_LZSS)
-        return gpu_v2_decompress_ratio(c, d_src, h_src, n, L, d_dst, scratch, scratch_cap, st);
+        return gpu_v2_decompress_ratio(c, d_src, h_src, h_len, n, L, d_dst, scratch, scratch_cap, st);
     J.S = S;
     J.C = L->block_symbols;
     J.g = g;
@@ -782,7 +789,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     J.seg_off = (uint64_t *)(scratch + D.seg_off);
     J.err = (unsigned *)(scratch + D.status);
     const uint64_t m = L->symbols;
-    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m, J.count, g, D.seg_cap,
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, h_len, n, L->table_end, m, J.count, g, D.seg_cap,
                                  (gpulz_dec_table *)scratch, st)) != GPULZ_OK)
         goto done;
     for (unsigned j = 0; j < J.count; j++) {

@@ -230,15 +230,24 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(gpu_v2_hist_inputs in,
 
 /*
  * S = 2 where the values lie close together, as quantization codes do: the
- * range of each transform's values first (gpu_v2_range2_kernel), then the
- * counts over that range in shared memory (gpu_v2_count2_kernel), the data
- * read once for both transforms.  hist2 below counts the transforms whose
- * range is wider than GPU_V2_SPAN_MAX.  The bins handed back are the same
- * 2^16 per transform whichever kernel counted them; gpu_v2_pack2_kernel
- * packs a narrow transform's for the host.  The range words: gpu_v2.h.
+ * window of each transform's values first, from a sample of them
+ * (gpu_v2_range2_kernel), then the counts over that window in shared memory
+ * and the values' own range (gpu_v2_count2_kernel), the data read once for
+ * both transforms.  The sample spares a whole pass: the counts, bound by
+ * shared-memory atomics, take the extent's few instructions in their
+ * shadow.  hist2 below counts the transforms whose window is wider than
+ * GPU_V2_SPAN_MAX.  The bins handed back are the same 2^16 per transform
+ * whichever kernel counted them; gpu_v2_pack2_kernel packs a narrow
+ * transform's for the host.  The range area: gpu_v2.h.
  */
 #define GPU_V2_COUNT2_THREADS 512
-#define GPU_V2_COUNT2_SMEM (2u * GPU_V2_SPAN_MAX * 4u)
+/* blocks an SM holds, their shared counters side by side: the registers
+ * are held to what that many leave each thread */
+#define GPU_V2_COUNT2_PER_SM 3
+/* a transform's counters: GPU_V2_SPAN_MAX and the slot past the window's
+ * last, where the values outside it are counted first */
+#define GPU_V2_COUNT2_WORDS (GPU_V2_SPAN_MAX + 1u)
+#define GPU_V2_COUNT2_SMEM (2u * GPU_V2_COUNT2_WORDS * 4u)
 
 /* The symbols past the last whole group of 8 (m % 8 of them), one each to
  * the first threads of block 0. */
@@ -306,29 +315,48 @@ __device__ __forceinline__ void v2_group2_packed(const uint8_t *x, bool vec, uin
     }
 }
 
-/* The same, one symbol and one DELTA to a word, for counting. */
-__device__ __forceinline__ void v2_group2(const uint8_t *x, bool vec, uint64_t cmask, uint64_t k, uint32_t (&v)[8],
-                                          uint32_t (&dv)[8])
+/* Transform t's extremes (the range words' form), block-wide, into range
+ * by atomicMax. */
+__device__ __forceinline__ void v2_extremes_put(const v2_extremes &e, unsigned *range)
 {
-    uint32_t q[4], d[4];
-    v2_group2_packed(x, vec, cmask, k, q, d);
+    __shared__ uint32_t part[32][4];
+    uint32_t r[4];
+    e.fold(r);
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads(); /* part may hold the last call's words */
 #pragma unroll
     for (unsigned j = 0; j < 4; j++) {
-        v[2 * j] = q[j] & 0xFFFFu;
-        v[2 * j + 1] = q[j] >> 16;
-        dv[2 * j] = d[j] & 0xFFFFu;
-        dv[2 * j + 1] = d[j] >> 16;
+        for (unsigned o = 16; o; o >>= 1)
+            r[j] = max(r[j], __shfl_xor_sync(0xFFFFFFFFu, r[j], o));
+        if (lane == 0)
+            part[warp][j] = r[j];
+    }
+    __syncthreads();
+    if (threadIdx.x < 4) {
+        uint32_t a = 0;
+        for (unsigned w = 0; w < blockDim.x / 32; w++)
+            a = max(a, part[w][threadIdx.x]);
+        atomicMax(&range[threadIdx.x], a);
     }
 }
 
+/* The window: the extremes of one run of 32 groups in each `every`
+ * (gpu_v2_sample_every), a warp to a run, the run within its `every` picked
+ * by a hash of its number, so that data with a period (rows of an image)
+ * is not sampled at one phase of it. */
 __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask,
-                                                            unsigned *range)
+                                                            uint64_t every, unsigned *range)
 {
-    __shared__ uint32_t part[256 / 32][GPU_V2_RANGE_WORDS];
     v2_extremes e[2];
     const bool vec = ((uintptr_t)x & 15) == 0;
-    const uint64_t groups = m / 8, stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < groups; k += stride) {
+    const uint64_t groups = m / 8, runs = (groups + 31) / 32, picks = (runs + every - 1) / every;
+    const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
+    const unsigned lane = threadIdx.x & 31;
+    for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w < picks; w += warps) {
+        const uint64_t run = w * every + (every > 1 ? ((uint32_t)w * 0x9E3779B1u >> 7) % every : 0);
+        const uint64_t k = run * 32 + lane;
+        if (k >= groups)
+            continue;
         uint32_t q[4], d[4];
         v2_group2_packed(x, vec, cmask, k, q, d);
         e[0].add(q[0], q[1]);
@@ -341,98 +369,130 @@ __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, ui
         e[0].add(v * 0x10001u, v * 0x10001u);
         e[1].add(dv * 0x10001u, dv * 0x10001u);
     }
-    uint32_t r[GPU_V2_RANGE_WORDS];
-    e[0].fold(r);
-    e[1].fold(r + 4);
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-#pragma unroll
-    for (unsigned j = 0; j < GPU_V2_RANGE_WORDS; j++) {
-        for (unsigned o = 16; o; o >>= 1)
-            r[j] = max(r[j], __shfl_xor_sync(0xFFFFFFFFu, r[j], o));
-        if (lane == 0)
-            part[warp][j] = r[j];
-    }
-    __syncthreads();
-    if (threadIdx.x < GPU_V2_RANGE_WORDS) {
-        uint32_t a = 0;
-        for (unsigned w = 0; w < blockDim.x / 32; w++)
-            a = max(a, part[w][threadIdx.x]);
-        atomicMax(&range[threadIdx.x], a);
-    }
+    v2_extremes_put(e[0], range);
+    v2_extremes_put(e[1], range + 4);
 }
 
 /*
  * Counts of the transforms (ntrans: 1 the symbols alone, 2 with their
- * deltas) whose range fits GPU_V2_SPAN_MAX, in shared memory of 32-bit
- * counters, flushed once per block.  A narrow range holds several copies of
- * its counters, lane l adding to copy l mod copies (each copy's stride odd,
- * so a value's copies lie in different banks): on concentrated data a
+ * deltas) whose window (gpu_v2_window_of) fits GPU_V2_SPAN_MAX, in shared
+ * memory of 32-bit counters, flushed once per block.  Two values to a word:
+ * one instruction takes both offsets into the window and clamps them, a
+ * value outside it (which the sample missed) landing in the spare slot past
+ * the window; a group of 8 with such a value is walked again, and its
+ * outside values go to global memory, a warp's equal ones in one atomic.
+ * The values' own range goes into the area's second half, from the counted
+ * slots and the outside values, so that no per-value work is added for it;
+ * a transform left to hist2 gets its window's words there (wider than
+ * GPU_V2_SPAN_MAX, so is its range).  A narrow window holds several copies
+ * of its counters, lane l adding to copy l mod copies (each copy's stride
+ * odd, so a value's copies lie in different banks): on concentrated data a
  * third of a warp's lanes can hold the same value, and lanes adding to one
  * counter wait for each other.
  */
-__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS) gpu_v2_count2_kernel(const uint8_t *x, uint64_t m,
+__device__ __forceinline__ void v2_count_outside(unsigned long long *h, uint32_t v, v2_extremes &e)
+{
+    e.add(v * 0x10001u, v * 0x10001u);
+    const unsigned peers = __match_any_sync(__activemask(), v);
+    if ((unsigned)__ffs(peers) - 1 == (threadIdx.x & 31))
+        atomicAdd(&h[v], (unsigned long long)__popc(peers));
+}
+
+/* Four words of two values counted into c (lo2, span2: the window's start
+ * and span in both halves); the group walked again where one lies outside. */
+__device__ __forceinline__ void v2_count_words(uint32_t *c, const uint32_t (&w)[4], uint32_t lo2, uint32_t span2,
+                                               unsigned span, unsigned long long *h, v2_extremes &e)
+{
+    uint32_t at[4];
+#pragma unroll
+    for (unsigned j = 0; j < 4; j++) {
+        at[j] = __vsub2(w[j], lo2);
+        const uint32_t in = __vminu2(at[j], span2);
+        atomicAdd(c + (in & 0xFFFFu), 1u);
+        atomicAdd(c + (in >> 16), 1u);
+    }
+    if (__vcmpgeu2(__vmaxu2(__vimax3_u16x2(at[0], at[1], at[2]), at[3]), span2)) {
+#pragma unroll
+        for (unsigned j = 0; j < 8; j++)
+            if ((at[j / 2] >> (16 * (j & 1)) & 0xFFFFu) >= span)
+                v2_count_outside(h, w[j / 2] >> (16 * (j & 1)) & 0xFFFFu, e);
+    }
+}
+
+__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM) gpu_v2_count2_kernel(const uint8_t *x, uint64_t m,
                                                                               uint64_t cmask, unsigned ntrans,
-                                                                              const unsigned *range,
+                                                                              int sampled, unsigned *range,
                                                                               unsigned long long *hist, size_t bins)
 {
-    extern __shared__ uint32_t cnt[]; /* transform t at t * GPU_V2_SPAN_MAX */
+    extern __shared__ uint32_t cnt[]; /* transform t at t * GPU_V2_COUNT2_WORDS */
     unsigned lo[2] = {0, 0}, span[2] = {0, 0}, copies[2] = {1, 1}, stride[2] = {0, 0};
     bool on[2] = {false, false};
 #pragma unroll
     for (unsigned t = 0; t < 2; t++) {
         if (t >= ntrans)
             break;
-        gpu_v2_range_of(range, t, &lo[t], &span[t]);
+        gpu_v2_window_of(range, t, sampled, &lo[t], &span[t]);
         on[t] = span[t] <= GPU_V2_SPAN_MAX;
-        stride[t] = span[t];
-        while (copies[t] < 8 && 2 * copies[t] * (span[t] | 1u) <= GPU_V2_SPAN_MAX) {
+        while (copies[t] < 8 && 2 * copies[t] * ((span[t] + 1) | 1u) <= GPU_V2_SPAN_MAX) {
             copies[t] *= 2;
-            stride[t] = span[t] | 1u;
+            stride[t] = (span[t] + 1) | 1u;
         }
     }
+    unsigned *own = range + GPU_V2_RANGE_WORDS;
+    if (blockIdx.x == 0 && threadIdx.x < GPU_V2_RANGE_WORDS && !(threadIdx.x < 4 ? on[0] : on[1]))
+        own[threadIdx.x] = range[threadIdx.x];
     if (!on[0] && !on[1])
         return;
-    for (unsigned j = threadIdx.x; j < 2 * GPU_V2_SPAN_MAX; j += blockDim.x)
+    for (unsigned j = threadIdx.x; j < 2 * GPU_V2_COUNT2_WORDS; j += blockDim.x)
         cnt[j] = 0;
     __syncthreads();
     const unsigned lane = threadIdx.x & 31;
     uint32_t *c0 = cnt + (lane & (copies[0] - 1)) * stride[0];
-    uint32_t *c1 = cnt + GPU_V2_SPAN_MAX + (lane & (copies[1] - 1)) * stride[1];
-#define V2_COUNT(c, t, val) atomicAdd(c + (((val) - lo[t]) & 0xFFFFu), 1u)
+    uint32_t *c1 = cnt + GPU_V2_COUNT2_WORDS + (lane & (copies[1] - 1)) * stride[1];
+    const uint32_t lo2[2] = {lo[0] * 0x10001u, lo[1] * 0x10001u}, span2[2] = {span[0] * 0x10001u, span[1] * 0x10001u};
+    v2_extremes e[2];
     const bool vec = ((uintptr_t)x & 15) == 0;
     const uint64_t groups = m / 8, step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < groups; k += step) {
-        uint32_t v[8], dv[8];
-        v2_group2(x, vec, cmask, k, v, dv);
-#pragma unroll
-        for (unsigned j = 0; j < 8; j++) {
-            if (on[0])
-                V2_COUNT(c0, 0, v[j]);
-            if (on[1])
-                V2_COUNT(c1, 1, dv[j]);
-        }
+        uint32_t q[4], d[4];
+        v2_group2_packed(x, vec, cmask, k, q, d);
+        if (on[0])
+            v2_count_words(c0, q, lo2[0], span2[0], span[0], hist, e[0]);
+        if (on[1])
+            v2_count_words(c1, d, lo2[1], span2[1], span[1], hist + bins, e[1]);
     }
     uint32_t v, dv;
     if (v2_tail2(x, m, cmask, v, dv)) {
-        if (on[0])
-            V2_COUNT(c0, 0, v);
-        if (on[1])
-            V2_COUNT(c1, 1, dv);
+        const uint32_t val[2] = {v, dv};
+        uint32_t *const ct[2] = {c0, c1};
+#pragma unroll
+        for (unsigned t = 0; t < 2; t++) {
+            const uint32_t at = (val[t] - lo[t]) & 0xFFFFu;
+            if (!on[t])
+                continue;
+            if (at < span[t])
+                atomicAdd(ct[t] + at, 1u);
+            else
+                v2_count_outside(hist + t * bins, val[t], e[t]);
+        }
     }
-#undef V2_COUNT
     __syncthreads();
 #pragma unroll
     for (unsigned t = 0; t < 2; t++) {
         if (!on[t])
             continue;
-        const uint32_t *ct = cnt + t * GPU_V2_SPAN_MAX;
+        const uint32_t *ct = cnt + t * GPU_V2_COUNT2_WORDS;
         for (unsigned j = threadIdx.x; j < span[t]; j += blockDim.x) {
             uint32_t sum = 0;
             for (unsigned q = 0; q < copies[t]; q++)
                 sum += ct[q * stride[t] + j];
-            if (sum)
-                atomicAdd(&hist[t * bins + ((lo[t] + j) & 0xFFFFu)], (unsigned long long)sum);
+            if (sum) {
+                const uint32_t val = (lo[t] + j) & 0xFFFFu;
+                e[t].add(val * 0x10001u, val * 0x10001u);
+                atomicAdd(&hist[t * bins + val], (unsigned long long)sum);
+            }
         }
+        v2_extremes_put(e[t], own + 4 * t);
     }
 }
 

@@ -47,15 +47,22 @@ GPULZ_HD uint32_t gpu_v2_room(uint32_t c, unsigned u)
 /*
  * S = 2's statistics where the values lie close together: range[4t .. 4t+3]
  * for transform t (0 the symbols, 1 their deltas) hold the largest v,
- * 0xFFFF - v, v ^ 0x8000 and 0xFFFF - (v ^ 0x8000) (gpu_v2_range2_kernel),
- * so that one zeroed array and atomicMax alone give both the plain and the
- * signed (around the end) extent.  A transform whose range spans at most
- * GPU_V2_SPAN_MAX values is counted in shared memory, and its counts go to
- * the host packed (gpu_v2_pack2): the host reads the range from the same
- * words, by the same rule.
+ * 0xFFFF - v, v ^ 0x8000 and 0xFFFF - (v ^ 0x8000), so that one zeroed
+ * array and atomicMax alone give both the plain and the signed (around the
+ * end) extent.  The range area holds two such sets: first the window, the
+ * extent of a sample of the values (gpu_v2_range2_kernel; every value where
+ * there are at most GPU_V2_SAMPLE_GROUPS groups of 8), then the values' own
+ * extent, found while they are counted (gpu_v2_count2_kernel).  A transform
+ * whose window spans at most GPU_V2_SPAN_MAX values is counted in shared
+ * memory over its window, the values outside it in global memory; one whose
+ * own range spans at most GPU_V2_SPAN_MAX values goes to the host packed
+ * (gpu_v2_pack2): the host reads that range from the same words, by the
+ * same rule.
  */
 #define GPU_V2_SPAN_MAX 8192u
 #define GPU_V2_RANGE_WORDS 8
+#define GPU_V2_RANGE_AREA (2 * GPU_V2_RANGE_WORDS)
+#define GPU_V2_SAMPLE_GROUPS (1u << 18)
 
 /* Transform t's values as [lo, lo + span) modulo 2^16, the narrower of the
  * plain and the signed extent (the plain one on a tie, as the CPU's
@@ -75,11 +82,38 @@ GPULZ_HD void gpu_v2_range_of(const unsigned *range, unsigned t, unsigned *lo, u
     }
 }
 
+/* Transform t's counting window from the range area: a sampled extent
+ * (sampled != 0) widened by half its span and 32 values, centred and within
+ * GPU_V2_SPAN_MAX, so that the values the sample missed mostly still fall
+ * in it; a full one as it is.  span > GPU_V2_SPAN_MAX: not counted in
+ * shared memory (gpu_v2_hist2_kernel's). */
+GPULZ_HD void gpu_v2_window_of(const unsigned *area, unsigned t, int sampled, unsigned *lo, unsigned *span)
+{
+    gpu_v2_range_of(area, t, lo, span);
+    if (sampled && *span <= GPU_V2_SPAN_MAX) {
+        unsigned w = *span + *span / 2 + 32;
+        w = w < GPU_V2_SPAN_MAX ? w : GPU_V2_SPAN_MAX;
+        *lo = (*lo - (w - *span) / 2) & 0xFFFFu;
+        *span = w;
+    }
+}
+
+/* Where the sample takes every group of 8 symbols (1), or one run of 32
+ * groups in each `every` runs, about `most` groups (gpu_v2_sample_groups). */
+GPULZ_HD uint64_t gpu_v2_sample_every(uint64_t groups, uint64_t most)
+{
+    const uint64_t e = (groups + most - 1) / most;
+    return e ? e : 1;
+}
+
 /* The packed statistics' words (uint64_t) in the device scratch and on the
  * host: the range words, then per transform GPU_V2_SPAN_MAX counts, value
  * lo + j's at j. */
 #define GPU_V2_PACK_HEAD ((GPU_V2_RANGE_WORDS * sizeof(unsigned) + 7) / 8)
 #define GPU_V2_PACK_WORDS(ntrans) (GPU_V2_PACK_HEAD + (size_t)(ntrans)*GPU_V2_SPAN_MAX)
+
+/* GPU_V2_SAMPLE_GROUPS, or what gpu_tune_sample_groups set. */
+uint64_t gpu_v2_sample_groups(void);
 
 /* One stream of a chunk, as the kernels see it. */
 typedef struct gpu_v2_stream {
@@ -188,14 +222,22 @@ int gpu_v2_candidates(gpu_ctx *c, size_t n, const gpulz_params *p, const gpulz_m
 
 /*
  * Decode the format 2 chunk at d_src (n bytes, header read into L) into
- * d_dst (L->n bytes).  h_src is the chunk in host memory when there is one,
- * else NULL: the streams' headers, tables and directories are copied from
- * the device to be checked.  Every check of the CPU decoder is made.  A
- * chunk with LZSS keeps its token streams in the context's d_tokens.
+ * d_dst (L->n bytes).  h_src holds the chunk's first h_len bytes in host
+ * memory (all n where the chunk is there; h_len 0: none): the streams'
+ * headers, tables and directories are checked there where they lie in
+ * them, else copied from the device to be checked.  Every check of the CPU
+ * decoder is made.  A chunk with LZSS keeps its token streams in the
+ * context's d_tokens.
  */
 size_t gpu_v2_decompress_scratch(size_t n);
-int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
-                      uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st);
+int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
+                      const gpulz_layout *L, uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st);
+
+/* The first bytes of a chunk the device API reads with its header, in the
+ * same copy: where a chunk's streams' headers, tables and directories lie
+ * in them (a fast chunk of up to about 256 MB), no copy and no wait is
+ * made for each stream. */
+#define GPU_V2_HEAD_BYTES ((size_t)64 << 10)
 
 /* ---- shared by the modes (gpu_v2.c) --------------------------------------- */
 
@@ -235,8 +277,9 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
                           cudaStream_t st, gpu_v2_memo *M, size_t *dst_len);
 
 /* Decoding ratio's streams after the header (gpu_v2_ratio.c). */
-int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
-                            uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st);
+int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
+                            const gpulz_layout *L, uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap,
+                            cudaStream_t st);
 
 /* The statistics shared by the modes: the histograms of both transforms
  * into M->H (S: M->S) and, with checksum, the checksum, pending in M until
@@ -286,14 +329,14 @@ static inline uint32_t *gpu_v2_sum_slot(gpu_ctx *c, size_t bins)
 /*
  * Decoding's walk through a chunk's streams in chunk order: each opened on
  * the host by the CPU decoder's checks (gpulz_stream_open) on the host's
- * copy of the chunk (h_src) or on a mirror of what opening reads, copied
- * from the device; its table sent to the device (the next of tables), its
+ * copy of the chunk's first bytes (h_src, h_len) where it lies in them, or
+ * on a mirror of what opening reads, copied from the device; its table sent to the device (the next of tables), its
  * segment directory gathered on the host until it is sent to a job.
  */
 typedef struct gpu_v2_reader {
     gpu_ctx *c;
     const uint8_t *d_src, *h_src;
-    size_t n;
+    size_t h_len, n;
     uint64_t pos; /* where the next stream starts */
     unsigned g;
     uint8_t *mirror; /* pinned, the context's */
@@ -313,7 +356,7 @@ typedef struct gpu_v2_reader {
 /* A reader of the chunk from pos, for streams of at most N_max units, at
  * most `streams` of them between two sends, and at most seg_cap segments
  * in all; its mirror and directories are c's (the context held). */
-int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n,
+int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
                        uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, uint64_t seg_cap,
                        gpulz_dec_table *tables, cudaStream_t st);
 void gpu_v2_reader_free(gpu_v2_reader *R);
@@ -352,7 +395,7 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
 
 /* The histograms of the symbols and, with delta_too, of their deltas (§19):
  * bins per transform as gpu_v2_plan says, 64-bit counts added to hist, which
- * the caller zeroed; range: GPU_V2_RANGE_WORDS words of device scratch
+ * the caller zeroed; range: GPU_V2_RANGE_AREA words of device scratch
  * (S = 2 uses them). */
 int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too,
                 uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st);
@@ -373,9 +416,9 @@ int gpu_v2_hist_bytes(const gpu_v2_hist_inputs *in, unsigned count, cudaStream_t
  * shared counters, m > 0) */
 int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S);
 
-/* After gpu_v2_hist with range: the range words and the counts of each of
- * the ntrans transforms whose range spans at most GPU_V2_SPAN_MAX values
- * into packed (GPU_V2_PACK_WORDS(ntrans) words) */
+/* After gpu_v2_hist with range (its area): the values' range words and the
+ * counts of each of the ntrans transforms whose range spans at most
+ * GPU_V2_SPAN_MAX values into packed (GPU_V2_PACK_WORDS(ntrans) words) */
 int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans, uint64_t *packed,
                  cudaStream_t st);
 

@@ -50,7 +50,7 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     P->hist = 0;
     /* fast's two transforms, or ratio's streams: flags, literals, lengths, offsets */
     P->range = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
-    P->pack = align256(P->range + GPU_V2_RANGE_WORDS * sizeof(unsigned));
+    P->pack = align256(P->range + GPU_V2_RANGE_AREA * sizeof(unsigned));
     P->status = align256(P->pack + GPU_V2_PACK_WORDS(2) * sizeof(uint64_t));
     P->enc = align256(P->status + 16);
     P->dec = align256(P->enc + enc_values * sizeof(gpu_v2_enc));
@@ -109,15 +109,18 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
     unsigned long long *h = (unsigned long long *)hist;
     const unsigned ntrans = delta_too ? 2 : 1;
     if (gpu_v2_hist_ranged(c, m, S)) {
-        /* narrow ranges counted in one pass; hist2 takes the rest */
-        GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_WORDS * sizeof *range, st));
-        gpu_v2_range2_kernel<<<grid_resident(c, m / 8 + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, range);
+        /* narrow windows counted in one pass; hist2 takes the rest */
+        const uint64_t every = gpu_v2_sample_every(m / 8, gpu_v2_sample_groups());
+        GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_AREA * sizeof *range, st));
+        gpu_v2_range2_kernel<<<grid_resident(c, m / 8 / every + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, every,
+                                                                                           range);
         GPULZ_CK(cudaGetLastError());
         if ((rc = gpu_smem_optin(c, (const void *)gpu_v2_count2_kernel, GPU_V2_COUNT2_SMEM)) != GPULZ_OK ||
             (rc = gpu_smem_optin(c, (const void *)gpu_v2_hist2_kernel, GPU_V2_HIST2_SMEM)) != GPULZ_OK)
             return rc;
-        gpu_v2_count2_kernel<<<grid_resident(c, m / 8 + 1, GPU_V2_COUNT2_THREADS, 3), GPU_V2_COUNT2_THREADS,
-                               GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, range, h, bins);
+        gpu_v2_count2_kernel<<<grid_resident(c, m / 8 + 1, GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM),
+                               GPU_V2_COUNT2_THREADS,
+                               GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, every > 1, range, h, bins);
         GPULZ_CK(cudaGetLastError());
         dim3 grid(grid_resident(c, m, GPU_V2_HIST2_RUN, 1), ntrans);
         gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, h, bins);
@@ -163,7 +166,8 @@ extern "C" int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t 
                             uint64_t *packed, cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    gpu_v2_pack2_kernel<<<ntrans, 256, 0, st>>>(range, (const unsigned long long *)hist, bins, packed);
+    gpu_v2_pack2_kernel<<<ntrans, 256, 0, st>>>(range + GPU_V2_RANGE_WORDS, (const unsigned long long *)hist, bins,
+                                                packed);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;

@@ -193,8 +193,9 @@ static int lz_dec_plan_make(uint64_t nf, uint64_t m, unsigned S, uint64_t nb, lz
     return GPULZ_OK;
 }
 
-int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t n, const gpulz_layout *L,
-                            uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st)
+int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
+                            const gpulz_layout *L, uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap,
+                            cudaStream_t st)
 {
     const unsigned S = L->symbol_size, C = L->block_symbols, g = L->seg_log2;
     const uint64_t m = L->symbols, nb = L->blocks;
@@ -250,7 +251,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     }
     const uint64_t nf = back[1], nt = back[2];
 
-    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, n, L->table_end, m + nb, planes + 2, g, D.seg_cap,
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, h_len, n, L->table_end, m + nb, planes + 2, g, D.seg_cap,
                                  (gpulz_dec_table *)scratch, st)) != GPULZ_OK)
         goto done;
     J.S = S;
