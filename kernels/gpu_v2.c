@@ -225,7 +225,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     gpulz_model *model = K->c->h_models;
     uint64_t pos_of[GPU_V2_STREAMS_MAX], body_of[GPU_V2_STREAMS_MAX];
     size_t enc_at[GPU_V2_STREAMS_MAX + 1];
-    uint64_t *bounds = NULL;
+    unsigned long long *sums = NULL;
     gpu_v2_enc *enc = NULL;
     gpu_ctx *c = K->c;
     if (!model && !(model = c->h_models = calloc(GPU_V2_STREAMS_MAX, sizeof *model)))
@@ -242,14 +242,16 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         enc_at[j + 1] = enc_at[j] + enc_width(K->h[j]);
     /* pinned: the tables' copy is one DMA, and the streams' headers and
      * tables after them are copied without a wait for the stream (from
-     * pageable memory each copy waited); gpu_v2_finish waits for them */
-    const size_t enc_bytes = enc_at[J->count] * sizeof *enc;
-    /* and the segments' places after the headers, read back there */
-    const size_t bounds_at = (enc_bytes + J->count * GPU_V2_META_MAX + 7) & ~(size_t)7;
-    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, bounds_at + (P->segs + 1) * sizeof *bounds)) != GPULZ_OK)
+     * pageable memory each copy waited); gpu_v2_finish waits for them.
+     * The coder's sums follow the entries, zeroed by the same copy, and
+     * come back there. */
+    const size_t enc_bytes = enc_at[J->count] * sizeof *enc, meta_at = enc_bytes + GPU_V2_SUMS_BYTES;
+    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, meta_at + J->count * GPU_V2_META_MAX)) != GPULZ_OK)
         goto done;
     enc = (gpu_v2_enc *)c->h_tables;
-    bounds = (uint64_t *)(c->h_tables + bounds_at);
+    sums = (unsigned long long *)(c->h_tables + enc_bytes);
+    memset(sums, 0, GPU_V2_SUMS_BYTES);
+    J->sums = (unsigned long long *)(K->scratch + P->enc + enc_bytes);
     uint64_t segs = 0, max_segs = 0, redo_segs = 0;
     size_t coded_at = 0;
     for (unsigned j = 0; j < J->count; j++) {
@@ -289,33 +291,32 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         }
     }
     const unsigned batch = gpu_v2_enc_batch(c, segs);
-    GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, enc_at[J->count] * sizeof *enc, cudaMemcpyHostToDevice, st));
+    GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, meta_at, cudaMemcpyHostToDevice, st));
 
-    /* code every segment, place them, and learn each body's size */
+    /* code every segment and learn each body's size, while the device
+     * places the segments */
     if (segs) {
-        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, batch, st)) != GPULZ_OK ||
-            (rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK)
+        if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, batch, st)) != GPULZ_OK)
             goto done;
-        GPULZ_CK(cudaMemcpyAsync(bounds, J->seg_off, (segs + 1) * sizeof *bounds, cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaStreamSynchronize(st));
+        GPULZ_CK(cudaMemcpyAsync(sums, J->sums, GPU_V2_SUMS_BYTES, cudaMemcpyDeviceToHost, st));
+        GPULZ_CK(cudaEventRecord(c->coded, st));
+        if ((rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK)
+            goto done;
+        GPULZ_CK(cudaEventSynchronize(c->coded));
     }
 
     /* the streams' places: a body that does not beat the stored units is stored */
     for (unsigned j = 0; j < J->count; j++) {
         gpu_v2_stream *s = &J->s[j];
         if (s->kind == GPULZ_STREAM_RANS) {
-            body_of[j] = gpulz_table_size(&model[j]) + 4 * s->nseg + bounds[s->seg0 + s->nseg] - bounds[s->seg0];
+            body_of[j] = gpulz_table_size(&model[j]) + (4 + GPULZ_RANS_STATE_BYTES) * s->nseg +
+                         GPULZ_RANS_WORD_BYTES * sums[j];
             if (!gpulz_rans_body_kept(body_of[j], s->N, s->u)) {
                 s->kind = GPULZ_STREAM_STORED;
                 s->nseg = 0;
             }
             /* a segment with more words than its c * u bytes of coded hold */
-            for (uint64_t k = 0; k < s->nseg && !s->redo; k++) {
-                const uint64_t c = gpulz_segment_units(s->N, g, k << g);
-                const uint64_t words = (bounds[s->seg0 + k + 1] - bounds[s->seg0 + k] - GPULZ_RANS_STATE_BYTES) /
-                                       GPULZ_RANS_WORD_BYTES;
-                s->redo = words > gpu_v2_room((uint32_t)c, s->u);
-            }
+            s->redo = s->nseg && (sums[GPU_V2_STREAMS_MAX] >> j & 1);
             if (s->redo && s->nseg > redo_segs)
                 redo_segs = s->nseg;
         }
@@ -335,7 +336,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
              (unsigned long long)(pos + tail), dst_cap);
 
     /* the streams' headers and tables from the host; the rest on the device */
-    uint8_t *q = c->h_tables + enc_bytes;
+    uint8_t *q = c->h_tables + meta_at;
     for (unsigned j = 0; j < J->count; j++) {
         const gpu_v2_stream *s = &J->s[j];
         uint8_t *start = q;

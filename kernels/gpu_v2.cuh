@@ -914,8 +914,13 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
             gpulz_put_u32(dst + st.dir_at + 4 * s, total);
     } else {
         J.states[32 * (st.seg0 + s) + lane] = state;
-        if (lane == 0)
-            J.words[st.seg0 + s] = (uint32_t)((int)room - 1 - back);
+        if (lane == 0) {
+            const uint32_t words = (uint32_t)((int)room - 1 - back);
+            J.words[st.seg0 + s] = words;
+            atomicAdd(&J.sums[blockIdx.y], (unsigned long long)words);
+            if (words > room)
+                atomicOr(&J.sums[GPU_V2_STREAMS_MAX], 1ull << blockIdx.y);
+        }
     }
 }
 

@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 #define GPU_V2_STREAMS_MAX GPULZ_STREAMS_MAX
+#define GPU_V2_SUMS_BYTES ((GPU_V2_STREAMS_MAX + 1) * sizeof(unsigned long long))
 /* A stream's header and table at most: K values and K + E frequencies,
  * varints each (§15); a constant's value or a stored stream's header is less */
 #define GPU_V2_META_MAX \
@@ -144,6 +145,11 @@ typedef struct gpu_v2_job {
     uint32_t *words;        /* per segment of every stream: its words */
     uint64_t *seg_off;      /* per segment: its offset from its stream's first (scanned) */
     uint32_t *states;       /* encoding: per segment its 32 final states */
+    /* encoding, the first pass: per stream the sum of its segments' words,
+     * then (at GPU_V2_STREAMS_MAX) one bit per stream with a segment whose
+     * words outgrew its room (redo); zeroed by the host's copy of the
+     * entries before it */
+    unsigned long long *sums;
     unsigned *err;          /* the device error word */
 } gpu_v2_job;
 
@@ -428,10 +434,11 @@ int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, u
                     cudaStream_t st);
 
 /* The rANS streams' segments.  write = 0: each segment coded once, its word
- * count into J->words, its final states into J->states, and its words, in
- * the order coded, into its place in the stream's coded (those that fit its
- * c * u bytes; more words than that, which only a segment coded to more
- * than its stored size has, make the host set redo).  write = 1: the segments of the streams
+ * count into J->words and added to its stream's in J->sums, its final
+ * states into J->states, and its words, in the order coded, into its place
+ * in the stream's coded (those that fit its c * u bytes; more words than
+ * that, which only a segment coded to more than its stored size has, set
+ * its stream's redo bit in J->sums, and the host its redo).  write = 1: the segments of the streams
  * marked redo coded again, states, words and directories into d_dst, where
  * J->seg_off places them; and stored streams' units.  max_segs: the most
  * segments of a stream the launch codes. */

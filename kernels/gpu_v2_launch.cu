@@ -53,7 +53,7 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     P->pack = align256(P->range + GPU_V2_RANGE_AREA * sizeof(unsigned));
     P->status = align256(P->pack + GPU_V2_PACK_WORDS(2) * sizeof(uint64_t));
     P->enc = align256(P->status + 16);
-    P->dec = align256(P->enc + enc_values * sizeof(gpu_v2_enc));
+    P->dec = align256(P->enc + enc_values * sizeof(gpu_v2_enc) + GPU_V2_SUMS_BYTES); /* the sums after the entries */
     P->words = align256(P->dec + (size_t)streams * sizeof(gpulz_dec_table));
     P->seg_off = align256(P->words + P->segs * sizeof(uint32_t));
     P->states = align256(P->seg_off + (P->segs + 1) * sizeof(uint64_t));
