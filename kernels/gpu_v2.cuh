@@ -377,9 +377,9 @@ __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, ui
  * Counts of the transforms (ntrans: 1 the symbols alone, 2 with their
  * deltas) whose window (gpu_v2_window_of) fits GPU_V2_SPAN_MAX, in shared
  * memory of 32-bit counters, flushed once per block.  Two values to a word:
- * one instruction takes both offsets into the window and clamps them, a
- * value outside it (which the sample missed) landing in the spare slot past
- * the window; a group of 8 with such a value is walked again, and its
+ * two instructions take both values' offsets into the window and clamp
+ * them, a value outside it (which the sample missed) landing in the spare
+ * slot past the window; a group of 8 with such a value is walked again, and its
  * outside values go to global memory, a warp's equal ones in one atomic.
  * The values' own range goes into the area's second half, from the counted
  * slots and the outside values, so that no per-value work is added for it;
@@ -419,10 +419,9 @@ __device__ __forceinline__ void v2_count_words(uint32_t *c, const uint32_t (&w)[
     }
 }
 
-__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM) gpu_v2_count2_kernel(const uint8_t *x, uint64_t m,
-                                                                              uint64_t cmask, unsigned ntrans,
-                                                                              int sampled, unsigned *range,
-                                                                              unsigned long long *hist, size_t bins)
+__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
+    gpu_v2_count2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask, unsigned ntrans, int sampled, unsigned *range,
+                         unsigned long long *hist, size_t bins)
 {
     extern __shared__ uint32_t cnt[]; /* transform t at t * GPU_V2_COUNT2_WORDS */
     unsigned lo[2] = {0, 0}, span[2] = {0, 0}, copies[2] = {1, 1}, stride[2] = {0, 0};
