@@ -336,8 +336,9 @@ static inline uint32_t *gpu_v2_sum_slot(gpu_ctx *c, size_t bins)
  * Decoding's walk through a chunk's streams in chunk order: each opened on
  * the host by the CPU decoder's checks (gpulz_stream_open) on the host's
  * copy of the chunk's first bytes (h_src, h_len) where it lies in them, or
- * on a mirror of what opening reads, copied from the device; its table sent to the device (the next of tables), its
- * segment directory gathered on the host until it is sent to a job.
+ * on a mirror of what opening reads, copied from the device; its table
+ * sent to the device (the next of tables), its segment directory gathered
+ * on the host until it is sent to a job.
  */
 typedef struct gpu_v2_reader {
     gpu_ctx *c;
@@ -438,10 +439,11 @@ int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, u
  * states into J->states, and its words, in the order coded, into its place
  * in the stream's coded (those that fit its c * u bytes; more words than
  * that, which only a segment coded to more than its stored size has, set
- * its stream's redo bit in J->sums, and the host its redo).  write = 1: the segments of the streams
- * marked redo coded again, states, words and directories into d_dst, where
- * J->seg_off places them; and stored streams' units.  max_segs: the most
- * segments of a stream the launch codes. */
+ * its stream's redo bit in J->sums, and the host its redo).  write = 1:
+ * the segments of the streams marked redo coded again, states, words and
+ * directories into d_dst, where J->seg_off places them; and stored
+ * streams' units.  max_segs: the most segments of a stream the launch
+ * codes. */
 int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, unsigned batch,
                   cudaStream_t st);
 
