@@ -21,6 +21,13 @@
 #include "gpu_v2.h"
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
+/* The decoder's blocks an SM, at least, for __launch_bounds__ (0: what
+ * the code needs): with the checksum (CK) and many segments,
+ * GPU_V2_DEC_CK_BLOCKS_SM of GPU_V2_DEC_WARPS_MANY warps. */
+#ifndef GPU_V2_DEC_CK_BLOCKS_SM
+#define GPU_V2_DEC_CK_BLOCKS_SM 6
+#endif
+#define GPU_V2_DEC_BLOCKS_SM(warps, ck) ((ck) && (warps) == GPU_V2_DEC_WARPS_MANY ? GPU_V2_DEC_CK_BLOCKS_SM : 0)
 /* Rounds of a segment whose units are loaded at once: on a device full of
  * segments, and (more registers, fewer waits) where few segments leave it
  * idle (gpu_v2_enc_batch) */
@@ -598,6 +605,43 @@ __device__ __forceinline__ uint32_t v2_ck_lane(const uint8_t *b, uint64_t words,
     return h;
 }
 
+/* A piece's term of §17's sum from its lanes' hashes h (one a lane): folded
+ * in lane order, every lane getting the same term. */
+__device__ __forceinline__ uint32_t v2_ck_term(uint32_t h, uint64_t len, uint64_t k)
+{
+    uint32_t H = gpulz_ck_piece_start(len);
+    for (unsigned l = 0; l < 32; l++)
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
+    return gpulz_ck_term(H, k);
+}
+
+/* The term of piece k of len < 128 bytes at b (a chunk's tail): a word to a
+ * lane, the last zero-padded. */
+__device__ __forceinline__ uint32_t v2_ck_short_term(const uint8_t *b, unsigned len, uint64_t k, unsigned lane)
+{
+    uint32_t h = gpulz_ck_lane_init(lane), w = 0;
+    for (unsigned q = 0; q < 4; q++)
+        if (4 * lane + q < len)
+            w |= (uint32_t)b[4 * lane + q] << (8 * q);
+    if (4 * lane < len)
+        h = gpulz_ck_lane_step(h, w);
+    return v2_ck_term(h, len, k);
+}
+
+/* The term of piece k of len bytes at b, the warp's lanes hashing it. */
+__device__ __forceinline__ uint32_t v2_ck_piece_term(const uint8_t *b, uint64_t len, uint64_t k, unsigned lane)
+{
+    const uint64_t words = len / 4;
+    uint32_t h = ((uintptr_t)b & 3) == 0 ? v2_ck_lane<true>(b, words, lane) : v2_ck_lane<false>(b, words, lane);
+    if (len % 4 && lane == words % 32) {
+        uint32_t last = 0;
+        for (unsigned q = 0; q < len % 4; q++)
+            last |= (uint32_t)b[4 * words + q] << (8 * q);
+        h = gpulz_ck_lane_step(h, last);
+    }
+    return v2_ck_term(h, len, k);
+}
+
 /*
  * §17: each warp takes pieces (the blocks, then the tail as piece nb) k, k
  * + the grid's warps, ...: its lanes hash a piece, the last partial word
@@ -618,19 +662,7 @@ __global__ void __launch_bounds__(GPU_V2_CK_THREADS) gpu_v2_checksum_kernel(cons
     for (uint64_t k = (uint64_t)blockIdx.x * (GPU_V2_CK_THREADS / 32) + wid; k <= nb; k += warps) {
         const uint64_t off = k < nb ? k * piece : bytes;
         const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
-        const uint8_t *b = x + off;
-        const uint64_t words = len / 4;
-        uint32_t h = ((uintptr_t)b & 3) == 0 ? v2_ck_lane<true>(b, words, lane) : v2_ck_lane<false>(b, words, lane);
-        if (len % 4 && lane == words % 32) {
-            uint32_t last = 0;
-            for (unsigned q = 0; q < len % 4; q++)
-                last |= (uint32_t)b[4 * words + q] << (8 * q);
-            h = gpulz_ck_lane_step(h, last);
-        }
-        uint32_t H = gpulz_ck_piece_start(len);
-        for (unsigned l = 0; l < 32; l++)
-            H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
-        terms += gpulz_ck_term(H, k);
+        terms += v2_ck_piece_term(x + off, len, k, lane);
     }
     if (lane == 0)
         warp_sum[wid] = terms;
@@ -1097,7 +1129,7 @@ __device__ __forceinline__ uint2 v2_dec_entry(uint32_t slot, uint32_t value)
  * part skipped by the whole warp in a row without an escape.  FULL: every
  * lane has a unit, so the rows before the last carry no test of it. */
 template <unsigned U, int A16, bool FULL>
-__device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &d, uint8_t *p, bool active,
+__device__ __forceinline__ uint32_t v2_decode_row(const uint2 *table, const v2_dst &d, uint8_t *p, bool active,
                                               uint32_t &state, v2_words &W, uint32_t &k, unsigned lane)
 {
     active = FULL || active;
@@ -1117,6 +1149,7 @@ __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &
     }
     if (active)
         v2_unit_store<U, A16>(d, p, v);
+    return active ? v & ((1u << (8 * U)) - 1) : 0; /* the unit, for the checksum: 0 past the segment */
 }
 
 /*
@@ -1145,13 +1178,86 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
     return bad || state != GPULZ_RANS_L || k != nw;
 }
 
+/* Word `lane` of 128 bytes of U-byte units that 4 / U rows put down, each
+ * lane holding its units of those rows in `packed` (row i's at byte U * i):
+ * §17's lane hash takes it.  The word's units are in one row, in lanes
+ * (4 / U) * lane + i. */
+template <unsigned U>
+__device__ __forceinline__ uint32_t v2_ck_gather(uint32_t packed, unsigned lane)
+{
+    constexpr unsigned PER = 4 / U;
+    const unsigned row = lane / (32 / PER);
+    uint32_t w = 0;
+#pragma unroll
+    for (unsigned i = 0; i < PER; i++) {
+        const uint32_t x = __shfl_sync(0xFFFFFFFFu, packed, (PER * lane + i) & 31);
+        w |= (x >> (8 * U * row) & ((1u << (8 * U)) - 1)) << (8 * U * i);
+    }
+    return w;
+}
+
+/*
+ * v2_decode_segment with §17's checksum of the blocks it decodes, where the
+ * stream is the chunk's symbols as they are (one stream, no transform, units
+ * of S bytes) and a segment holds whole blocks of C units (C <= 2^g, both
+ * powers of two): the units go to memory once, and no pass reads them back
+ * to hash them.  Every 4 / U rows give each lane one word of the block's,
+ * the word the lane's hash takes next (v2_ck_gather); at the block's end the
+ * lanes fold (v2_ck_term).  Returns as v2_decode_segment; *terms is the sum
+ * of the blocks' terms, k0 the index of the segment's first block.
+ */
+template <unsigned U, int A16, unsigned UNROLL>
+__device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
+                                                     const v2_dst d, unsigned lane, unsigned C, uint32_t k0,
+                                                     uint32_t *terms)
+{
+    constexpr unsigned R = 4 / U; /* rows to a word of each lane's */
+    constexpr unsigned GROUPS = UNROLL >= R ? UNROLL / R : 1;
+    v2_words W;
+    W.init(seg + GPULZ_RANS_STATE_BYTES, nw, lane);
+    uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0, sum = 0;
+    const bool bad = state < GPULZ_RANS_L;
+    const size_t step = (size_t)32 * d.stride;
+    uint8_t *p = v2_dst_at(d, lane);
+    const unsigned rows = (c + 31) / 32, full = c / 32, per = C / 32;
+    for (unsigned r0 = 0, b = 0; r0 < rows; r0 += per, b++) {
+        const unsigned units = c - 32 * r0 < C ? c - 32 * r0 : C;
+        const unsigned end = rows - r0 < per ? rows : r0 + per;
+        const unsigned whole = (full < end ? full : end) - r0; /* of its rows, those with every unit */
+        uint32_t h = gpulz_ck_lane_init(lane);
+        unsigned r = r0;
+#pragma unroll GROUPS
+        for (; r < r0 + whole / R * R; r += R) {
+            uint32_t packed = 0;
+#pragma unroll
+            for (unsigned i = 0; i < R; i++, p += step)
+                packed |= v2_decode_row<U, A16, true>(table, d, p, true, state, W, k, lane) << (8 * U * i);
+            h = gpulz_ck_lane_step(h, v2_ck_gather<U>(packed, lane));
+        }
+        if (r < end) { /* the chunk's last rows: fewer than R, or the last not full */
+            uint32_t packed = 0;
+#pragma unroll
+            for (unsigned i = 0; i < R; i++, p += step)
+                if (r + i < end)
+                    packed |= v2_decode_row<U, A16, false>(table, d, p, 32 * (r + i) + lane < c, state, W, k, lane)
+                              << (8 * U * i);
+            if (32 * (r - r0) / R + lane < (units * U + 3) / 4)
+                h = gpulz_ck_lane_step(h, v2_ck_gather<U>(packed, lane));
+        }
+        sum += v2_ck_term(h, (uint64_t)units * U, k0 + b);
+    }
+    *terms = sum;
+    return bad || state != GPULZ_RANS_L || k != nw;
+}
+
 /*
  * One warp per segment of a rANS stream, WARPS segments to a block sharing
  * the table in shared memory (grid y: the stream), the units put where
  * v2_dst says.
  */
-template <unsigned WARPS>
-__global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
+template <unsigned WARPS, bool CK>
+__global__ void __launch_bounds__(32 * WARPS, GPU_V2_DEC_BLOCKS_SM(WARPS, CK))
+    gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
     __shared__ uint2 table[GPULZ_RANS_M];
     const gpu_v2_stream &st = J.s[blockIdx.y];
@@ -1181,9 +1287,22 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
      * many, where 40 registers keep 48 warps on an SM (41.5 instructions a
      * row of 16-bit units instead of 44) */
     constexpr unsigned UNROLL = WARPS == GPU_V2_WARPS ? 4 : 2;
-    const bool bad = d.u == 1       ? v2_decode_segment<1, 0, UNROLL>(table, seg, nw, c, d, lane)
-                     : d.aligned16 ? v2_decode_segment<2, 1, UNROLL>(table, seg, nw, c, d, lane)
-                                   : v2_decode_segment<2, 0, UNROLL>(table, seg, nw, c, d, lane);
+    bool bad;
+    if (CK) {
+        uint32_t terms = 0;
+        const uint32_t k0 = (uint32_t)(first / J.C); /* §17 takes a piece's index modulo 2^32 */
+        bad = d.u == 1       ? v2_decode_segment_ck<1, 0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms)
+              : d.aligned16 ? v2_decode_segment_ck<2, 1, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms)
+                            : v2_decode_segment_ck<2, 0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms);
+        if (s == 0) /* and the tail's, piece nb, which the host put after the symbols */
+            terms += v2_ck_short_term(st.out + st.N * J.S, J.ck_tail, (st.N + J.C - 1) / J.C, lane);
+        if (lane == 0)
+            atomicAdd(J.ck, terms);
+    } else {
+        bad = d.u == 1       ? v2_decode_segment<1, 0, UNROLL>(table, seg, nw, c, d, lane)
+              : d.aligned16 ? v2_decode_segment<2, 1, UNROLL>(table, seg, nw, c, d, lane)
+                            : v2_decode_segment<2, 0, UNROLL>(table, seg, nw, c, d, lane);
+    }
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
 }
@@ -1209,9 +1328,13 @@ __global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const
 
 /* §13 backwards: each block's symbols become the running sums of its
  * differences, modulo 2^(8S): a thread sums a run, the block scans the
- * runs' sums, each thread writes its run's running sums. */
+ * runs' sums, each thread writes its run's running sums.  With ck, the
+ * first warp then hashes the block (§17) while its bytes are still in the
+ * cache, and thread block 0's second warp the `tail` bytes after the
+ * symbols: their terms added at ck. */
 template <unsigned S>
-__global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(uint8_t *y, uint64_t m, unsigned C)
+__global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(uint8_t *y, uint64_t m, unsigned C,
+                                                                                 uint32_t *ck, unsigned tail)
 {
     typedef cub::BlockScan<uint64_t, GPU_V2_UNDELTA_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
@@ -1232,6 +1355,19 @@ __global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(
         for (unsigned q = 0; q < S; q++)
             p[q] = (uint8_t)(before >> (8 * q));
     }
+    if (!ck)
+        return;
+    __syncthreads(); /* the block's bytes, from every thread's writes */
+    const unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    uint32_t term = 0;
+    if (wid == 0)
+        term = v2_ck_piece_term(y + first * S, (uint64_t)cnt * S, blockIdx.x, lane);
+    else if (wid == 1 && blockIdx.x == 0)
+        term = v2_ck_short_term(y + m * S, tail, (m + C - 1) / C, lane);
+    else
+        return;
+    if (lane == 0)
+        atomicAdd(ck, term);
 }
 
 #endif /* GPULZ_GPU_V2_CUH */
