@@ -816,8 +816,9 @@ static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mo
     const unsigned flags = c[5], tail = (unsigned)(n % S);
     if ((flags & GPULZ_V2_FLAG_DELTA))
         cover[1]++;
-    else if (!(flags & (GPULZ_V2_FLAG_SPLIT | GPULZ_V2_FLAG_LZSS)) && C >= GPU_V2_CK_FUSED_C_LEAST)
-        cover[0]++;
+    else if (!(flags & (GPULZ_V2_FLAG_SPLIT | GPULZ_V2_FLAG_LZSS)) && C >= GPU_V2_CK_FUSED_C_LEAST &&
+             n / S > (size_t)GPU_V2_FEW_SEGS_PER_SM << GPULZ_SEG_LOG2_DEFAULT)
+        cover[0]++; /* a stream of rANS segments, more of them than few if the device has an SM */
     for (int apart = 0; apart <= 1; apart++) {
         gpu_tune_ck_apart(apart);
         int rc = device_decode(c, len, out, n);
@@ -843,6 +844,19 @@ static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mo
     free(out);
 }
 
+/* One input of m S-byte symbols and a tail: quant codes or a ramp (which
+ * fast codes with DELTA), some with rare values among the common ones, so
+ * that rows take escapes. */
+static size_t v2_ck_input(uint8_t *src, size_t m, unsigned S, int ramp, int rare)
+{
+    const size_t n = m * S + (size_t)(rnd() % S);
+    gpulz_gen(ramp ? "ramp" : "quant", src, n, rnd());
+    if (rare)
+        for (size_t i = 0; i < n; i += 1 + rnd() % 600)
+            src[i] = (uint8_t)rnd();
+    return n;
+}
+
 static void v2_ck_trials(uint8_t *src)
 {
     static const unsigned blocks[] = {256, 1024, 2048, 8192, 16384};
@@ -851,18 +865,25 @@ static void v2_ck_trials(uint8_t *src)
     const int trials = quick ? 12 : 40;
     for (int t = 0; t < trials; t++) {
         const unsigned S = 1 + t % 2, C = blocks[rnd() % 5];
-        const size_t m = 1 + (size_t)(rnd() % (5 * G));
-        const size_t n = m * S + (size_t)(rnd() % S);
         const int ramp = t % 4 == 3;
-        gpulz_gen(ramp ? "ramp" : "quant", src, n, rnd());
-        if (t % 3 == 1) /* rare values among the common ones: escapes */
-            for (size_t i = 0; i < n; i += 1 + rnd() % 600)
-                src[i] = (uint8_t)rnd();
+        const size_t n = v2_ck_input(src, 1 + (size_t)(rnd() % (5 * G)), S, ramp, t % 3 == 1);
         v2_ck_trial(src, n, S, C, ramp && t % 8 == 7 ? GPULZ_MODE_RATIO : GPULZ_MODE_FAST, cover);
     }
-    CHECK(cover[0] > 0 && cover[1] > 0, "checksum trials: %u chunks took the decoder's sums, %u the inverse delta's",
-          cover[0], cover[1]);
-    printf("checksum trials: %d chunks, %u summed by the decoder, %u by the inverse delta\n", trials, cover[0],
+    /* the decoder sums only where the segments are many for the device
+     * (gpu_v2_dec_many): a few dozen more than that, the last one partial */
+    int sms = 0, big = quick >= 2 ? 0 : quick ? 1 : 3;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const size_t segs = (size_t)GPU_V2_FEW_SEGS_PER_SM * (size_t)sms + 40;
+    uint8_t *b = big ? malloc(2 * segs * G + 2) : NULL;
+    for (int t = 0; t < big && b; t++) {
+        const unsigned S = t == 1 ? 1 : 2, C = t == 2 ? 16384 : 2048;
+        const size_t n = v2_ck_input(b, (segs - 1) * G + 1 + (size_t)(rnd() % (G - 1)), S, 0, t != 1);
+        v2_ck_trial(b, n, S, C, GPULZ_MODE_FAST, cover);
+    }
+    free(b);
+    CHECK(cover[1] > 0 && (!big || cover[0] > 0),
+          "checksum trials: %u chunks took the decoder's sums, %u the inverse delta's", cover[0], cover[1]);
+    printf("checksum trials: %d chunks, %u summed by the decoder, %u by the inverse delta\n", trials + big, cover[0],
            cover[1]);
 }
 

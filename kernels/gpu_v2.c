@@ -768,10 +768,12 @@ done:
  * The checksum's terms from the passes that put the decoded bytes down, so
  * that no pass of its own reads them back: with DELTA the inverse delta's, a
  * thread block a block; else the decoder's, where its one stream is the
- * symbols as they are, a segment whole blocks and the segments all rANS.
- * The terms go to err[1], zeroed with it.
+ * symbols as they are, a segment whole blocks and the segments all rANS,
+ * and they are many: with few, each warp's run of rows is what the chunk
+ * waits for, and the hashing would lengthen it by more than the own pass
+ * takes.  The terms go to err[1], zeroed with it.
  */
-gpu_v2_ck_where gpu_v2_dec_sums(gpu_v2_job *J, const gpulz_layout *L)
+gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L)
 {
     const gpu_v2_stream *s = &J->s[0];
     J->ck = NULL;
@@ -781,7 +783,7 @@ gpu_v2_ck_where gpu_v2_dec_sums(gpu_v2_job *J, const gpulz_layout *L)
     if (L->flags & GPULZ_V2_FLAG_DELTA)
         return GPU_V2_CK_UNDELTA;
     if ((L->flags & GPULZ_V2_FLAG_LZSS) || J->count != 1 || s->kind != GPULZ_STREAM_RANS || s->u != J->S ||
-        J->C > (1u << J->g) || J->C < GPU_V2_CK_FUSED_C_LEAST)
+        J->C > (1u << J->g) || J->C < GPU_V2_CK_FUSED_C_LEAST || !gpu_v2_dec_many(c, J))
         return GPU_V2_CK_APART;
     J->ck = (uint32_t *)J->err + 1;
     return GPU_V2_CK_DECODER;
@@ -832,7 +834,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    sums = gpu_v2_dec_sums(&J, L);
+    sums = gpu_v2_dec_sums(c, &J, L);
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         ((L->flags & GPULZ_V2_FLAG_DELTA) &&
          (rc = gpu_v2_undelta(d_dst, m, S, J.C, sums == GPU_V2_CK_UNDELTA ? (uint32_t *)J.err + 1 : NULL, J.ck_tail,

@@ -22,12 +22,12 @@
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
 /* The decoder's blocks an SM, at least, for __launch_bounds__ (0: what
- * the code needs): with the checksum (CK) and many segments,
- * GPU_V2_DEC_CK_BLOCKS_SM of GPU_V2_DEC_WARPS_MANY warps. */
+ * the code needs): with the checksum (CK, launched with many segments
+ * only) GPU_V2_DEC_CK_BLOCKS_SM. */
 #ifndef GPU_V2_DEC_CK_BLOCKS_SM
 #define GPU_V2_DEC_CK_BLOCKS_SM 6
 #endif
-#define GPU_V2_DEC_BLOCKS_SM(warps, ck) ((ck) && (warps) == GPU_V2_DEC_WARPS_MANY ? GPU_V2_DEC_CK_BLOCKS_SM : 0)
+#define GPU_V2_DEC_BLOCKS_SM(ck) ((ck) ? GPU_V2_DEC_CK_BLOCKS_SM : 0)
 /* Rounds of a segment whose units are loaded at once: on a device full of
  * segments, and (more registers, fewer waits) where few segments leave it
  * idle (gpu_v2_enc_batch) */
@@ -1178,22 +1178,49 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
     return bad || state != GPULZ_RANS_L || k != nw;
 }
 
-/* Word `lane` of 128 bytes of U-byte units that 4 / U rows put down, each
- * lane holding its units of those rows in `packed` (row i's at byte U * i):
- * §17's lane hash takes it.  The word's units are in one row, in lanes
- * (4 / U) * lane + i. */
+/*
+ * The decoder's checksum: 4 / U rows of a segment put down 128 bytes, 32
+ * words of a block, one word for each of §17's lane hashes.  Lane x holds
+ * its units of those rows, row i's at byte U * i of `packed`; one
+ * transpose among neighbouring lanes (shuffles of distance 1 and 2) gives
+ * lane x the word v2_ck_of(x) of the 32, so that lane x runs the hash of
+ * lane v2_ck_of(x) from start to end and the hashes need no other move
+ * until the fold (v2_ck_fold_rows).  U = 2: lanes 2a and 2a + 1 hold the
+ * words a and 16 + a; U = 1: lanes 4b .. 4b + 3 the words b, 8 + b, 16 + b
+ * and 24 + b.
+ */
 template <unsigned U>
-__device__ __forceinline__ uint32_t v2_ck_gather(uint32_t packed, unsigned lane)
+__device__ __forceinline__ unsigned v2_ck_of(unsigned x)
 {
-    constexpr unsigned PER = 4 / U;
-    const unsigned row = lane / (32 / PER);
-    uint32_t w = 0;
-#pragma unroll
-    for (unsigned i = 0; i < PER; i++) {
-        const uint32_t x = __shfl_sync(0xFFFFFFFFu, packed, (PER * lane + i) & 31);
-        w |= (x >> (8 * U * row) & ((1u << (8 * U)) - 1)) << (8 * U * i);
+    return U == 2 ? (x & 1) * 16 + x / 2 : (x & 3) * 8 + x / 4;
+}
+
+template <unsigned U>
+__device__ __forceinline__ uint32_t v2_ck_word(uint32_t packed, unsigned lane)
+{
+    if (U == 2) { /* even lanes keep row 0's unit and take their neighbour's; odd ones row 1's */
+        const bool odd = lane & 1;
+        const uint32_t got = __shfl_xor_sync(0xFFFFFFFFu, odd ? packed : packed >> 16, 1);
+        return odd ? __byte_perm(got, packed, 0x7610) : __byte_perm(packed, got, 0x5410);
     }
-    return w;
+    /* a 4 x 4 byte transpose: halves across lanes 2 apart, then bytes across neighbours */
+    const bool hi = lane & 2, odd = lane & 1;
+    const uint32_t half = __shfl_xor_sync(0xFFFFFFFFu, hi ? packed : packed >> 16, 2);
+    const uint32_t t = hi ? __byte_perm(half, packed, 0x7610) : __byte_perm(packed, half, 0x5410);
+    const uint32_t got = __shfl_xor_sync(0xFFFFFFFFu, t, 1);
+    return odd ? __byte_perm(got, t, 0x7351) : __byte_perm(t, got, 0x6240);
+}
+
+/* The block's term from lane x's hash h of lane v2_ck_of(x): folded in the
+ * lanes' order of §17. */
+template <unsigned U>
+__device__ __forceinline__ uint32_t v2_ck_fold_rows(uint32_t h, uint64_t len, uint32_t k)
+{
+    uint32_t H = gpulz_ck_piece_start(len);
+#pragma unroll
+    for (unsigned l = 0; l < 32; l++) /* lane x with v2_ck_of(x) == l */
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, U == 2 ? (l % 16) * 2 + l / 16 : (l % 8) * 4 + l / 8));
+    return gpulz_ck_term(H, k);
 }
 
 /*
@@ -1201,10 +1228,10 @@ __device__ __forceinline__ uint32_t v2_ck_gather(uint32_t packed, unsigned lane)
  * stream is the chunk's symbols as they are (one stream, no transform, units
  * of S bytes) and a segment holds whole blocks of C units (C <= 2^g, both
  * powers of two): the units go to memory once, and no pass reads them back
- * to hash them.  Every 4 / U rows give each lane one word of the block's,
- * the word the lane's hash takes next (v2_ck_gather); at the block's end the
- * lanes fold (v2_ck_term).  Returns as v2_decode_segment; *terms is the sum
- * of the blocks' terms, k0 the index of the segment's first block.
+ * to hash them.  Every 4 / U rows give each lane one word of the block's
+ * (v2_ck_word); at the block's end the lanes fold (v2_ck_fold_rows).
+ * Returns as v2_decode_segment; *terms is the sum of the blocks' terms, k0
+ * the index of the segment's first block (modulo 2^32, as §17 takes it).
  */
 template <unsigned U, int A16, unsigned UNROLL>
 __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
@@ -1219,32 +1246,34 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
     const bool bad = state < GPULZ_RANS_L;
     const size_t step = (size_t)32 * d.stride;
     uint8_t *p = v2_dst_at(d, lane);
-    const unsigned rows = (c + 31) / 32, full = c / 32, per = C / 32;
-    for (unsigned r0 = 0, b = 0; r0 < rows; r0 += per, b++) {
-        const unsigned units = c - 32 * r0 < C ? c - 32 * r0 : C;
-        const unsigned end = rows - r0 < per ? rows : r0 + per;
-        const unsigned whole = (full < end ? full : end) - r0; /* of its rows, those with every unit */
-        uint32_t h = gpulz_ck_lane_init(lane);
-        unsigned r = r0;
+    const unsigned whole = c / C, rest = c % C; /* whole blocks, then the chunk's last block's units */
+    for (unsigned b = 0; b < whole; b++) {
+        uint32_t h = gpulz_ck_lane_init(v2_ck_of<U>(lane));
 #pragma unroll GROUPS
-        for (; r < r0 + whole / R * R; r += R) {
+        for (unsigned g = 0; g < C / (32 * R); g++) {
             uint32_t packed = 0;
 #pragma unroll
             for (unsigned i = 0; i < R; i++, p += step)
                 packed |= v2_decode_row<U, A16, true>(table, d, p, true, state, W, k, lane) << (8 * U * i);
-            h = gpulz_ck_lane_step(h, v2_ck_gather<U>(packed, lane));
+            h = gpulz_ck_lane_step(h, v2_ck_word<U>(packed, lane));
         }
-        if (r < end) { /* the chunk's last rows: fewer than R, or the last not full */
+        sum += v2_ck_fold_rows<U>(h, (uint64_t)C * U, k0 + b);
+    }
+    if (rest) {
+        const unsigned rows = (rest + 31) / 32, words = (rest * U + 3) / 4;
+        uint32_t h = gpulz_ck_lane_init(v2_ck_of<U>(lane));
+        for (unsigned r = 0; r < rows; r += R) {
             uint32_t packed = 0;
 #pragma unroll
             for (unsigned i = 0; i < R; i++, p += step)
-                if (r + i < end)
-                    packed |= v2_decode_row<U, A16, false>(table, d, p, 32 * (r + i) + lane < c, state, W, k, lane)
+                if (r + i < rows)
+                    packed |= v2_decode_row<U, A16, false>(table, d, p, 32 * (r + i) + lane < rest, state, W, k, lane)
                               << (8 * U * i);
-            if (32 * (r - r0) / R + lane < (units * U + 3) / 4)
-                h = gpulz_ck_lane_step(h, v2_ck_gather<U>(packed, lane));
+            const uint32_t w = v2_ck_word<U>(packed, lane); /* every lane: it shuffles */
+            if (32 * r / R + v2_ck_of<U>(lane) < words)
+                h = gpulz_ck_lane_step(h, w);
         }
-        sum += v2_ck_term(h, (uint64_t)units * U, k0 + b);
+        sum += v2_ck_fold_rows<U>(h, (uint64_t)rest * U, k0 + whole);
     }
     *terms = sum;
     return bad || state != GPULZ_RANS_L || k != nw;
@@ -1256,7 +1285,7 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
  * v2_dst says.
  */
 template <unsigned WARPS, bool CK>
-__global__ void __launch_bounds__(32 * WARPS, GPU_V2_DEC_BLOCKS_SM(WARPS, CK))
+__global__ void __launch_bounds__(32 * WARPS, GPU_V2_DEC_BLOCKS_SM(CK))
     gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
     __shared__ uint2 table[GPULZ_RANS_M];

@@ -400,9 +400,10 @@ void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 
 /* Which pass sums the checksum's terms of L's chunk: its own over the
  * decoded bytes, or one of those that put them down (J->ck set for the
- * decoder's, J->ck_tail for both).  J: the chunk's streams, opened. */
+ * decoder's, J->ck_tail for both).  J: the chunk's streams, opened, for
+ * context c's device. */
 typedef enum { GPU_V2_CK_APART, GPU_V2_CK_DECODER, GPU_V2_CK_UNDELTA } gpu_v2_ck_where;
-gpu_v2_ck_where gpu_v2_dec_sums(gpu_v2_job *J, const gpulz_layout *L);
+gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L);
 
 /* The device's verdict (err: the error words), the tail (the streams end
  * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in
@@ -490,6 +491,10 @@ int gpu_v2_scans(uint64_t *const a[], unsigned count, uint64_t len, uint8_t *tem
 
 /* J->seg_off from J->words: sizes scanned over all segs segments. */
 int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_bytes, cudaStream_t st);
+
+/* Whether J's rANS segments are many for context c's device: more than
+ * GPU_V2_FEW_SEGS_PER_SM an SM. */
+int gpu_v2_dec_many(const gpu_ctx *c, const gpu_v2_job *J);
 
 /* Decode the streams of the chunk at d_src, each into its out (seg_off:
  * each segment's offset from its stream's first, words: its words, from the

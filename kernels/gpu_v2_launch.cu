@@ -303,26 +303,29 @@ done:
     return rc;
 }
 
+extern "C" int gpu_v2_dec_many(const gpu_ctx *c, const gpu_v2_job *J)
+{
+    uint64_t segs = 0;
+    for (unsigned j = 0; j < J->count; j++)
+        segs += J->s[j].kind == GPULZ_STREAM_RANS ? J->s[j].nseg : 0;
+    return !few_segs(c, segs);
+}
+
 extern "C" int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs,
                              cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint64_t max_units = most_units(J, 1);
-    uint64_t segs = 0;
-    for (unsigned j = 0; j < J->count; j++)
-        segs += J->s[j].kind == GPULZ_STREAM_RANS ? J->s[j].nseg : 0;
     /* a block's segments share its table in shared memory, so more of them
      * to a block keep more warps on an SM; few segments are spread over
      * more SMs instead */
-    const unsigned warps = few_segs(c, segs) ? GPU_V2_WARPS : GPU_V2_DEC_WARPS_MANY;
+    const unsigned warps = gpu_v2_dec_many(c, J) ? GPU_V2_DEC_WARPS_MANY : GPU_V2_WARPS;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + warps - 1) / warps), J->count);
-        if (warps == GPU_V2_DEC_WARPS_MANY && J->ck)
+        if (warps == GPU_V2_DEC_WARPS_MANY && J->ck) /* gpu_v2_dec_sums sets ck only with many */
             gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, true><<<grid, 32 * warps, 0, st>>>(*J, d_src);
         else if (warps == GPU_V2_DEC_WARPS_MANY)
             gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, false><<<grid, 32 * warps, 0, st>>>(*J, d_src);
-        else if (J->ck)
-            gpu_v2_decode_kernel<GPU_V2_WARPS, true><<<grid, 32 * warps, 0, st>>>(*J, d_src);
         else
             gpu_v2_decode_kernel<GPU_V2_WARPS, false><<<grid, 32 * warps, 0, st>>>(*J, d_src);
         GPULZ_CK(cudaGetLastError());

@@ -306,7 +306,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         goto done;
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    sums = gpu_v2_dec_sums(&J, L); /* the inverse delta's, or apart: the decoder's bytes are tokens */
+    sums = gpu_v2_dec_sums(c, &J, L); /* the inverse delta's, or apart: the decoder's bytes are tokens */
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
