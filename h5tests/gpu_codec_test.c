@@ -816,7 +816,7 @@ static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mo
     const unsigned flags = c[5], tail = (unsigned)(n % S);
     if ((flags & GPULZ_V2_FLAG_DELTA))
         cover[1]++;
-    else if (!(flags & (GPULZ_V2_FLAG_SPLIT | GPULZ_V2_FLAG_LZSS)) && C >= GPU_V2_CK_FUSED_C_LEAST &&
+    else if (S == 2 && !(flags & (GPULZ_V2_FLAG_SPLIT | GPULZ_V2_FLAG_LZSS)) && C >= GPU_V2_CK_FUSED_C_LEAST &&
              n / S > (size_t)GPU_V2_FEW_SEGS_PER_SM << GPULZ_SEG_LOG2_DEFAULT)
         cover[0]++; /* a stream of rANS segments, more of them than few if the device has an SM */
     for (int apart = 0; apart <= 1; apart++) {

@@ -768,7 +768,8 @@ done:
  * The checksum's terms from the passes that put the decoded bytes down, so
  * that no pass of its own reads them back: with DELTA the inverse delta's, a
  * thread block a block; else the decoder's, where its one stream is the
- * symbols as they are, a segment whole blocks and the segments all rANS,
+ * 16-bit symbols as they are (with 1-byte units the hashing cost the
+ * decoder what it saved), a segment whole blocks and the segments all rANS,
  * and they are many: with few, each warp's run of rows is what the chunk
  * waits for, and the hashing would lengthen it by more than the own pass
  * takes.  The terms go to err[1], zeroed with it.
@@ -782,7 +783,7 @@ gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_lay
         return GPU_V2_CK_APART;
     if (L->flags & GPULZ_V2_FLAG_DELTA)
         return GPU_V2_CK_UNDELTA;
-    if ((L->flags & GPULZ_V2_FLAG_LZSS) || J->count != 1 || s->kind != GPULZ_STREAM_RANS || s->u != J->S ||
+    if ((L->flags & GPULZ_V2_FLAG_LZSS) || J->count != 1 || s->kind != GPULZ_STREAM_RANS || s->u != 2 || J->S != 2 ||
         J->C > (1u << J->g) || J->C < GPU_V2_CK_FUSED_C_LEAST || !gpu_v2_dec_many(c, J))
         return GPU_V2_CK_APART;
     J->ck = (uint32_t *)J->err + 1;

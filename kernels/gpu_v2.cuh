@@ -21,13 +21,6 @@
 #include "gpu_v2.h"
 
 #define GPU_V2_WARPS 4 /* segments per thread block */
-/* The decoder's blocks an SM, at least, for __launch_bounds__ (0: what
- * the code needs): with the checksum (CK, launched with many segments
- * only) GPU_V2_DEC_CK_BLOCKS_SM. */
-#ifndef GPU_V2_DEC_CK_BLOCKS_SM
-#define GPU_V2_DEC_CK_BLOCKS_SM 6
-#endif
-#define GPU_V2_DEC_BLOCKS_SM(ck) ((ck) ? GPU_V2_DEC_CK_BLOCKS_SM : 0)
 /* Rounds of a segment whose units are loaded at once: on a device full of
  * segments, and (more registers, fewer waits) where few segments leave it
  * idle (gpu_v2_enc_batch) */
@@ -1179,67 +1172,52 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
 }
 
 /*
- * The decoder's checksum: 4 / U rows of a segment put down 128 bytes, 32
- * words of a block, one word for each of §17's lane hashes.  Lane x holds
- * its units of those rows, row i's at byte U * i of `packed`; one
- * transpose among neighbouring lanes (shuffles of distance 1 and 2) gives
- * lane x the word v2_ck_of(x) of the 32, so that lane x runs the hash of
- * lane v2_ck_of(x) from start to end and the hashes need no other move
- * until the fold (v2_ck_fold_rows).  U = 2: lanes 2a and 2a + 1 hold the
- * words a and 16 + a; U = 1: lanes 4b .. 4b + 3 the words b, 8 + b, 16 + b
- * and 24 + b.
+ * The decoder's checksum, 16-bit units: two rows of a segment put down 128
+ * bytes, 32 words of a block, one word for each of §17's lane hashes.  Lane
+ * x holds its units of those rows in `packed` (row 1's in the high half);
+ * one exchange between neighbouring lanes gives lanes 2a and 2a + 1 the
+ * words a and 16 + a (row 0's units of both lanes, and row 1's), so lane x
+ * runs the hash of lane v2_ck_of(x) from start to end and the hashes need
+ * no other move until the fold (v2_ck_fold_rows).
  */
-template <unsigned U>
 __device__ __forceinline__ unsigned v2_ck_of(unsigned x)
 {
-    return U == 2 ? (x & 1) * 16 + x / 2 : (x & 3) * 8 + x / 4;
+    return (x & 1) * 16 + x / 2;
 }
 
-template <unsigned U>
 __device__ __forceinline__ uint32_t v2_ck_word(uint32_t packed, unsigned lane)
 {
-    if (U == 2) { /* even lanes keep row 0's unit and take their neighbour's; odd ones row 1's */
-        const bool odd = lane & 1;
-        const uint32_t got = __shfl_xor_sync(0xFFFFFFFFu, odd ? packed : packed >> 16, 1);
-        return odd ? __byte_perm(got, packed, 0x7610) : __byte_perm(packed, got, 0x5410);
-    }
-    /* a 4 x 4 byte transpose: halves across lanes 2 apart, then bytes across neighbours */
-    const bool hi = lane & 2, odd = lane & 1;
-    const uint32_t half = __shfl_xor_sync(0xFFFFFFFFu, hi ? packed : packed >> 16, 2);
-    const uint32_t t = hi ? __byte_perm(half, packed, 0x7610) : __byte_perm(packed, half, 0x5410);
-    const uint32_t got = __shfl_xor_sync(0xFFFFFFFFu, t, 1);
-    return odd ? __byte_perm(got, t, 0x7351) : __byte_perm(t, got, 0x6240);
+    const bool odd = lane & 1;
+    const uint32_t got = __shfl_xor_sync(0xFFFFFFFFu, odd ? packed : packed >> 16, 1);
+    return odd ? __byte_perm(got, packed, 0x7610) : __byte_perm(packed, got, 0x5410);
 }
 
 /* The block's term from lane x's hash h of lane v2_ck_of(x): folded in the
  * lanes' order of §17. */
-template <unsigned U>
 __device__ __forceinline__ uint32_t v2_ck_fold_rows(uint32_t h, uint64_t len, uint32_t k)
 {
     uint32_t H = gpulz_ck_piece_start(len);
 #pragma unroll
-    for (unsigned l = 0; l < 32; l++) /* lane x with v2_ck_of(x) == l */
-        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, U == 2 ? (l % 16) * 2 + l / 16 : (l % 8) * 4 + l / 8));
+    for (unsigned l = 0; l < 32; l++) /* from lane x with v2_ck_of(x) == l */
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, (l % 16) * 2 + l / 16));
     return gpulz_ck_term(H, k);
 }
 
 /*
  * v2_decode_segment with §17's checksum of the blocks it decodes, where the
- * stream is the chunk's symbols as they are (one stream, no transform, units
- * of S bytes) and a segment holds whole blocks of C units (C <= 2^g, both
+ * stream is the chunk's 16-bit symbols as they are (one stream, no
+ * transform) and a segment holds whole blocks of C units (C <= 2^g, both
  * powers of two): the units go to memory once, and no pass reads them back
- * to hash them.  Every 4 / U rows give each lane one word of the block's
+ * to hash them.  Every two rows give each lane one word of the block's
  * (v2_ck_word); at the block's end the lanes fold (v2_ck_fold_rows).
  * Returns as v2_decode_segment; *terms is the sum of the blocks' terms, k0
  * the index of the segment's first block (modulo 2^32, as §17 takes it).
  */
-template <unsigned U, int A16, unsigned UNROLL>
+template <int A16, unsigned UNROLL>
 __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
                                                      const v2_dst d, unsigned lane, unsigned C, uint32_t k0,
                                                      uint32_t *terms)
 {
-    constexpr unsigned R = 4 / U; /* rows to a word of each lane's */
-    constexpr unsigned GROUPS = UNROLL >= R ? UNROLL / R : 1;
     v2_words W;
     W.init(seg + GPULZ_RANS_STATE_BYTES, nw, lane);
     uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0, sum = 0;
@@ -1248,32 +1226,28 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
     uint8_t *p = v2_dst_at(d, lane);
     const unsigned whole = c / C, rest = c % C; /* whole blocks, then the chunk's last block's units */
     for (unsigned b = 0; b < whole; b++) {
-        uint32_t h = gpulz_ck_lane_init(v2_ck_of<U>(lane));
-#pragma unroll GROUPS
-        for (unsigned g = 0; g < C / (32 * R); g++) {
-            uint32_t packed = 0;
-#pragma unroll
-            for (unsigned i = 0; i < R; i++, p += step)
-                packed |= v2_decode_row<U, A16, true>(table, d, p, true, state, W, k, lane) << (8 * U * i);
-            h = gpulz_ck_lane_step(h, v2_ck_word<U>(packed, lane));
+        uint32_t h = gpulz_ck_lane_init(v2_ck_of(lane));
+#pragma unroll(UNROLL / 2)
+        for (unsigned r = 0; r < C / 32; r += 2, p += 2 * step) {
+            const uint32_t lo = v2_decode_row<2, A16, true>(table, d, p, true, state, W, k, lane);
+            const uint32_t hi = v2_decode_row<2, A16, true>(table, d, p + step, true, state, W, k, lane);
+            h = gpulz_ck_lane_step(h, v2_ck_word(lo | hi << 16, lane));
         }
-        sum += v2_ck_fold_rows<U>(h, (uint64_t)C * U, k0 + b);
+        sum += v2_ck_fold_rows(h, 2 * (uint64_t)C, k0 + b);
     }
     if (rest) {
-        const unsigned rows = (rest + 31) / 32, words = (rest * U + 3) / 4;
-        uint32_t h = gpulz_ck_lane_init(v2_ck_of<U>(lane));
-        for (unsigned r = 0; r < rows; r += R) {
-            uint32_t packed = 0;
-#pragma unroll
-            for (unsigned i = 0; i < R; i++, p += step)
-                if (r + i < rows)
-                    packed |= v2_decode_row<U, A16, false>(table, d, p, 32 * (r + i) + lane < rest, state, W, k, lane)
-                              << (8 * U * i);
-            const uint32_t w = v2_ck_word<U>(packed, lane); /* every lane: it shuffles */
-            if (32 * r / R + v2_ck_of<U>(lane) < words)
+        const unsigned rows = (rest + 31) / 32, words = (rest + 1) / 2;
+        uint32_t h = gpulz_ck_lane_init(v2_ck_of(lane));
+        for (unsigned r = 0; r < rows; r += 2, p += 2 * step) {
+            const uint32_t lo = v2_decode_row<2, A16, false>(table, d, p, 32 * r + lane < rest, state, W, k, lane);
+            const uint32_t hi = r + 1 < rows ? v2_decode_row<2, A16, false>(table, d, p + step,
+                                                                          32 * (r + 1) + lane < rest, state, W, k, lane)
+                                             : 0;
+            const uint32_t w = v2_ck_word(lo | hi << 16, lane); /* every lane: it shuffles */
+            if (16 * r + v2_ck_of(lane) < words)
                 h = gpulz_ck_lane_step(h, w);
         }
-        sum += v2_ck_fold_rows<U>(h, (uint64_t)rest * U, k0 + whole);
+        sum += v2_ck_fold_rows(h, 2 * (uint64_t)rest, k0 + whole);
     }
     *terms = sum;
     return bad || state != GPULZ_RANS_L || k != nw;
@@ -1285,8 +1259,7 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
  * v2_dst says.
  */
 template <unsigned WARPS, bool CK>
-__global__ void __launch_bounds__(32 * WARPS, GPU_V2_DEC_BLOCKS_SM(CK))
-    gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
+__global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
     __shared__ uint2 table[GPULZ_RANS_M];
     const gpu_v2_stream &st = J.s[blockIdx.y];
@@ -1320,9 +1293,8 @@ __global__ void __launch_bounds__(32 * WARPS, GPU_V2_DEC_BLOCKS_SM(CK))
     if (CK) {
         uint32_t terms = 0;
         const uint32_t k0 = (uint32_t)(first / J.C); /* §17 takes a piece's index modulo 2^32 */
-        bad = d.u == 1       ? v2_decode_segment_ck<1, 0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms)
-              : d.aligned16 ? v2_decode_segment_ck<2, 1, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms)
-                            : v2_decode_segment_ck<2, 0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms);
+        bad = d.aligned16 ? v2_decode_segment_ck<1, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms)
+                          : v2_decode_segment_ck<0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms);
         if (s == 0) /* and the tail's, piece nb, which the host put after the symbols */
             terms += v2_ck_short_term(st.out + st.N * J.S, J.ck_tail, (st.N + J.C - 1) / J.C, lane);
         if (lane == 0)
