@@ -774,6 +774,119 @@ static void scan_trials(void)
     printf("scan trials done, %d failures\n", failures);
 }
 
+/* chunk decoded by the device API into out: its status */
+static int device_decode(const uint8_t *chunk, size_t len, uint8_t *out, size_t n)
+{
+    uint8_t *d_c = NULL, *d_out = NULL;
+    size_t got = 0;
+    cudaMalloc((void **)&d_c, len ? len : 1);
+    cudaMalloc((void **)&d_out, n ? n : 1);
+    cudaMemcpy(d_c, chunk, len, cudaMemcpyHostToDevice);
+    int rc = gpulz_decompress_device(d_c, len, d_out, n, &got, NULL, NULL, 0);
+    if (rc == GPULZ_OK && got != n)
+        rc = -1000;
+    if (rc == GPULZ_OK)
+        cudaMemcpy(out, d_out, n, cudaMemcpyDeviceToHost);
+    cudaFree(d_c);
+    cudaFree(d_out);
+    return rc;
+}
+
+/*
+ * The checksum summed by the passes that put the decoded bytes down (the
+ * decoder's, where the one stream is the symbols as they are; the inverse
+ * delta's) and by its own pass (gpu_tune_ck_apart): the chunk decodes both
+ * ways, and a changed checksum field or tail byte is refused both ways, as
+ * the CPU refuses it.  Partial last blocks, rows and tails; rare values, so
+ * that rows take escapes; block sizes on both sides of
+ * GPU_V2_CK_FUSED_C_LEAST.  *cover counts the chunks that took the decoder's
+ * way ([0]) and the inverse delta's ([1]).
+ */
+static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mode mode, unsigned cover[2])
+{
+    gpulz_params p;
+    params_for(&p, S, 128, C, GPULZ_BACKEND_CPU);
+    p.mode = mode;
+    gpulz_params pg = p;
+    pg.backend = GPULZ_BACKEND_GPU;
+    size_t bound = gpulz_compress_bound(n, &p), len = 0, got = 0;
+    uint8_t *c = malloc(bound), *bad = malloc(bound), *out = malloc(n + 1);
+    CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK, "checksum trial: compress S=%u n=%zu", S, n);
+    v2_one(src, n, S, 128, C, 0, mode);
+    const unsigned flags = c[5], tail = (unsigned)(n % S);
+    if ((flags & GPULZ_V2_FLAG_DELTA))
+        cover[1]++;
+    else if (S == 2 && !(flags & (GPULZ_V2_FLAG_SPLIT | GPULZ_V2_FLAG_LZSS)) && C >= GPU_V2_CK_FUSED_C_LEAST &&
+             n / S > (size_t)GPU_V2_FEW_SEGS_PER_SM << GPULZ_SEG_LOG2_DEFAULT)
+        cover[0]++; /* a stream of rANS segments, more of them than few if the device has an SM */
+    for (int apart = 0; apart <= 1; apart++) {
+        gpu_tune_ck_apart(apart);
+        int rc = device_decode(c, len, out, n);
+        CHECK(rc == GPULZ_OK && memcmp(out, src, n) == 0, "checksum trial (apart %d, flags %02x, S=%u C=%u n=%zu): %d",
+              apart, flags, S, C, n, rc);
+        for (int what = 0; what < (tail ? 2 : 1); what++) {
+            memcpy(bad, c, len);
+            if (what == 0)
+                bad[28 + rnd() % 4] ^= (uint8_t)(1u << (rnd() % 8)); /* the checksum field */
+            else
+                bad[len - 1 - rnd() % tail] ^= (uint8_t)(1 + rnd() % 255); /* a tail byte, the chunk's last */
+            const int rcpu = gpulz_decompress(bad, len, out, n, &got, &p);
+            const int rhost = gpulz_decompress(bad, len, out, n, &got, &pg);
+            const int rdev = device_decode(bad, len, out, n);
+            CHECK(rcpu == GPULZ_ERR_CORRUPT && rhost == rcpu && rdev == rcpu,
+                  "changed %s (apart %d, flags %02x, S=%u C=%u n=%zu): CPU %d, GPU host path %d, device API %d",
+                  what ? "tail" : "checksum", apart, flags, S, C, n, rcpu, rhost, rdev);
+        }
+    }
+    gpu_tune_ck_apart(0);
+    free(c);
+    free(bad);
+    free(out);
+}
+
+/* One input of m S-byte symbols and a tail: quant codes or a ramp (which
+ * fast codes with DELTA), some with rare values among the common ones, so
+ * that rows take escapes. */
+static size_t v2_ck_input(uint8_t *src, size_t m, unsigned S, int ramp, int rare)
+{
+    const size_t n = m * S + (size_t)(rnd() % S);
+    gpulz_gen(ramp ? "ramp" : "quant", src, n, rnd());
+    if (rare)
+        for (size_t i = 0; i < n; i += 1 + rnd() % 600)
+            src[i] = (uint8_t)rnd();
+    return n;
+}
+
+static void v2_ck_trials(uint8_t *src)
+{
+    static const unsigned blocks[] = {256, 1024, 2048, 8192, 16384};
+    const size_t G = (size_t)1 << GPULZ_SEG_LOG2_DEFAULT;
+    unsigned cover[2] = {0, 0};
+    const int trials = quick ? 12 : 40;
+    for (int t = 0; t < trials; t++) {
+        const unsigned S = 1 + t % 2, C = blocks[rnd() % 5];
+        const int ramp = t % 4 == 3;
+        const size_t n = v2_ck_input(src, 1 + (size_t)(rnd() % (5 * G)), S, ramp, t % 3 == 1);
+        v2_ck_trial(src, n, S, C, ramp && t % 8 == 7 ? GPULZ_MODE_RATIO : GPULZ_MODE_FAST, cover);
+    }
+    /* the decoder sums only where the segments are many for the device
+     * (gpu_v2_dec_many): a few dozen more than that, the last one partial */
+    int sms = 0, big = quick >= 2 ? 0 : quick ? 1 : 3;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const size_t segs = (size_t)GPU_V2_FEW_SEGS_PER_SM * (size_t)sms + 40;
+    uint8_t *b = big ? malloc(2 * segs * G + 2) : NULL;
+    for (int t = 0; t < big && b; t++) {
+        const unsigned S = t == 1 ? 1 : 2, C = t == 2 ? 16384 : 2048;
+        const size_t n = v2_ck_input(b, (segs - 1) * G + 1 + (size_t)(rnd() % (G - 1)), S, 0, t != 1);
+        v2_ck_trial(b, n, S, C, GPULZ_MODE_FAST, cover);
+    }
+    free(b);
+    CHECK(cover[1] > 0 && (!big || cover[0] > 0),
+          "checksum trials: %u chunks took the decoder's sums, %u the inverse delta's", cover[0], cover[1]);
+    printf("checksum trials: %d chunks, %u summed by the decoder, %u by the inverse delta\n", trials + big, cover[0],
+           cover[1]);
+}
+
 /* Format 2: modes fast, ratio and auto on the GPU against the CPU over
  * kinds, sizes, symbol, window and block sizes, with and without the
  * checksum and the adaptive flag; damaged chunks of each shape. */
@@ -800,6 +913,7 @@ static void format2_trials(void)
     v2_outgrown(src);
     v2_ranges(src);
     v2_sampled(src);
+    v2_ck_trials(src);
     /* 12 288 pieces for the checksum, more than its grid's warps
      * (GPU_V2_CK_BLOCKS_MOST blocks of 8): each warp sums several (its
      * shared memory is used alike with one, so racecheck's run skips it) */

@@ -74,6 +74,19 @@ uint64_t gpu_v2_sample_groups(void)
     return v ? v : GPU_V2_SAMPLE_GROUPS;
 }
 
+static atomic_int tuned_ck_apart;
+
+int gpu_tune_ck_apart(int apart)
+{
+    atomic_store(&tuned_ck_apart, apart != 0);
+    return GPULZ_OK;
+}
+
+int gpu_v2_ck_apart(void)
+{
+    return atomic_load(&tuned_ck_apart);
+}
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ctx_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ctx *ctx_table[GPULZ_MAX_DEVICES][GPU_LANES_MAX];

@@ -87,16 +87,39 @@ static dec_kernel_t dec_kernel(unsigned S)
  * counting its static shared memory), and ask for the largest shared memory
  * carveout: the kernels keep their data in shared memory, not in L1.
  */
+/* The sizes set so far, per device and kernel: a device keeps a kernel's
+ * attributes, and the two calls cost a chunk's statistics, which set two
+ * kernels', about 5 us of launches at every call. */
+#define GPU_OPTIN_SEEN_MAX 64
+static pthread_mutex_t optin_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    const void *kernel;
+    int device;
+    size_t smem;
+} optin_seen[GPU_OPTIN_SEEN_MAX];
+static unsigned optin_count;
+
 extern "C" int gpu_smem_optin(const gpu_ctx *c, const void *kernel, size_t smem)
 {
     int rc = GPULZ_OK;
+    unsigned i = 0;
     if (smem > c->pol.smem_optin)
         return gpulz_fail(GPULZ_ERR_CUDA, "a block needs %zu bytes of shared memory; the device has %zu",
                           smem, c->pol.smem_optin);
+    pthread_mutex_lock(&optin_lock);
+    while (i < optin_count && (optin_seen[i].kernel != kernel || optin_seen[i].device != c->device))
+        i++;
+    if (i < optin_count && optin_seen[i].smem >= smem)
+        goto done;
     GPULZ_CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GPULZ_CK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                            cudaSharedmemCarveoutMaxShared));
+                                  cudaSharedmemCarveoutMaxShared));
+    if (i == optin_count && i < GPU_OPTIN_SEEN_MAX)
+        optin_seen[optin_count++] = {kernel, c->device, smem};
+    else if (i < optin_count)
+        optin_seen[i].smem = smem;
 done:
+    pthread_mutex_unlock(&optin_lock);
     return rc;
 }
 

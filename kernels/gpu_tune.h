@@ -23,6 +23,13 @@ int gpu_tune_enc_segment(unsigned symbols_per_warp);
  * window, and the values outside it, on small inputs. */
 int gpu_tune_sample_groups(unsigned groups);
 
+/* Nonzero: a format 2 chunk's decoding checks its checksum with a pass of
+ * its own over the decoded bytes, as where the passes that put them down
+ * cannot sum it (gpu_v2_dec_sums); 0 restores the default.  For every
+ * later call of this process: the tests compare both, the benchmarks time
+ * both. */
+int gpu_tune_ck_apart(int apart);
+
 #ifdef __cplusplus
 }
 #endif

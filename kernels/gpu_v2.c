@@ -718,13 +718,13 @@ size_t gpu_v2_decompress_scratch(size_t n)
  * every stream before it looks at the tail, so that both give a chunk the
  * same status. */
 int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err,
-                      cudaStream_t st)
+                      int summed, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint32_t *status = (const uint32_t *)c->h_status; /* pinned: a copy that does not wait to start */
     const int sum = (L->flags & GPULZ_V2_FLAG_CHECKSUM) != 0;
-    if (sum && (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) !=
-                   GPULZ_OK)
+    if (sum && !summed &&
+        (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(c->h_status, err, 4 * sizeof *status, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
@@ -764,6 +764,32 @@ done:
     return rc;
 }
 
+/*
+ * The checksum's terms from the passes that put the decoded bytes down, so
+ * that no pass of its own reads them back: with DELTA the inverse delta's, a
+ * thread block a block; else the decoder's, where its one stream is the
+ * 16-bit symbols as they are (with 1-byte units the hashing cost the
+ * decoder what it saved), a segment whole blocks and the segments all rANS,
+ * and they are many: with few, each warp's run of rows is what the chunk
+ * waits for, and the hashing would lengthen it by more than the own pass
+ * takes.  The terms go to err[1], zeroed with it.
+ */
+gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L)
+{
+    const gpu_v2_stream *s = &J->s[0];
+    J->ck = NULL;
+    J->ck_tail = (unsigned)L->tail;
+    if (!(L->flags & GPULZ_V2_FLAG_CHECKSUM) || !L->symbols || gpu_v2_ck_apart())
+        return GPU_V2_CK_APART;
+    if (L->flags & GPULZ_V2_FLAG_DELTA)
+        return GPU_V2_CK_UNDELTA;
+    if ((L->flags & GPULZ_V2_FLAG_LZSS) || J->count != 1 || s->kind != GPULZ_STREAM_RANS || s->u != 2 || J->S != 2 ||
+        J->C > (1u << J->g) || J->C < GPU_V2_CK_FUSED_C_LEAST || !gpu_v2_dec_many(c, J))
+        return GPU_V2_CK_APART;
+    J->ck = (uint32_t *)J->err + 1;
+    return GPU_V2_CK_DECODER;
+}
+
 int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
                       const gpulz_layout *L, uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap, cudaStream_t st)
 {
@@ -774,6 +800,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     gpu_v2_dec_plan D;
     gpu_v2_reader R;
     uint64_t max_segs = 0;
+    gpu_v2_ck_where sums = GPU_V2_CK_APART;
     memset(&J, 0, sizeof J);
     memset(&R, 0, sizeof R);
     gpu_v2_dec_plan_make(n, &D);
@@ -808,10 +835,13 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
+    sums = gpu_v2_dec_sums(c, &J, L);
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
-        ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, J.C, st)) != GPULZ_OK))
+        ((L->flags & GPULZ_V2_FLAG_DELTA) &&
+         (rc = gpu_v2_undelta(d_dst, m, S, J.C, sums == GPU_V2_CK_UNDELTA ? (uint32_t *)J.err + 1 : NULL, J.ck_tail,
+                              st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, st);
+    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, sums != GPU_V2_CK_APART, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;

@@ -598,6 +598,43 @@ __device__ __forceinline__ uint32_t v2_ck_lane(const uint8_t *b, uint64_t words,
     return h;
 }
 
+/* A piece's term of §17's sum from its lanes' hashes h (one a lane): folded
+ * in lane order, every lane getting the same term. */
+__device__ __forceinline__ uint32_t v2_ck_term(uint32_t h, uint64_t len, uint64_t k)
+{
+    uint32_t H = gpulz_ck_piece_start(len);
+    for (unsigned l = 0; l < 32; l++)
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
+    return gpulz_ck_term(H, k);
+}
+
+/* The term of piece k of len < 128 bytes at b (a chunk's tail): a word to a
+ * lane, the last zero-padded. */
+__device__ __forceinline__ uint32_t v2_ck_short_term(const uint8_t *b, unsigned len, uint64_t k, unsigned lane)
+{
+    uint32_t h = gpulz_ck_lane_init(lane), w = 0;
+    for (unsigned q = 0; q < 4; q++)
+        if (4 * lane + q < len)
+            w |= (uint32_t)b[4 * lane + q] << (8 * q);
+    if (4 * lane < len)
+        h = gpulz_ck_lane_step(h, w);
+    return v2_ck_term(h, len, k);
+}
+
+/* The term of piece k of len bytes at b, the warp's lanes hashing it. */
+__device__ __forceinline__ uint32_t v2_ck_piece_term(const uint8_t *b, uint64_t len, uint64_t k, unsigned lane)
+{
+    const uint64_t words = len / 4;
+    uint32_t h = ((uintptr_t)b & 3) == 0 ? v2_ck_lane<true>(b, words, lane) : v2_ck_lane<false>(b, words, lane);
+    if (len % 4 && lane == words % 32) {
+        uint32_t last = 0;
+        for (unsigned q = 0; q < len % 4; q++)
+            last |= (uint32_t)b[4 * words + q] << (8 * q);
+        h = gpulz_ck_lane_step(h, last);
+    }
+    return v2_ck_term(h, len, k);
+}
+
 /*
  * §17: each warp takes pieces (the blocks, then the tail as piece nb) k, k
  * + the grid's warps, ...: its lanes hash a piece, the last partial word
@@ -618,19 +655,7 @@ __global__ void __launch_bounds__(GPU_V2_CK_THREADS) gpu_v2_checksum_kernel(cons
     for (uint64_t k = (uint64_t)blockIdx.x * (GPU_V2_CK_THREADS / 32) + wid; k <= nb; k += warps) {
         const uint64_t off = k < nb ? k * piece : bytes;
         const uint64_t len = k < nb ? (bytes - off < piece ? bytes - off : piece) : tail;
-        const uint8_t *b = x + off;
-        const uint64_t words = len / 4;
-        uint32_t h = ((uintptr_t)b & 3) == 0 ? v2_ck_lane<true>(b, words, lane) : v2_ck_lane<false>(b, words, lane);
-        if (len % 4 && lane == words % 32) {
-            uint32_t last = 0;
-            for (unsigned q = 0; q < len % 4; q++)
-                last |= (uint32_t)b[4 * words + q] << (8 * q);
-            h = gpulz_ck_lane_step(h, last);
-        }
-        uint32_t H = gpulz_ck_piece_start(len);
-        for (unsigned l = 0; l < 32; l++)
-            H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
-        terms += gpulz_ck_term(H, k);
+        terms += v2_ck_piece_term(x + off, len, k, lane);
     }
     if (lane == 0)
         warp_sum[wid] = terms;
@@ -1097,7 +1122,7 @@ __device__ __forceinline__ uint2 v2_dec_entry(uint32_t slot, uint32_t value)
  * part skipped by the whole warp in a row without an escape.  FULL: every
  * lane has a unit, so the rows before the last carry no test of it. */
 template <unsigned U, int A16, bool FULL>
-__device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &d, uint8_t *p, bool active,
+__device__ __forceinline__ uint32_t v2_decode_row(const uint2 *table, const v2_dst &d, uint8_t *p, bool active,
                                               uint32_t &state, v2_words &W, uint32_t &k, unsigned lane)
 {
     active = FULL || active;
@@ -1117,6 +1142,7 @@ __device__ __forceinline__ void v2_decode_row(const uint2 *table, const v2_dst &
     }
     if (active)
         v2_unit_store<U, A16>(d, p, v);
+    return active ? v & ((1u << (8 * U)) - 1) : 0; /* the unit, for the checksum: 0 past the segment */
 }
 
 /*
@@ -1146,11 +1172,93 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
 }
 
 /*
+ * The decoder's checksum, 16-bit units: two rows of a segment put down 128
+ * bytes, 32 words of a block, one word for each of §17's lane hashes.  Lane
+ * x holds its units of those rows in `packed` (row 1's in the high half);
+ * one exchange between neighbouring lanes gives lanes 2a and 2a + 1 the
+ * words a and 16 + a (row 0's units of both lanes, and row 1's), so lane x
+ * runs the hash of lane v2_ck_of(x) from start to end and the hashes need
+ * no other move until the fold (v2_ck_fold_rows).
+ */
+__device__ __forceinline__ unsigned v2_ck_of(unsigned x)
+{
+    return (x & 1) * 16 + x / 2;
+}
+
+__device__ __forceinline__ uint32_t v2_ck_word(uint32_t packed, unsigned lane)
+{
+    const bool odd = lane & 1;
+    const uint32_t got = __shfl_xor_sync(0xFFFFFFFFu, odd ? packed : packed >> 16, 1);
+    return odd ? __byte_perm(got, packed, 0x7610) : __byte_perm(packed, got, 0x5410);
+}
+
+/* The block's term from lane x's hash h of lane v2_ck_of(x): folded in the
+ * lanes' order of §17. */
+__device__ __forceinline__ uint32_t v2_ck_fold_rows(uint32_t h, uint64_t len, uint32_t k)
+{
+    uint32_t H = gpulz_ck_piece_start(len);
+#pragma unroll
+    for (unsigned l = 0; l < 32; l++) /* from lane x with v2_ck_of(x) == l */
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, (l % 16) * 2 + l / 16));
+    return gpulz_ck_term(H, k);
+}
+
+/*
+ * v2_decode_segment with §17's checksum of the blocks it decodes, where the
+ * stream is the chunk's 16-bit symbols as they are (one stream, no
+ * transform) and a segment holds whole blocks of C units (C <= 2^g, both
+ * powers of two): the units go to memory once, and no pass reads them back
+ * to hash them.  Every two rows give each lane one word of the block's
+ * (v2_ck_word); at the block's end the lanes fold (v2_ck_fold_rows).
+ * Returns as v2_decode_segment; *terms is the sum of the blocks' terms, k0
+ * the index of the segment's first block (modulo 2^32, as §17 takes it).
+ */
+template <int A16, unsigned UNROLL>
+__device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
+                                                     const v2_dst d, unsigned lane, unsigned C, uint32_t k0,
+                                                     uint32_t *terms)
+{
+    v2_words W;
+    W.init(seg + GPULZ_RANS_STATE_BYTES, nw, lane);
+    uint32_t state = gpulz_get_u32(seg + 4 * lane), k = 0, sum = 0;
+    const bool bad = state < GPULZ_RANS_L;
+    const size_t step = (size_t)32 * d.stride;
+    uint8_t *p = v2_dst_at(d, lane);
+    const unsigned whole = c / C, rest = c % C; /* whole blocks, then the chunk's last block's units */
+    for (unsigned b = 0; b < whole; b++) {
+        uint32_t h = gpulz_ck_lane_init(v2_ck_of(lane));
+#pragma unroll(UNROLL / 2)
+        for (unsigned r = 0; r < C / 32; r += 2, p += 2 * step) {
+            const uint32_t lo = v2_decode_row<2, A16, true>(table, d, p, true, state, W, k, lane);
+            const uint32_t hi = v2_decode_row<2, A16, true>(table, d, p + step, true, state, W, k, lane);
+            h = gpulz_ck_lane_step(h, v2_ck_word(lo | hi << 16, lane));
+        }
+        sum += v2_ck_fold_rows(h, 2 * (uint64_t)C, k0 + b);
+    }
+    if (rest) {
+        const unsigned rows = (rest + 31) / 32, words = (rest + 1) / 2;
+        uint32_t h = gpulz_ck_lane_init(v2_ck_of(lane));
+        for (unsigned r = 0; r < rows; r += 2, p += 2 * step) {
+            const uint32_t lo = v2_decode_row<2, A16, false>(table, d, p, 32 * r + lane < rest, state, W, k, lane);
+            const uint32_t hi = r + 1 < rows ? v2_decode_row<2, A16, false>(table, d, p + step,
+                                                                          32 * (r + 1) + lane < rest, state, W, k, lane)
+                                             : 0;
+            const uint32_t w = v2_ck_word(lo | hi << 16, lane); /* every lane: it shuffles */
+            if (16 * r + v2_ck_of(lane) < words)
+                h = gpulz_ck_lane_step(h, w);
+        }
+        sum += v2_ck_fold_rows(h, 2 * (uint64_t)rest, k0 + whole);
+    }
+    *terms = sum;
+    return bad || state != GPULZ_RANS_L || k != nw;
+}
+
+/*
  * One warp per segment of a rANS stream, WARPS segments to a block sharing
  * the table in shared memory (grid y: the stream), the units put where
  * v2_dst says.
  */
-template <unsigned WARPS>
+template <unsigned WARPS, bool CK>
 __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
     __shared__ uint2 table[GPULZ_RANS_M];
@@ -1181,9 +1289,21 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
      * many, where 40 registers keep 48 warps on an SM (41.5 instructions a
      * row of 16-bit units instead of 44) */
     constexpr unsigned UNROLL = WARPS == GPU_V2_WARPS ? 4 : 2;
-    const bool bad = d.u == 1       ? v2_decode_segment<1, 0, UNROLL>(table, seg, nw, c, d, lane)
-                     : d.aligned16 ? v2_decode_segment<2, 1, UNROLL>(table, seg, nw, c, d, lane)
-                                   : v2_decode_segment<2, 0, UNROLL>(table, seg, nw, c, d, lane);
+    bool bad;
+    if (CK) {
+        uint32_t terms = 0;
+        const uint32_t k0 = (uint32_t)(first / J.C); /* §17 takes a piece's index modulo 2^32 */
+        bad = d.aligned16 ? v2_decode_segment_ck<1, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms)
+                          : v2_decode_segment_ck<0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms);
+        if (s == 0) /* and the tail's, piece nb, which the host put after the symbols */
+            terms += v2_ck_short_term(st.out + st.N * J.S, J.ck_tail, (st.N + J.C - 1) / J.C, lane);
+        if (lane == 0)
+            atomicAdd(J.ck, terms);
+    } else {
+        bad = d.u == 1       ? v2_decode_segment<1, 0, UNROLL>(table, seg, nw, c, d, lane)
+              : d.aligned16 ? v2_decode_segment<2, 1, UNROLL>(table, seg, nw, c, d, lane)
+                            : v2_decode_segment<2, 0, UNROLL>(table, seg, nw, c, d, lane);
+    }
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
 }
@@ -1209,9 +1329,13 @@ __global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const
 
 /* §13 backwards: each block's symbols become the running sums of its
  * differences, modulo 2^(8S): a thread sums a run, the block scans the
- * runs' sums, each thread writes its run's running sums. */
+ * runs' sums, each thread writes its run's running sums.  With ck, the
+ * first warp then hashes the block (§17) while its bytes are still in the
+ * cache, and thread block 0's second warp the `tail` bytes after the
+ * symbols: their terms added at ck. */
 template <unsigned S>
-__global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(uint8_t *y, uint64_t m, unsigned C)
+__global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(uint8_t *y, uint64_t m, unsigned C,
+                                                                                 uint32_t *ck, unsigned tail)
 {
     typedef cub::BlockScan<uint64_t, GPU_V2_UNDELTA_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
@@ -1232,6 +1356,19 @@ __global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(
         for (unsigned q = 0; q < S; q++)
             p[q] = (uint8_t)(before >> (8 * q));
     }
+    if (!ck)
+        return;
+    __syncthreads(); /* the block's bytes, from every thread's writes */
+    const unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    uint32_t term = 0;
+    if (wid == 0)
+        term = v2_ck_piece_term(y + first * S, (uint64_t)cnt * S, blockIdx.x, lane);
+    else if (wid == 1 && blockIdx.x == 0)
+        term = v2_ck_short_term(y + m * S, tail, (m + C - 1) / C, lane);
+    else
+        return;
+    if (lane == 0)
+        atomicAdd(ck, term);
 }
 
 #endif /* GPULZ_GPU_V2_CUH */

@@ -116,6 +116,9 @@ GPULZ_HD uint64_t gpu_v2_sample_every(uint64_t groups, uint64_t most)
 /* GPU_V2_SAMPLE_GROUPS, or what gpu_tune_sample_groups set. */
 uint64_t gpu_v2_sample_groups(void);
 
+/* Whether gpu_tune_ck_apart asked for the checksum's own pass. */
+int gpu_v2_ck_apart(void);
+
 /* One stream of a chunk, as the kernels see it. */
 typedef struct gpu_v2_stream {
     uint64_t N;      /* units */
@@ -151,6 +154,11 @@ typedef struct gpu_v2_job {
      * entries before it */
     unsigned long long *sums;
     unsigned *err;          /* the device error word */
+    /* decoding, where set (gpu_v2_dec_sums): the decoder adds §17's terms
+     * of the blocks it decodes and of the tail (ck_tail bytes after the
+     * symbols) here */
+    uint32_t *ck;
+    unsigned ck_tail;
 } gpu_v2_job;
 
 /* The device scratch of a format 2 chunk's encoding: byte offsets into one
@@ -385,11 +393,25 @@ typedef struct gpu_v2_dec_plan {
 } gpu_v2_dec_plan;
 void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 
+/* The least block size whose checksum the decoder sums as it decodes: a
+ * block's terms take a fold of 32 steps, which smaller blocks repeat too
+ * often for it to beat the checksum's own pass. */
+#define GPU_V2_CK_FUSED_C_LEAST 1024
+
+/* Which pass sums the checksum's terms of L's chunk: its own over the
+ * decoded bytes, or one of those that put them down (J->ck set for the
+ * decoder's, J->ck_tail for both).  J: the chunk's streams, opened, for
+ * context c's device. */
+typedef enum { GPU_V2_CK_APART, GPU_V2_CK_DECODER, GPU_V2_CK_UNDELTA } gpu_v2_ck_where;
+gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L);
+
 /* The device's verdict (err: the error words), the tail (the streams end
  * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in
- * that order, the CPU decoder's: the first fault found is the status. */
+ * that order, the CPU decoder's: the first fault found is the status.
+ * summed: a pass that put the bytes down has summed the checksum's terms
+ * into err[1] already (gpu_v2_dec_sums); else a pass of its own does. */
 int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err,
-                      cudaStream_t st);
+                      int summed, cudaStream_t st);
 
 /* A stream after `opened` others could not be opened (why, a fault of the
  * chunk): the opened ones decoded first, GPULZ_ERR_CORRUPT where one is
@@ -470,6 +492,10 @@ int gpu_v2_scans(uint64_t *const a[], unsigned count, uint64_t len, uint8_t *tem
 /* J->seg_off from J->words: sizes scanned over all segs segments. */
 int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_bytes, cudaStream_t st);
 
+/* Whether J's rANS segments are many for context c's device: more than
+ * GPU_V2_FEW_SEGS_PER_SM an SM. */
+int gpu_v2_dec_many(const gpu_ctx *c, const gpu_v2_job *J);
+
 /* Decode the streams of the chunk at d_src, each into its out (seg_off:
  * each segment's offset from its stream's first, words: its words, from the
  * directory the host checked), on context c's device: GPU_V2_DEC_WARPS_MANY
@@ -479,7 +505,9 @@ int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_
 int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, cudaStream_t st);
 
 /* §13 backwards on the m symbols of S bytes at y, in blocks of C. */
-int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, cudaStream_t st);
+/* ck, where set: each block's checksum term (§17) added there, and the
+ * tail's, the `tail` bytes after the m symbols. */
+int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, uint32_t *ck, unsigned tail, cudaStream_t st);
 
 /* ---- ratio's tokens (gpu_v2_launch.cu) ------------------------------------ */
 

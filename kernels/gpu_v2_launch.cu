@@ -303,24 +303,31 @@ done:
     return rc;
 }
 
+extern "C" int gpu_v2_dec_many(const gpu_ctx *c, const gpu_v2_job *J)
+{
+    uint64_t segs = 0;
+    for (unsigned j = 0; j < J->count; j++)
+        segs += J->s[j].kind == GPULZ_STREAM_RANS ? J->s[j].nseg : 0;
+    return !few_segs(c, segs);
+}
+
 extern "C" int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs,
                              cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint64_t max_units = most_units(J, 1);
-    uint64_t segs = 0;
-    for (unsigned j = 0; j < J->count; j++)
-        segs += J->s[j].kind == GPULZ_STREAM_RANS ? J->s[j].nseg : 0;
     /* a block's segments share its table in shared memory, so more of them
      * to a block keep more warps on an SM; few segments are spread over
      * more SMs instead */
-    const unsigned warps = few_segs(c, segs) ? GPU_V2_WARPS : GPU_V2_DEC_WARPS_MANY;
+    const unsigned warps = gpu_v2_dec_many(c, J) ? GPU_V2_DEC_WARPS_MANY : GPU_V2_WARPS;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + warps - 1) / warps), J->count);
-        if (warps == GPU_V2_DEC_WARPS_MANY)
-            gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY><<<grid, 32 * GPU_V2_DEC_WARPS_MANY, 0, st>>>(*J, d_src);
+        if (warps == GPU_V2_DEC_WARPS_MANY && J->ck) /* gpu_v2_dec_sums sets ck only with many */
+            gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, true><<<grid, 32 * warps, 0, st>>>(*J, d_src);
+        else if (warps == GPU_V2_DEC_WARPS_MANY)
+            gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, false><<<grid, 32 * warps, 0, st>>>(*J, d_src);
         else
-            gpu_v2_decode_kernel<GPU_V2_WARPS><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_src);
+            gpu_v2_decode_kernel<GPU_V2_WARPS, false><<<grid, 32 * warps, 0, st>>>(*J, d_src);
         GPULZ_CK(cudaGetLastError());
     }
     if (max_units) {
@@ -332,17 +339,18 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, cudaStream_t st)
+extern "C" int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, uint32_t *ck, unsigned tail,
+                              cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    const uint64_t nb = (m + C - 1) / C;
+    const unsigned nb = (unsigned)((m + C - 1) / C);
     if (!m)
         return GPULZ_OK;
     switch (S) {
-    case 1: gpu_v2_undelta_kernel<1><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
-    case 2: gpu_v2_undelta_kernel<2><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
-    case 4: gpu_v2_undelta_kernel<4><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
-    default: gpu_v2_undelta_kernel<8><<<(unsigned)nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C); break;
+    case 1: gpu_v2_undelta_kernel<1><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
+    case 2: gpu_v2_undelta_kernel<2><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
+    case 4: gpu_v2_undelta_kernel<4><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
+    default: gpu_v2_undelta_kernel<8><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
     }
     GPULZ_CK(cudaGetLastError());
 done:

@@ -206,6 +206,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     gpu_v2_dec_plan D;
     gpu_v2_reader R;
     lz_dec_plan Z;
+    gpu_v2_ck_where sums = GPU_V2_CK_APART;
     /* what is read back, in pinned memory: copies that do not wait for the
      * stream to start */
     uint64_t *back = c->h_status;
@@ -305,12 +306,15 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
         goto done;
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
+    sums = gpu_v2_dec_sums(c, &J, L); /* the inverse delta's, or apart: the decoder's bytes are tokens */
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
-        ((L->flags & GPULZ_V2_FLAG_DELTA) && (rc = gpu_v2_undelta(d_dst, m, S, C, st)) != GPULZ_OK))
+        ((L->flags & GPULZ_V2_FLAG_DELTA) &&
+         (rc = gpu_v2_undelta(d_dst, m, S, C, sums == GPU_V2_CK_UNDELTA ? (uint32_t *)err + 1 : NULL, J.ck_tail,
+                              st)) != GPULZ_OK))
         goto done;
-    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, err, st);
+    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, err, sums != GPU_V2_CK_APART, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;
