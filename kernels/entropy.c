@@ -529,7 +529,7 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
         if (m.E)
             c += m.escaped * gpulz_rans_cost[m.freq[m.K] - 1] + m.escaped * byte * m.u;
         c += byte * (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + 3 * (uint64_t)(m.K + m.E) +
-                     (GPULZ_RANS_STATE_BYTES + 4) * gpulz_segments_of(h->N, g));
+                     (GPULZ_RANS_STATE_BYTES + GPULZ_DIR_ENTRY_BYTES) * gpulz_segments_of(h->N, g));
         *cost = c;
     }
     gpulz_model_free(&m);
@@ -545,7 +545,7 @@ unsigned gpulz_stream_kind(uint64_t N, unsigned u, const gpulz_model *m, unsigne
     if (m->distinct == 1)
         return GPULZ_STREAM_CONSTANT;
     /* a body that cannot beat the stored units is not worth coding */
-    if (gpulz_table_size(m) + (4 + GPULZ_RANS_STATE_BYTES) * gpulz_segments_of(N, g) >= N * u)
+    if (gpulz_table_size(m) + (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES) * gpulz_segments_of(N, g) >= N * u)
         return GPULZ_STREAM_STORED;
     return GPULZ_STREAM_RANS;
 }
@@ -582,7 +582,8 @@ uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned 
         B += m->escaped * (gpulz_rans_floor[m->freq[m->K] - 1] + 256 * (8 * (uint64_t)h->u - 1));
     const uint64_t nseg = gpulz_segments_of(N, g), start = 4096 * (uint64_t)GPULZ_RANS_LANES * nseg;
     const uint64_t W = B > start ? (B - start) / 4144 : 0;
-    const uint64_t body = gpulz_table_size(m) + (4 + GPULZ_RANS_STATE_BYTES) * nseg + GPULZ_RANS_WORD_BYTES * W;
+    const uint64_t body = gpulz_table_size(m) + (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES) * nseg +
+                          GPULZ_RANS_WORD_BYTES * W;
     return GPULZ_STREAM_HEADER_SIZE + (body < units ? body : units);
 }
 
@@ -850,7 +851,7 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
     workers = gpulz_worker_count(threads, nseg);
     /* the segments start after the table and the directory; a body of
      * N u bytes or more is not kept (kind RANS: the states fit) */
-    const size_t seg0 = GPULZ_STREAM_HEADER_SIZE + tsize + 4 * nseg;
+    const size_t seg0 = GPULZ_STREAM_HEADER_SIZE + tsize + GPULZ_DIR_ENTRY_BYTES * nseg;
     J.words = malloc(nseg * sizeof *J.words);
     J.tmp = calloc(workers, sizeof *J.tmp);
     if (!J.words || !J.tmp)
@@ -880,13 +881,13 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
     }
     if (workers == 1) {
         J.direct = out + seg0;
-        J.room = U->N * U->u - tsize - 4 * nseg;
+        J.room = U->N * U->u - tsize - GPULZ_DIR_ENTRY_BYTES * nseg;
         J.pos = 0;
         J.over = 0;
         if ((rc = gpulz_parallel_for(nseg, 1, 1, NULL, enc_segment, &J)) != GPULZ_OK)
             goto done;
     }
-    uint64_t body = tsize + 4 * nseg;
+    uint64_t body = tsize + GPULZ_DIR_ENTRY_BYTES * nseg;
     if (!J.over)
         for (uint64_t s = 0; s < nseg; s++)
             body += GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * J.words[s];
@@ -896,7 +897,7 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
     }
     gpulz_stream_header_write(out, GPULZ_STREAM_RANS, U->N, body);
     uint8_t *p = gpulz_table_write(out + GPULZ_STREAM_HEADER_SIZE, m);
-    for (uint64_t s = 0; s < nseg; s++, p += 4)
+    for (uint64_t s = 0; s < nseg; s++, p += GPULZ_DIR_ENTRY_BYTES)
         gpulz_put_u32(p, J.words[s]);
     if (!J.direct)
         for (uint64_t s = 0; s < nseg; s++) {
@@ -1485,7 +1486,7 @@ int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigne
         goto done;
     const uint64_t nseg = gpulz_segments_of(N, g);
     /* each segment takes at least its states: bound nseg before allocating */
-    if (nseg > (size - tsize) / (4 + GPULZ_RANS_STATE_BYTES))
+    if (nseg > (size - tsize) / (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES))
         FAIL(GPULZ_ERR_CORRUPT, "stream %s: %llu segments cannot fit its %llu bytes", name,
              (unsigned long long)nseg, (unsigned long long)size);
     /* N = 0 is a table and no segment (§16): valid, if never written */
@@ -1495,9 +1496,9 @@ int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigne
     if (!V->start || !V->words)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
     const uint8_t *dir = b + tsize;
-    uint64_t pos = 0, room = size - tsize - 4 * nseg;
+    uint64_t pos = 0, room = size - tsize - GPULZ_DIR_ENTRY_BYTES * nseg;
     for (uint64_t s = 0; s < nseg; s++) {
-        V->words[s] = gpulz_get_u32(dir + 4 * s);
+        V->words[s] = gpulz_get_u32(dir + GPULZ_DIR_ENTRY_BYTES * s);
         V->start[s] = pos;
         uint64_t seg = GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * V->words[s];
         if (seg > room - pos)
@@ -1507,7 +1508,7 @@ int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigne
     if (pos != room)
         FAIL(GPULZ_ERR_CORRUPT, "stream %s: its segments take %llu of %llu bytes", name,
              (unsigned long long)pos, (unsigned long long)room);
-    V->seg_offset = GPULZ_STREAM_HEADER_SIZE + tsize + 4 * nseg;
+    V->seg_offset = GPULZ_STREAM_HEADER_SIZE + tsize + GPULZ_DIR_ENTRY_BYTES * nseg;
     V->seg = src + V->seg_offset;
 done:
     if (rc != GPULZ_OK)

@@ -309,7 +309,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     for (unsigned j = 0; j < J->count; j++) {
         gpu_v2_stream *s = &J->s[j];
         if (s->kind == GPULZ_STREAM_RANS) {
-            body_of[j] = gpulz_table_size(&model[j]) + (4 + GPULZ_RANS_STATE_BYTES) * s->nseg +
+            body_of[j] = gpulz_table_size(&model[j]) + (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES) * s->nseg +
                          GPULZ_RANS_WORD_BYTES * sums[j];
             if (!gpulz_rans_body_kept(body_of[j], s->N, s->u)) {
                 s->kind = GPULZ_STREAM_STORED;
@@ -323,7 +323,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         pos_of[j] = pos;
         if (s->kind == GPULZ_STREAM_RANS) {
             s->dir_at = pos + GPULZ_STREAM_HEADER_SIZE + gpulz_table_size(&model[j]);
-            s->seg_at = s->dir_at + 4 * s->nseg;
+            s->seg_at = s->dir_at + GPULZ_DIR_ENTRY_BYTES * s->nseg;
         } else {
             body_of[j] = s->kind == GPULZ_STREAM_STORED ? s->N * s->u : s->u;
             s->seg_at = pos + GPULZ_STREAM_HEADER_SIZE;
@@ -559,7 +559,7 @@ int gpu_v2_candidates(gpu_ctx *c, size_t n, const gpulz_params *p, const gpulz_m
  * directory of the segments of N units. */
 static size_t open_bytes(uint64_t N, unsigned g)
 {
-    return GPU_V2_META_MAX + 4 * (size_t)gpulz_segments_of(N, g);
+    return GPU_V2_META_MAX + GPULZ_DIR_ENTRY_BYTES * (size_t)gpulz_segments_of(N, g);
 }
 
 int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
@@ -698,7 +698,7 @@ done:
  * directory entry in the chunk, which bounds their number. */
 void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D)
 {
-    D->seg_cap = n / (GPULZ_RANS_STATE_BYTES + 4) + 1;
+    D->seg_cap = n / (GPULZ_RANS_STATE_BYTES + GPULZ_DIR_ENTRY_BYTES) + 1;
     D->words = ((size_t)GPU_V2_STREAMS_MAX * sizeof(gpulz_dec_table) + 255) & ~(size_t)255;
     D->seg_off = (D->words + D->seg_cap * sizeof(uint32_t) + 255) & ~(size_t)255;
     D->status = (D->seg_off + D->seg_cap * sizeof(uint64_t) + 255) & ~(size_t)255;

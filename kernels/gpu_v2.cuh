@@ -935,7 +935,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
     if (WRITE) {
         gpulz_put_u32(seg + 4 * lane, state);
         if (lane == 0)
-            gpulz_put_u32(dst + st.dir_at + 4 * s, total);
+            gpulz_put_u32(dst + st.dir_at + GPULZ_DIR_ENTRY_BYTES * s, total);
     } else {
         J.states[32 * (st.seg0 + s) + lane] = state;
         if (lane == 0) {
@@ -1000,7 +1000,7 @@ __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_j
     if (threadIdx.x < 32)
         gpulz_put_u32(seg + 4 * threadIdx.x, J.states[32 * k + threadIdx.x]);
     if (threadIdx.x == 0)
-        gpulz_put_u32(dst + st.dir_at + 4 * s, total);
+        gpulz_put_u32(dst + st.dir_at + GPULZ_DIR_ENTRY_BYTES * s, total);
 }
 
 /* A stored stream's units (grid y: the stream; others return). */
@@ -1123,7 +1123,7 @@ __device__ __forceinline__ uint2 v2_dec_entry(uint32_t slot, uint32_t value)
  * lane has a unit, so the rows before the last carry no test of it. */
 template <unsigned U, int A16, bool FULL>
 __device__ __forceinline__ uint32_t v2_decode_row(const uint2 *table, const v2_dst &d, uint8_t *p, bool active,
-                                              uint32_t &state, v2_words &W, uint32_t &k, unsigned lane)
+                                                  uint32_t &state, v2_words &W, uint32_t &k, unsigned lane)
 {
     active = FULL || active;
     const uint32_t sl = state & (GPULZ_RANS_M - 1);
@@ -1256,7 +1256,8 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
 /*
  * One warp per segment of a rANS stream, WARPS segments to a block sharing
  * the table in shared memory (grid y: the stream), the units put where
- * v2_dst says.
+ * v2_dst says.  CK (gpu_v2_dec_sums): each warp adds its blocks' checksum
+ * terms at J.ck (v2_decode_segment_ck), segment 0's the tail's too.
  */
 template <unsigned WARPS, bool CK>
 __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)

@@ -42,6 +42,7 @@ extern "C" {
 #define GPULZ_RANS_L (1u << 16) /* the lower bound of a state, and every lane's start */
 #define GPULZ_RANS_LANES 32
 #define GPULZ_RANS_STATE_BYTES (4 * GPULZ_RANS_LANES)
+#define GPULZ_DIR_ENTRY_BYTES 4 /* a segment's word count in its stream's directory */
 #define GPULZ_RANS_WORD_BYTES 2
 #define GPULZ_RANS_MAX_VALUES (GPULZ_RANS_M - 1) /* K; room is left for the escape */
 #define GPULZ_TABLE_HEAD_SIZE 3                  /* K (2 bytes), E (1 byte) */
