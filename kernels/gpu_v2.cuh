@@ -956,6 +956,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
  * caller's buffer holds them.  Byte copies by the threads were the whole
  * cost of ratio's token gather and of placing the coder's words.
  */
+#define V2_COPY_AHEAD 4
 __device__ __forceinline__ void v2_copy(uint8_t *dst, const uint8_t *src, uint64_t n, unsigned t, unsigned nt)
 {
     const unsigned head = (unsigned)min(n, (uint64_t)((4u - ((uintptr_t)dst & 3u)) & 3u));
@@ -968,11 +969,35 @@ __device__ __forceinline__ void v2_copy(uint8_t *dst, const uint8_t *src, uint64
     const unsigned sh = (unsigned)((uintptr_t)src & 3u);
     uint32_t *d = (uint32_t *)dst;
     const uint32_t *s = (const uint32_t *)(src - sh);
+    /* V2_COPY_AHEAD words a thread loaded before any is stored: one at a
+     * time, each waited a memory latency (src and dst may overlap for all
+     * the compiler knows), and a segment's few words took several */
+    uint64_t w = t;
     if (sh == 0) {
-        for (uint64_t w = t; w < words; w += nt)
+        for (; w + (V2_COPY_AHEAD - 1) * (uint64_t)nt < words; w += V2_COPY_AHEAD * (uint64_t)nt) {
+            uint32_t a[V2_COPY_AHEAD];
+#pragma unroll
+            for (unsigned j = 0; j < V2_COPY_AHEAD; j++)
+                a[j] = s[w + j * nt];
+#pragma unroll
+            for (unsigned j = 0; j < V2_COPY_AHEAD; j++)
+                d[w + j * nt] = a[j];
+        }
+        for (; w < words; w += nt)
             d[w] = s[w];
     } else {
-        for (uint64_t w = t; w < words; w += nt)
+        for (; w + (V2_COPY_AHEAD - 1) * (uint64_t)nt < words; w += V2_COPY_AHEAD * (uint64_t)nt) {
+            uint32_t a[V2_COPY_AHEAD], b[V2_COPY_AHEAD];
+#pragma unroll
+            for (unsigned j = 0; j < V2_COPY_AHEAD; j++) {
+                a[j] = s[w + j * nt];
+                b[j] = s[w + j * nt + 1];
+            }
+#pragma unroll
+            for (unsigned j = 0; j < V2_COPY_AHEAD; j++)
+                d[w + j * nt] = __funnelshift_r(a[j], b[j], 8 * sh);
+        }
+        for (; w < words; w += nt)
             d[w] = __funnelshift_r(s[w], s[w + 1], 8 * sh);
     }
     for (uint64_t i = 4 * words + t; i < n; i += nt)
