@@ -5,7 +5,8 @@
  * machine that has nvcc.
  *
  * The steps are the kernels' own __host__ __device__ bodies: the sweep of a
- * warp's segment (gpulz_sweep), the walk (gpulz_walk) and the warp writing
+ * warp's segment (gpulz_sweep), the warp's walk (gpulz_walk_warp, both with
+ * and without lanes whose walks need correcting) and the warp writing
  * the tokens (gpulz_emit), over gpulz_host_warp, which runs a warp's 32 lanes
  * in lockstep on one thread; the shared memory is the kernel's layout
  * (gpulz_enc_smem_layout).  What stays here is the kernel's sequence of the
@@ -18,6 +19,9 @@
 
 #include "cpu_codec.h"
 #include "gpu_encode.cuh"
+
+/* blocks whose lanes' walks all met (0) and where some were corrected (1) */
+static unsigned long walks[2];
 
 /* the encode kernel for one block, nw warps */
 template <typename Sym, int G>
@@ -40,7 +44,7 @@ static uint32_t encode_block(const uint8_t *x, unsigned c, unsigned C, unsigned 
             gpulz_sweep<Sym, G>(sym, key, c, W, a, b, wp);
     }
     unsigned T, M;
-    gpulz_walk(key, starts, c, lmin, &T, &M);
+    walks[gpulz_walk_warp(key, starts, c, lmin, &T, &M, wp)]++;
     const uint32_t E = gpulz_encoded_size(T, M, S);
     uint32_t entry = E;
     if (gpulz_block_shrinks(E, raw)) {
@@ -118,5 +122,11 @@ extern "C" int gpulz_emulate_run(int iters, FILE *log)
         }
     }
     gpulz_cpu_scratch_free(s);
+    fprintf(log, "walks: %lu whose lanes all met, %lu with lanes corrected\n", walks[0], walks[1]);
+    /* both ways of the walk must have been taken for the run to say anything of them */
+    if (iters >= 1000 && (!walks[0] || !walks[1])) {
+        fprintf(log, "a way of the walk was never taken\n");
+        fails++;
+    }
     return s ? fails : -1;
 }

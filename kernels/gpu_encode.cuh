@@ -5,7 +5,7 @@
  * (cpu_encode.c).  Internal; included by gpu_launch.cu (and the emulator) only.
  *
  * A block's life: its symbols are loaded into shared memory once; the warps
- * compute the canonical match key of every position (below); one thread walks
+ * compute the canonical match key of every position (below); one warp walks
  * the greedy parse over the keys, marking where tokens start; one warp writes
  * [T][flags][tokens] into the block's slot of the scratch area (or the block
  * is stored raw), and gpulz_compact_kernel moves the slots to their final
@@ -117,7 +117,7 @@ GPULZ_UNROLL
 /*
  * The steps of the encode kernel, one thread block per data block k: load the
  * symbols and clear the bit areas; the match keys (a segment per warp); the
- * walk (one thread); then emit the tokens (one warp) or leave the block to be
+ * walk (one warp); then emit the tokens (one warp) or leave the block to be
  * stored raw.  Split so that bench/gpu_kernel_bench.cu can time each.
  */
 
@@ -147,13 +147,19 @@ __device__ __forceinline__ void gpulz_enc_keys(const Sym *sym, uint16_t *key, un
     __syncthreads();
 }
 
-/* Walk: thread 0 parses; every thread gets the token and match counts. */
+/* Walk: warp 0 parses; every thread gets the token and match counts. */
 __device__ __forceinline__ void gpulz_enc_walk(const uint16_t *key, uint32_t *starts, unsigned c,
                                                unsigned lmin, unsigned *T, unsigned *M)
 {
     __shared__ unsigned s_T, s_M;
-    if (threadIdx.x == 0)
-        gpulz_walk(key, starts, c, lmin, &s_T, &s_M);
+    if (threadIdx.x < 32) {
+        unsigned t, m;
+        (void)gpulz_walk_warp(key, starts, c, lmin, &t, &m, gpulz_device_warp());
+        if (threadIdx.x == 0) {
+            s_T = t;
+            s_M = m;
+        }
+    }
     __syncthreads();
     *T = s_T;
     *M = s_M;

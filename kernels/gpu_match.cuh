@@ -67,13 +67,14 @@ GPULZ_HDI void gpulz_segment(unsigned c, unsigned nw, unsigned w, unsigned *a, u
 }
 
 /*
- * One step of the sweep, at position i, for positions i >= W (every offset
- * allowed).  pg[g] points at sym[i - d[g]]; a lane beyond the window has
- * d = 1 (so its load stays inside the block) and cap = lo = 0, so its k stays
- * 0.  Branch-free: the lanes disagree on every comparison.
+ * One step of the sweep, at position i, for positions i >= 32G and i >= W
+ * (every offset allowed, every load inside the block), with the symbols
+ * loaded: s is sym[i], v[g] sym[i - 32g - lane - 1].  A lane beyond the
+ * window has cap = lo = 0, so its k stays 0 whatever it loaded.
+ * Branch-free: the lanes disagree on every comparison.
  */
 template <typename Sym, int G>
-GPULZ_HDI unsigned gpulz_key_step(Sym s, const Sym *const (&pg)[G], unsigned (&k)[G], const unsigned (&lo)[G],
+GPULZ_HDI unsigned gpulz_key_step(Sym s, const Sym (&v)[G], unsigned (&k)[G], const unsigned (&lo)[G],
                                   const unsigned (&cap)[G])
 {
     const auto sw = gpulz_word(s);
@@ -81,13 +82,14 @@ GPULZ_HDI unsigned gpulz_key_step(Sym s, const Sym *const (&pg)[G], unsigned (&k
 GPULZ_UNROLL
     for (int g = 0; g < G; g++) {
         const unsigned longer = min(k[g] + 256u, cap[g]);
-        k[g] = gpulz_word(*pg[g]) == sw ? longer : lo[g];
+        k[g] = gpulz_word(v[g]) == sw ? longer : lo[g];
         best = max(best, k[g]);
     }
     return best;
 }
 
-/* The same for positions i < W, where an offset d > i is not allowed. */
+/* The same for positions i below 32G or W, where an offset d > i is not
+ * allowed. */
 template <typename Sym, int G>
 GPULZ_HDI unsigned gpulz_key_step_near(const Sym *sym, unsigned i, const unsigned (&d)[G], unsigned (&k)[G],
                                        const unsigned (&lo)[G], const unsigned (&cap)[G])
@@ -103,6 +105,9 @@ GPULZ_UNROLL
     }
     return best;
 }
+
+/* positions of the sweep's stored part in one round of loads */
+#define GPULZ_SWEEP_ROUND 4
 
 /*
  * The keys of positions [a, b) of a block of c symbols, by one warp: the
@@ -127,35 +132,80 @@ GPULZ_UNROLL
             k[j][g] = lo[j][g];
         }
     }
-    /* positions i >= W: the far sweep, with a pointer per offset */
+    /* positions i >= far: the far sweep, lane l's offsets 32g + l + 1 at
+     * fixed distances below one pointer */
+    const unsigned far = 32u * G > W ? 32u * G : W;
     unsigned i = min(c, b + 255u);
-    if (i > W && i > a) {
-        const Sym *pg[NL][G];
+    if (i > far && i > a) {
+        const Sym *p[NL];
 GPULZ_UNROLL
-        for (int j = 0; j < NL; j++) {
-GPULZ_UNROLL
-            for (int g = 0; g < G; g++)
-                pg[j][g] = sym + (i - 1) - d[j][g];
-        }
+        for (int j = 0; j < NL; j++)
+            p[j] = sym + (i - 1) - (wp.lane(j) + 1);
         const Sym *x = sym + (i - 1);
-        for (; i > b && i > W; i--) {
+        for (; i > b && i > far; i--) {
 GPULZ_UNROLL
             for (int j = 0; j < NL; j++) {
-                (void)gpulz_key_step<Sym, G>(*x, pg[j], k[j], lo[j], cap[j]);
+                Sym v[G];
 GPULZ_UNROLL
                 for (int g = 0; g < G; g++)
-                    pg[j][g]--;
+                    v[g] = p[j][-32 * g];
+                (void)gpulz_key_step<Sym, G>(*x, v, k[j], lo[j], cap[j]);
+                p[j]--;
             }
             x--;
         }
-GPULZ_UNROLL_4
-        for (; i > a && i > W; i--) {
+        /* Rounds of U positions, each round's symbols loaded before the
+         * last round's keys are stored: the compiler cannot tell that key
+         * and sym do not overlap, so a load written after a store waits
+         * for it, and one position at a time the warp waited a load, the
+         * steps and the reduction for every position. */
+        const unsigned U = GPULZ_SWEEP_ROUND;
+        unsigned held[U];
+        bool holding = false;
+        for (; i >= a + U && i >= far + U; i -= U) {
+            Sym s[U], v[NL][U][G];
+GPULZ_UNROLL
+            for (unsigned u = 0; u < U; u++)
+                s[u] = x[-(int)u];
+GPULZ_UNROLL
+            for (int j = 0; j < NL; j++)
+GPULZ_UNROLL
+                for (unsigned u = 0; u < U; u++)
+GPULZ_UNROLL
+                    for (int g = 0; g < G; g++)
+                        v[j][u][g] = p[j][-(int)(32 * g + u)];
+            if (holding && wp.leader()) {
+GPULZ_UNROLL
+                for (unsigned u = 0; u < U; u++)
+                    key[i + U - 1 - u] = (uint16_t)held[u];
+            }
+GPULZ_UNROLL
+            for (unsigned u = 0; u < U; u++) {
+GPULZ_UNROLL
+                for (int j = 0; j < NL; j++)
+                    best[j] = gpulz_key_step<Sym, G>(s[u], v[j][u], k[j], lo[j], cap[j]);
+                held[u] = wp.max(best);
+            }
+GPULZ_UNROLL
+            for (int j = 0; j < NL; j++)
+                p[j] -= U;
+            x -= U;
+            holding = true;
+        }
+        if (holding && wp.leader()) {
+GPULZ_UNROLL
+            for (unsigned u = 0; u < U; u++)
+                key[i + U - 1 - u] = (uint16_t)held[u];
+        }
+        for (; i > a && i > far; i--) {
 GPULZ_UNROLL
             for (int j = 0; j < NL; j++) {
-                best[j] = gpulz_key_step<Sym, G>(*x, pg[j], k[j], lo[j], cap[j]);
+                Sym v[G];
 GPULZ_UNROLL
                 for (int g = 0; g < G; g++)
-                    pg[j][g]--;
+                    v[g] = p[j][-32 * g];
+                best[j] = gpulz_key_step<Sym, G>(*x, v, k[j], lo[j], cap[j]);
+                p[j]--;
             }
             x--;
             const unsigned m = wp.max(best);
@@ -178,29 +228,147 @@ GPULZ_UNROLL
     }
 }
 
-/*
- * The greedy parse of FORMAT.md §6 over the keys, by one thread: it only
- * marks where tokens start (bit i of starts) and counts tokens and matches;
- * gpulz_emit writes the tokens with a whole warp.  Every instruction here
- * runs on one lane while 31 wait, so the loop is kept to the chain
- * i -> key[i] -> i and a few counters.  Unlike the CPU encoder it does not
- * stop once the encoding is too long: the caller decides from the counts
- * (FORMAT.md §6 step 3), with the same result.
- */
-GPULZ_HDI void gpulz_walk(const uint16_t *key, uint32_t *starts, unsigned c, unsigned lmin, unsigned *tokens,
-                          unsigned *matches)
+/* Where the greedy parse of FORMAT.md §6 goes on after a token at a
+ * position whose key is k: past the match, or to the next position. */
+GPULZ_HDI unsigned gpulz_walk_step(unsigned k, unsigned lmin)
 {
-    unsigned i = 0, T = 0, M = 0;
-    while (i < c) {
-        const unsigned L = key[i] >> 8;
-        const bool m = L >= lmin;
-        starts[i >> 5] |= 1u << (i & 31);
-        i += m ? L : 1;
-        T++;
-        M += m;
+    const unsigned L = k >> 8;
+    return L >= lmin ? L : 1;
+}
+
+/* A token starts at i: its bit into the word being filled (w's), that word
+ * stored first where i lies in a later one. */
+GPULZ_HDI void gpulz_walk_mark(uint32_t *starts, unsigned i, unsigned *w, unsigned *bits)
+{
+    if (i >> 5 != *w) {
+        starts[*w] = *bits;
+        *w = i >> 5;
+        *bits = 0;
     }
+    *bits |= 1u << (i & 31);
+}
+
+/*
+ * The parse from position i to the first position at or past b: marks where
+ * its tokens start (bit p of starts; the words are zeroed before and only
+ * this walk writes them, so the word being filled stays in a register) and
+ * counts its tokens and matches; returns the position it stops at.
+ */
+GPULZ_HDI unsigned gpulz_walk_range(const uint16_t *key, uint32_t *starts, unsigned i, unsigned b, unsigned lmin,
+                                    unsigned *tokens, unsigned *matches)
+{
+    unsigned T = 0, M = 0, w = i >> 5, bits = 0;
+    while (i < b) {
+        const unsigned k = key[i];
+        gpulz_walk_mark(starts, i, &w, &bits);
+        T++;
+        M += (k >> 8) >= lmin;
+        i += gpulz_walk_step(k, lmin);
+    }
+    if (T)
+        starts[w] = bits;
     *tokens = T;
     *matches = M;
+    return i;
+}
+
+/* positions a lane of gpulz_walk_warp walks before its segment */
+#define GPULZ_WALK_RUN_IN 64
+
+/*
+ * A lane's walk of [a, b) corrected, now that the parse is known to enter
+ * at e instead of where the lane entered: the parse from e, up to the first
+ * position the lane's walk also took (from there the two go on together) or
+ * to b, replaces the lane's marks and counts below that position; *leave
+ * becomes the parse's first position past b where they never met.
+ */
+GPULZ_HDI void gpulz_walk_fix(const uint16_t *key, uint32_t *starts, unsigned a, unsigned b, unsigned e,
+                              unsigned lmin, unsigned *tokens, unsigned *matches, unsigned *leave)
+{
+    unsigned p = e;
+    while (p < b && !(starts[p >> 5] >> (p & 31) & 1))
+        p += gpulz_walk_step(key[p], lmin);
+    const unsigned end = p < b ? p : b;
+    for (unsigned q = a; q < end; q++) {
+        if (starts[q >> 5] >> (q & 31) & 1) {
+            starts[q >> 5] &= ~(1u << (q & 31));
+            (*tokens)--;
+            *matches -= (key[q] >> 8) >= lmin;
+        }
+    }
+    for (unsigned q = e; q < end; q += gpulz_walk_step(key[q], lmin)) {
+        starts[q >> 5] |= 1u << (q & 31);
+        (*tokens)++;
+        *matches += (key[q] >> 8) >= lmin;
+    }
+    if (p >= b)
+        *leave = p;
+}
+
+/*
+ * The greedy parse of FORMAT.md §6 over the keys of a block of c symbols,
+ * by a warp: it only marks where tokens start (bit i of starts, zeroed
+ * before) and counts tokens and matches; gpulz_emit writes the tokens.
+ * Unlike the CPU encoder it does not stop once the encoding is too long:
+ * the caller decides from the counts (FORMAT.md §6 step 3), with the same
+ * result.  The chain i -> key[i] -> i is the walk's time: by one thread,
+ * it waits a shared-memory load for every token, while the block's other
+ * warps wait at the barrier.  Here lane l walks its own
+ * segment of whole words of start bits, starting GPULZ_WALK_RUN_IN
+ * positions before it without marking: two walks that land on one position
+ * go on together, and on most data they meet within a few tokens.  Where
+ * every lane entered its segment at the position where the lane before
+ * left its own, the lanes' marks are the parse, by induction from lane 0,
+ * which starts at 0.  Otherwise, from the first lane that did not, each
+ * lane in turn corrects its walk from where the lane before now leaves
+ * (gpulz_walk_fix): inside a long run of one value, for one, walks from
+ * different positions meet only at its end.  Returns whether any lane was
+ * corrected.
+ */
+template <class Warp>
+GPULZ_HDI bool gpulz_walk_warp(const uint16_t *key, uint32_t *starts, unsigned c, unsigned lmin, unsigned *tokens,
+                               unsigned *matches, const Warp &wp)
+{
+    const int NL = Warp::lanes;
+    const unsigned sl = ((c + 31) / 32 + 31) & ~31u; /* a lane's positions */
+    const unsigned lanes = (c + sl - 1) / sl;        /* lanes with positions */
+    unsigned entry[NL], leave[NL], before[NL], T[NL], M[NL];
+    bool missed[NL];
+GPULZ_UNROLL
+    for (int j = 0; j < NL; j++) {
+        const unsigned a = wp.lane(j) * sl, b = c < a + sl ? c : a + sl;
+        unsigned i = a > GPULZ_WALK_RUN_IN ? a - GPULZ_WALK_RUN_IN : 0;
+        T[j] = M[j] = 0;
+        entry[j] = leave[j] = a;
+        if (a >= c)
+            continue;
+        while (i < a)
+            i += gpulz_walk_step(key[i], lmin);
+        entry[j] = i;
+        leave[j] = gpulz_walk_range(key, starts, i, b, lmin, &T[j], &M[j]);
+    }
+    wp.up(leave, before);
+GPULZ_UNROLL
+    for (int j = 0; j < NL; j++)
+        missed[j] = wp.lane(j) > 0 && wp.lane(j) < lanes && entry[j] != before[j];
+    const unsigned miss = wp.ballot(missed);
+    if (miss) {
+        const unsigned first = (unsigned)gpulz_ffs(miss) - 1;
+        unsigned e = wp.from(leave, first - 1);
+        for (unsigned l = first; l < lanes; l++) {
+GPULZ_UNROLL
+            for (int j = 0; j < NL; j++) {
+                if (wp.lane(j) == l && e != entry[j]) {
+                    const unsigned a = l * sl, b = c < a + sl ? c : a + sl;
+                    gpulz_walk_fix(key, starts, a, b, e, lmin, &T[j], &M[j], &leave[j]);
+                }
+            }
+            e = wp.from(leave, l);
+        }
+    }
+    *tokens = wp.sum(T);
+    *matches = wp.sum(M);
+    return miss != 0;
 }
 
 #endif

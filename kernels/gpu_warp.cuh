@@ -5,8 +5,9 @@
  * A step is written over a Warp that gives each thread of code Warp::lanes
  * lanes: on the device one (the thread is lane threadIdx.x % 32), in the
  * emulator all 32, run in lockstep by one host thread.  The warp-wide
- * operations (maximum, ballot, setting bits in shared words, the barrier)
- * are the Warp's.  Internal; included by nvcc units only.
+ * operations (maximum, sum, ballot, a lane's value to all and the value of
+ * the lane below, setting bits in shared words, the barrier) are the Warp's.  Internal; included by
+ * nvcc units only.
  */
 #ifndef GPULZ_GPU_WARP_CUH
 #define GPULZ_GPU_WARP_CUH
@@ -24,6 +25,16 @@
 #define GPULZ_UNROLL
 #define GPULZ_UNROLL_4
 #endif
+
+/* the lowest set bit's place, 1-based (0 for none) */
+GPULZ_HDI int gpulz_ffs(unsigned v)
+{
+#ifdef __CUDA_ARCH__
+    return __ffs((int)v);
+#else
+    return __builtin_ffs((int)v);
+#endif
+}
 
 GPULZ_HDI unsigned gpulz_popc(unsigned v)
 {
@@ -70,6 +81,38 @@ struct gpulz_device_warp {
         return p[0];
 #endif
     }
+    GPULZ_HDI unsigned sum(const unsigned (&v)[1]) const
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        return __reduce_add_sync(0xFFFFFFFFu, v[0]);
+#elif defined(__CUDA_ARCH__)
+        unsigned m = v[0];
+        for (int o = 16; o > 0; o >>= 1)
+            m += __shfl_xor_sync(0xFFFFFFFFu, m, o);
+        return m;
+#else
+        return v[0];
+#endif
+    }
+    /* each lane's out: v of the lane below it (lane 0: its own) */
+    GPULZ_HDI void up(const unsigned (&v)[1], unsigned (&out)[1]) const
+    {
+#ifdef __CUDA_ARCH__
+        out[0] = __shfl_up_sync(0xFFFFFFFFu, v[0], 1);
+#else
+        out[0] = v[0];
+#endif
+    }
+    /* v of lane src, to every lane */
+    GPULZ_HDI unsigned from(const unsigned (&v)[1], unsigned src) const
+    {
+#ifdef __CUDA_ARCH__
+        return __shfl_sync(0xFFFFFFFFu, v[0], (int)src);
+#else
+        (void)src;
+        return v[0];
+#endif
+    }
     /* lanes set bits of the same shared word */
     GPULZ_HDI void set_bits(uint32_t *word, uint32_t bits) const
     {
@@ -106,6 +149,20 @@ struct gpulz_host_warp {
             b |= (unsigned)p[j] << j;
         return b;
     }
+    GPULZ_HDI unsigned sum(const unsigned (&v)[32]) const
+    {
+        unsigned t = 0;
+        for (int j = 0; j < 32; j++)
+            t += v[j];
+        return t;
+    }
+    GPULZ_HDI void up(const unsigned (&v)[32], unsigned (&out)[32]) const
+    {
+        out[0] = v[0];
+        for (int j = 1; j < 32; j++)
+            out[j] = v[j - 1];
+    }
+    GPULZ_HDI unsigned from(const unsigned (&v)[32], unsigned src) const { return v[src]; }
     GPULZ_HDI void set_bits(uint32_t *word, uint32_t bits) const { *word |= bits; }
     GPULZ_HDI void sync() const {}
 };
