@@ -545,9 +545,15 @@ unsigned gpulz_stream_kind(uint64_t N, unsigned u, const gpulz_model *m, unsigne
     if (m->distinct == 1)
         return GPULZ_STREAM_CONSTANT;
     /* a body that cannot beat the stored units is not worth coding */
-    if (gpulz_table_size(m) + (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES) * gpulz_segments_of(N, g) >= N * u)
+    if (!gpulz_rans_body_kept(gpulz_rans_body_size(m, gpulz_segments_of(N, g), 0), N, u))
         return GPULZ_STREAM_STORED;
     return GPULZ_STREAM_RANS;
+}
+
+uint64_t gpulz_rans_body_size(const gpulz_model *m, uint64_t nseg, uint64_t words)
+{
+    return gpulz_table_size(m) + (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES) * nseg +
+           GPULZ_RANS_WORD_BYTES * words;
 }
 
 int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u)
@@ -582,8 +588,7 @@ uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned 
         B += m->escaped * (gpulz_rans_floor[m->freq[m->K] - 1] + 256 * (8 * (uint64_t)h->u - 1));
     const uint64_t nseg = gpulz_segments_of(N, g), start = 4096 * (uint64_t)GPULZ_RANS_LANES * nseg;
     const uint64_t W = B > start ? (B - start) / 4144 : 0;
-    const uint64_t body = gpulz_table_size(m) + (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES) * nseg +
-                          GPULZ_RANS_WORD_BYTES * W;
+    const uint64_t body = gpulz_rans_body_size(m, nseg, W);
     return GPULZ_STREAM_HEADER_SIZE + (body < units ? body : units);
 }
 

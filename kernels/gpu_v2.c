@@ -309,8 +309,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     for (unsigned j = 0; j < J->count; j++) {
         gpu_v2_stream *s = &J->s[j];
         if (s->kind == GPULZ_STREAM_RANS) {
-            body_of[j] = gpulz_table_size(&model[j]) + (GPULZ_DIR_ENTRY_BYTES + GPULZ_RANS_STATE_BYTES) * s->nseg +
-                         GPULZ_RANS_WORD_BYTES * sums[j];
+            body_of[j] = gpulz_rans_body_size(&model[j], s->nseg, sums[j]);
             if (!gpulz_rans_body_kept(body_of[j], s->N, s->u)) {
                 s->kind = GPULZ_STREAM_STORED;
                 s->nseg = 0;
@@ -724,7 +723,7 @@ int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, u
     const uint32_t *status = (const uint32_t *)c->h_status; /* pinned: a copy that does not wait to start */
     const int sum = (L->flags & GPULZ_V2_FLAG_CHECKSUM) != 0;
     if (sum && !summed &&
-        (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, (uint32_t *)err + 1, st)) != GPULZ_OK)
+        (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, gpu_v2_ck_word(err), st)) != GPULZ_OK)
         goto done;
     GPULZ_CK(cudaMemcpyAsync(c->h_status, err, 4 * sizeof *status, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
@@ -786,8 +785,17 @@ gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_lay
     if ((L->flags & GPULZ_V2_FLAG_LZSS) || J->count != 1 || s->kind != GPULZ_STREAM_RANS || s->u != 2 || J->S != 2 ||
         J->C > (1u << J->g) || J->C < GPU_V2_CK_FUSED_C_LEAST || !gpu_v2_dec_many(c, J))
         return GPU_V2_CK_APART;
-    J->ck = (uint32_t *)J->err + 1;
+    J->ck = gpu_v2_ck_word(J->err);
     return GPU_V2_CK_DECODER;
+}
+
+int gpu_v2_dec_undelta(const gpulz_layout *L, const gpu_v2_job *J, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m,
+                       unsigned *err, cudaStream_t st)
+{
+    if (!(L->flags & GPULZ_V2_FLAG_DELTA))
+        return GPULZ_OK;
+    return gpu_v2_undelta(d_dst, m, L->symbol_size, L->block_symbols,
+                          sums == GPU_V2_CK_UNDELTA ? gpu_v2_ck_word(err) : NULL, J->ck_tail, st);
 }
 
 int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
@@ -837,9 +845,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     sums = gpu_v2_dec_sums(c, &J, L);
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
-        ((L->flags & GPULZ_V2_FLAG_DELTA) &&
-         (rc = gpu_v2_undelta(d_dst, m, S, J.C, sums == GPU_V2_CK_UNDELTA ? (uint32_t *)J.err + 1 : NULL, J.ck_tail,
-                              st)) != GPULZ_OK))
+        (rc = gpu_v2_dec_undelta(L, &J, sums, d_dst, m, J.err, st)) != GPULZ_OK)
         goto done;
     rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, sums != GPU_V2_CK_APART, st);
 done:

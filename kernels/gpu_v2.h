@@ -405,6 +405,19 @@ void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 typedef enum { GPU_V2_CK_APART, GPU_V2_CK_DECODER, GPU_V2_CK_UNDELTA } gpu_v2_ck_where;
 gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L);
 
+/* The word of a decoding's error words (err) where the checksum's terms are
+ * summed: the second, zeroed with the verdict. */
+static inline uint32_t *gpu_v2_ck_word(unsigned *err)
+{
+    return (uint32_t *)err + 1;
+}
+
+/* With DELTA in L's flags, the inverse delta of the m decoded symbols at
+ * d_dst, adding the checksum's terms (with the tail's, J->ck_tail) into
+ * err's where sums is GPU_V2_CK_UNDELTA; else nothing. */
+int gpu_v2_dec_undelta(const gpulz_layout *L, const gpu_v2_job *J, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m,
+                       unsigned *err, cudaStream_t st);
+
 /* The device's verdict (err: the error words), the tail (the streams end
  * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in
  * that order, the CPU decoder's: the first fault found is the status.

@@ -135,6 +135,9 @@ unsigned gpulz_stream_kind(uint64_t N, unsigned u, const gpulz_model *m, unsigne
  * that cannot be the shorter is not coded (§19's choice unchanged).
  */
 uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned kind, unsigned g);
+/* A rANS body's bytes (§16): its table, each of its nseg segments'
+ * directory entry and states, and its words. */
+uint64_t gpulz_rans_body_size(const gpulz_model *m, uint64_t nseg, uint64_t words);
 int gpulz_rans_body_kept(uint64_t body, uint64_t N, unsigned u);
 
 /* The decoder's view of a table: per slot f << 12 | (slot - c), with
