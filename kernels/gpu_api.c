@@ -112,7 +112,7 @@ static int enc_all(gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint
     if (rc == GPULZ_OK)
         rc = gpu_plan_make(L->blocks, L->symbols * L->symbol_size, &P);
     if (rc == GPULZ_OK)
-        rc = gpu_enc_launch(c, L, d_src, scratch, &P, 0, L->blocks, gpu_enc_segment(c, 0), st);
+        rc = gpu_enc_launch(c, L, d_src, scratch, &P, 0, L->blocks, gpu_enc_segment(c, gpu_enc_few(c, L->blocks)), st);
     if (rc == GPULZ_OK)
         rc = gpu_enc_finish(c, L, d_src, d_dst, dst_cap, scratch, &P, st, len);
     return rc;

@@ -60,6 +60,11 @@ unsigned gpu_enc_segment(const gpu_ctx *c, int few)
     return few && v > c->pol.enc_tail_segment ? c->pol.enc_tail_segment : v;
 }
 
+int gpu_enc_few(const gpu_ctx *c, uint64_t blocks)
+{
+    return blocks <= (uint64_t)GPU_ENC_FEW_PER_SM * c->pol.sms;
+}
+
 static atomic_uint tuned_sample; /* 0: GPU_V2_SAMPLE_GROUPS */
 
 int gpu_tune_sample_groups(unsigned groups)

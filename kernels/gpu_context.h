@@ -223,6 +223,13 @@ int gpu_smem_optin(const gpu_ctx *c, const void *kernel, size_t smem);
  * chunk's tokens), so more warps a block, at most enc_tail_segment each. */
 unsigned gpu_enc_segment(const gpu_ctx *c, int few);
 
+/* Whether one chunk's launch of `blocks` thread blocks of the match search
+ * is few: at most GPU_ENC_FEW_PER_SM blocks an SM, so that most SMs hold a
+ * block or two and each block's warps, not the SM's, set its time.  Beyond
+ * that the policy's segment was the fastest at 4-256 MB (bench/RESULTS.md). */
+#define GPU_ENC_FEW_PER_SM 2
+int gpu_enc_few(const gpu_ctx *c, uint64_t blocks);
+
 /* Encode blocks [k0, k1) of the input on the device, seg symbols per warp. */
 int gpu_enc_launch(const gpu_ctx *c, const gpulz_layout *L, const uint8_t *d_src, uint8_t *scratch,
                    const gpu_scratch_plan *P, uint64_t k0, uint64_t k1, unsigned seg, cudaStream_t st);

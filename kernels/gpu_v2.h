@@ -531,7 +531,6 @@ int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, uint32_t *ck,
  * and scan those into places; then gather the slots into the streams and
  * the token table into the plan's table.
  */
-#define GPU_V2_TOKENS_FEW_PER_SM 2 /* blocks an SM, at most, that make a grid few */
 int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, unsigned W, int delta,
                   uint8_t *scratch, const gpu_v2_plan *P, cudaStream_t st);
 

@@ -400,8 +400,7 @@ extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsig
     gpu_v2_lz_slots to = {scratch + P->flags, scratch + P->lits, scratch + P->lens, scratch + P->offs};
     uint64_t *cnt = (uint64_t *)(scratch + P->counts);
     gpu_v2_lz_counts counts = {cnt, cnt + nb + 1, cnt + 2 * (nb + 1)};
-    /* a grid that leaves most SMs with one or two blocks */
-    const unsigned seg = gpu_enc_segment(c, nb <= (uint64_t)GPU_V2_TOKENS_FEW_PER_SM * c->pol.sms);
+    const unsigned seg = gpu_enc_segment(c, gpu_enc_few(c, nb));
     GPULZ_CK(cudaMemsetAsync(cnt, 0, 3 * (nb + 1) * sizeof *cnt, st));
     if (!nb)
         return GPULZ_OK;
