@@ -598,14 +598,22 @@ __device__ __forceinline__ uint32_t v2_ck_lane(const uint8_t *b, uint64_t words,
     return h;
 }
 
-/* A piece's term of §17's sum from its lanes' hashes h (one a lane): folded
- * in lane order, every lane getting the same term. */
-__device__ __forceinline__ uint32_t v2_ck_term(uint32_t h, uint64_t len, uint64_t k)
+/* A piece's term of §17's sum from its lanes' hashes, every lane getting
+ * the same term: lane hash l is h in lane l, or with ROWS in lane x with
+ * v2_ck_of(x) == l (the decoder's, v2_decode_segment_ck). */
+template <bool ROWS>
+__device__ __forceinline__ uint32_t v2_ck_fold(uint32_t h, uint64_t len, uint64_t k)
 {
     uint32_t H = gpulz_ck_piece_start(len);
+#pragma unroll
     for (unsigned l = 0; l < 32; l++)
-        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, l));
+        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, ROWS ? (l % 16) * 2 + l / 16 : l));
     return gpulz_ck_term(H, k);
+}
+
+__device__ __forceinline__ uint32_t v2_ck_term(uint32_t h, uint64_t len, uint64_t k)
+{
+    return v2_ck_fold<false>(h, len, k);
 }
 
 /* The term of piece k of len < 128 bytes at b (a chunk's tail): a word to a
@@ -1203,7 +1211,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
  * one exchange between neighbouring lanes gives lanes 2a and 2a + 1 the
  * words a and 16 + a (row 0's units of both lanes, and row 1's), so lane x
  * runs the hash of lane v2_ck_of(x) from start to end and the hashes need
- * no other move until the fold (v2_ck_fold_rows).
+ * no other move until the fold (v2_ck_fold<true>).
  */
 __device__ __forceinline__ unsigned v2_ck_of(unsigned x)
 {
@@ -1217,24 +1225,13 @@ __device__ __forceinline__ uint32_t v2_ck_word(uint32_t packed, unsigned lane)
     return odd ? __byte_perm(got, packed, 0x7610) : __byte_perm(packed, got, 0x5410);
 }
 
-/* The block's term from lane x's hash h of lane v2_ck_of(x): folded in the
- * lanes' order of §17. */
-__device__ __forceinline__ uint32_t v2_ck_fold_rows(uint32_t h, uint64_t len, uint32_t k)
-{
-    uint32_t H = gpulz_ck_piece_start(len);
-#pragma unroll
-    for (unsigned l = 0; l < 32; l++) /* from lane x with v2_ck_of(x) == l */
-        H = gpulz_ck_piece_fold(H, __shfl_sync(0xFFFFFFFFu, h, (l % 16) * 2 + l / 16));
-    return gpulz_ck_term(H, k);
-}
-
 /*
  * v2_decode_segment with §17's checksum of the blocks it decodes, where the
  * stream is the chunk's 16-bit symbols as they are (one stream, no
  * transform) and a segment holds whole blocks of C units (C <= 2^g, both
  * powers of two): the units go to memory once, and no pass reads them back
  * to hash them.  Every two rows give each lane one word of the block's
- * (v2_ck_word); at the block's end the lanes fold (v2_ck_fold_rows).
+ * (v2_ck_word); at the block's end the lanes fold (v2_ck_fold<true>).
  * Returns as v2_decode_segment; *terms is the sum of the blocks' terms, k0
  * the index of the segment's first block (modulo 2^32, as §17 takes it).
  */
@@ -1258,7 +1255,7 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
             const uint32_t hi = v2_decode_row<2, A16, true>(table, d, p + step, true, state, W, k, lane);
             h = gpulz_ck_lane_step(h, v2_ck_word(lo | hi << 16, lane));
         }
-        sum += v2_ck_fold_rows(h, 2 * (uint64_t)C, k0 + b);
+        sum += v2_ck_fold<true>(h, 2 * (uint64_t)C, k0 + b);
     }
     if (rest) {
         const unsigned rows = (rest + 31) / 32, words = (rest + 1) / 2;
@@ -1272,7 +1269,7 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
             if (16 * r + v2_ck_of(lane) < words)
                 h = gpulz_ck_lane_step(h, w);
         }
-        sum += v2_ck_fold_rows(h, 2 * (uint64_t)rest, k0 + whole);
+        sum += v2_ck_fold<true>(h, 2 * (uint64_t)rest, k0 + whole);
     }
     *terms = sum;
     return bad || state != GPULZ_RANS_L || k != nw;
