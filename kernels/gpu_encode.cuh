@@ -80,7 +80,7 @@ GPULZ_UNROLL
             const unsigned p = base + wp.lane(j);
             st[j] = p < c && (starts[base >> 5] >> wp.lane(j) & 1);
             kk[j] = p < c ? key[p] : 0;
-            m[j] = st[j] && (kk[j] >> 8) >= lmin;
+            m[j] = st[j] && gpulz_key_matches(kk[j], lmin);
         }
         const unsigned bs = wp.ballot(st), bm = wp.ballot(m);
 GPULZ_UNROLL

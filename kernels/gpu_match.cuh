@@ -109,6 +109,27 @@ GPULZ_UNROLL
 /* positions of the sweep's stored part in one round of loads */
 #define GPULZ_SWEEP_ROUND 4
 
+/* The far sweep's symbols at a lane's offsets for the position u below
+ * p's (p: that position's symbol at offset 1 of group 0). */
+template <typename Sym, int G>
+GPULZ_HDI void gpulz_sweep_load(const Sym *p, unsigned u, Sym (&v)[G])
+{
+GPULZ_UNROLL
+    for (int g = 0; g < G; g++)
+        v[g] = p[-(int)(32 * g + u)];
+}
+
+/* A round's U keys, of positions top - 1 down, by the warp's leader. */
+template <unsigned U, class Warp>
+GPULZ_HDI void gpulz_sweep_put(uint16_t *key, unsigned top, const unsigned (&held)[U], const Warp &wp)
+{
+    if (wp.leader()) {
+GPULZ_UNROLL
+        for (unsigned u = 0; u < U; u++)
+            key[top - 1 - u] = (uint16_t)held[u];
+    }
+}
+
 /*
  * The keys of positions [a, b) of a block of c symbols, by one warp: the
  * backward sweep from p0 = min(c, b + 255), storing from b - 1 down.  Each
@@ -146,9 +167,7 @@ GPULZ_UNROLL
 GPULZ_UNROLL
             for (int j = 0; j < NL; j++) {
                 Sym v[G];
-GPULZ_UNROLL
-                for (int g = 0; g < G; g++)
-                    v[g] = p[j][-32 * g];
+                gpulz_sweep_load<Sym, G>(p[j], 0, v);
                 (void)gpulz_key_step<Sym, G>(*x, v, k[j], lo[j], cap[j]);
                 p[j]--;
             }
@@ -171,14 +190,9 @@ GPULZ_UNROLL
             for (int j = 0; j < NL; j++)
 GPULZ_UNROLL
                 for (unsigned u = 0; u < U; u++)
-GPULZ_UNROLL
-                    for (int g = 0; g < G; g++)
-                        v[j][u][g] = p[j][-(int)(32 * g + u)];
-            if (holding && wp.leader()) {
-GPULZ_UNROLL
-                for (unsigned u = 0; u < U; u++)
-                    key[i + U - 1 - u] = (uint16_t)held[u];
-            }
+                    gpulz_sweep_load<Sym, G>(p[j], u, v[j][u]);
+            if (holding)
+                gpulz_sweep_put<U>(key, i + U, held, wp);
 GPULZ_UNROLL
             for (unsigned u = 0; u < U; u++) {
 GPULZ_UNROLL
@@ -192,18 +206,13 @@ GPULZ_UNROLL
             x -= U;
             holding = true;
         }
-        if (holding && wp.leader()) {
-GPULZ_UNROLL
-            for (unsigned u = 0; u < U; u++)
-                key[i + U - 1 - u] = (uint16_t)held[u];
-        }
+        if (holding)
+            gpulz_sweep_put<U>(key, i + U, held, wp);
         for (; i > a && i > far; i--) {
 GPULZ_UNROLL
             for (int j = 0; j < NL; j++) {
                 Sym v[G];
-GPULZ_UNROLL
-                for (int g = 0; g < G; g++)
-                    v[g] = p[j][-32 * g];
+                gpulz_sweep_load<Sym, G>(p[j], 0, v);
                 best[j] = gpulz_key_step<Sym, G>(*x, v, k[j], lo[j], cap[j]);
                 p[j]--;
             }
@@ -228,12 +237,18 @@ GPULZ_UNROLL
     }
 }
 
+/* Whether the token at a position whose key is k is a match (FORMAT.md §6:
+ * its longest match at least Lmin long). */
+GPULZ_HDI bool gpulz_key_matches(unsigned k, unsigned lmin)
+{
+    return (k >> 8) >= lmin;
+}
+
 /* Where the greedy parse of FORMAT.md §6 goes on after a token at a
  * position whose key is k: past the match, or to the next position. */
 GPULZ_HDI unsigned gpulz_walk_step(unsigned k, unsigned lmin)
 {
-    const unsigned L = k >> 8;
-    return L >= lmin ? L : 1;
+    return gpulz_key_matches(k, lmin) ? k >> 8 : 1;
 }
 
 /* A token starts at i: its bit into the word being filled (w's), that word
@@ -262,7 +277,7 @@ GPULZ_HDI unsigned gpulz_walk_range(const uint16_t *key, uint32_t *starts, unsig
         const unsigned k = key[i];
         gpulz_walk_mark(starts, i, &w, &bits);
         T++;
-        M += (k >> 8) >= lmin;
+        M += gpulz_key_matches(k, lmin);
         i += gpulz_walk_step(k, lmin);
     }
     if (T)
@@ -293,16 +308,23 @@ GPULZ_HDI void gpulz_walk_fix(const uint16_t *key, uint32_t *starts, unsigned a,
         if (starts[q >> 5] >> (q & 31) & 1) {
             starts[q >> 5] &= ~(1u << (q & 31));
             (*tokens)--;
-            *matches -= (key[q] >> 8) >= lmin;
+            *matches -= gpulz_key_matches(key[q], lmin);
         }
     }
     for (unsigned q = e; q < end; q += gpulz_walk_step(key[q], lmin)) {
         starts[q >> 5] |= 1u << (q & 31);
         (*tokens)++;
-        *matches += (key[q] >> 8) >= lmin;
+        *matches += gpulz_key_matches(key[q], lmin);
     }
     if (p >= b)
         *leave = p;
+}
+
+/* Lane l's positions [*a, *b) of a block of c, sl to a lane (*a >= c: none). */
+GPULZ_HDI void gpulz_walk_segment(unsigned c, unsigned sl, unsigned l, unsigned *a, unsigned *b)
+{
+    *a = l * sl;
+    *b = c < *a + sl ? c : *a + sl;
 }
 
 /*
@@ -336,7 +358,8 @@ GPULZ_HDI bool gpulz_walk_warp(const uint16_t *key, uint32_t *starts, unsigned c
     bool missed[NL];
 GPULZ_UNROLL
     for (int j = 0; j < NL; j++) {
-        const unsigned a = wp.lane(j) * sl, b = c < a + sl ? c : a + sl;
+        unsigned a, b;
+        gpulz_walk_segment(c, sl, wp.lane(j), &a, &b);
         unsigned i = a > GPULZ_WALK_RUN_IN ? a - GPULZ_WALK_RUN_IN : 0;
         T[j] = M[j] = 0;
         entry[j] = leave[j] = a;
@@ -359,7 +382,8 @@ GPULZ_UNROLL
 GPULZ_UNROLL
             for (int j = 0; j < NL; j++) {
                 if (wp.lane(j) == l && e != entry[j]) {
-                    const unsigned a = l * sl, b = c < a + sl ? c : a + sl;
+                    unsigned a, b;
+                    gpulz_walk_segment(c, sl, l, &a, &b);
                     gpulz_walk_fix(key, starts, a, b, e, lmin, &T[j], &M[j], &leave[j]);
                 }
             }

@@ -6,8 +6,8 @@
  * lanes: on the device one (the thread is lane threadIdx.x % 32), in the
  * emulator all 32, run in lockstep by one host thread.  The warp-wide
  * operations (maximum, sum, ballot, a lane's value to all and the value of
- * the lane below, setting bits in shared words, the barrier) are the Warp's.  Internal; included by
- * nvcc units only.
+ * the lane below, setting bits in shared words, the barrier) are the
+ * Warp's.  Internal; included by nvcc units only.
  */
 #ifndef GPULZ_GPU_WARP_CUH
 #define GPULZ_GPU_WARP_CUH
