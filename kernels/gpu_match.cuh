@@ -303,12 +303,17 @@ GPULZ_HDI void gpulz_walk_fix(const uint16_t *key, uint32_t *starts, unsigned a,
     unsigned p = e;
     while (p < b && !(starts[p >> 5] >> (p & 31) & 1))
         p += gpulz_walk_step(key[p], lmin);
+    /* the lane's marks in [a, end) out, a word at a time (a starts a word;
+     * a run of one value leaves them sparse), each one's token uncounted */
     const unsigned end = p < b ? p : b;
-    for (unsigned q = a; q < end; q++) {
-        if (starts[q >> 5] >> (q & 31) & 1) {
-            starts[q >> 5] &= ~(1u << (q & 31));
+    for (unsigned w = a >> 5; 32 * w < end; w++) {
+        uint32_t m = starts[w];
+        if (32 * w + 32 > end)
+            m &= (1u << (end & 31)) - 1;
+        starts[w] &= ~m;
+        for (; m; m &= m - 1) {
             (*tokens)--;
-            *matches -= gpulz_key_matches(key[q], lmin);
+            *matches -= gpulz_key_matches(key[32 * w + (unsigned)gpulz_ffs(m) - 1], lmin);
         }
     }
     for (unsigned q = e; q < end; q += gpulz_walk_step(key[q], lmin)) {
