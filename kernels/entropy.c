@@ -924,9 +924,14 @@ done:
 
 /* ---- decoding (§16, §20) ------------------------------------------------- */
 
-static int table_read(const uint8_t *p, size_t avail, unsigned u, gpulz_dec_table *t, size_t *used,
+/* The table at p, in a body of avail bytes of which the first lim are at
+ * hand: GPULZ_STREAM_SHORT where a read runs past lim < avail. */
+static int table_read(const uint8_t *p, size_t avail, size_t lim, unsigned u, gpulz_dec_table *t, size_t *used,
                       const char *name)
 {
+#define SHORT_AT(pos, want) ((size_t)(pos) + (want) > lim && lim < avail)
+    if (SHORT_AT(0, GPULZ_TABLE_HEAD_SIZE))
+        return GPULZ_STREAM_SHORT;
     if (avail < GPULZ_TABLE_HEAD_SIZE)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: its size ends inside its table", name);
     unsigned K = gpulz_get_u16(p), E = p[2];
@@ -937,7 +942,9 @@ static int table_read(const uint8_t *p, size_t avail, unsigned u, gpulz_dec_tabl
     uint32_t v = 0;
     for (unsigned i = 0; i < K; i++) {
         uint32_t d;
-        unsigned n = varint_get(p + pos, avail - pos, &d);
+        unsigned n = varint_get(p + pos, lim - pos, &d);
+        if (!n && SHORT_AT(pos, GPULZ_VARINT_MAX))
+            return GPULZ_STREAM_SHORT;
         if (!n)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: value %u of the table is not a valid varint",
                               name, i);
@@ -950,7 +957,9 @@ static int table_read(const uint8_t *p, size_t avail, unsigned u, gpulz_dec_tabl
     uint32_t c = 0;
     for (unsigned i = 0; i < K + E; i++) {
         uint32_t f;
-        unsigned n = varint_get(p + pos, avail - pos, &f);
+        unsigned n = varint_get(p + pos, lim - pos, &f);
+        if (!n && SHORT_AT(pos, GPULZ_VARINT_MAX))
+            return GPULZ_STREAM_SHORT;
         if (!n)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: frequency %u of the table is not a valid varint",
                               name, i);
@@ -970,6 +979,7 @@ static int table_read(const uint8_t *p, size_t avail, unsigned u, gpulz_dec_tabl
                           name, c, GPULZ_RANS_M);
     *used = pos;
     return GPULZ_OK;
+#undef SHORT_AT
 }
 
 typedef struct fast_table fast_table;
@@ -1438,9 +1448,13 @@ int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char 
 
 void gpulz_stream_close(gpulz_stream_view *V)
 {
-    free(V->t);
-    free(V->start);
-    free(V->words);
+    if (V->own & 1)
+        free(V->t);
+    if (V->own & 2) {
+        free(V->start);
+        free(V->words);
+    }
+    V->own = 0;
     V->t = NULL;
     V->start = NULL;
     V->words = NULL;
@@ -1449,9 +1463,19 @@ void gpulz_stream_close(gpulz_stream_view *V)
 int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigned u, unsigned g,
                       const char *name, gpulz_stream_view *V)
 {
+    return gpulz_stream_open_into(src, avail, avail, N_want, u, g, name, NULL, V);
+}
+
+int gpulz_stream_open_into(const uint8_t *src, size_t have, size_t avail, uint64_t N_want, unsigned u, unsigned g,
+                           const char *name, const gpulz_stream_room *into, gpulz_stream_view *V)
+{
     int rc = GPULZ_OK;
     uint64_t N;
     memset(V, 0, sizeof *V);
+    if (have > avail)
+        return gpulz_fail(GPULZ_ERR_PARAM, "stream %s: %zu bytes at hand of %zu", name, have, avail);
+    if (have < GPULZ_STREAM_HEADER_SIZE && have < avail)
+        return GPULZ_STREAM_SHORT;
     if ((rc = gpulz_stream_peek(src, avail, &N, name)) != GPULZ_OK)
         return rc;
     const unsigned kind = src[0];
@@ -1477,17 +1501,20 @@ int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigne
         if (N == 0 || size != u)
             return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: a constant of %llu bytes for %llu units", name,
                               (unsigned long long)size, (unsigned long long)N);
-        return GPULZ_OK;
+        return have < GPULZ_STREAM_HEADER_SIZE + u ? GPULZ_STREAM_SHORT : GPULZ_OK;
     case GPULZ_STREAM_RANS:
         break;
     default:
         return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %s: unknown kind %u", name, kind);
     }
     const uint8_t *b = V->body;
+    /* what is at hand of the body: the table and directory must lie in it */
+    const size_t lim = have - GPULZ_STREAM_HEADER_SIZE < size ? have - GPULZ_STREAM_HEADER_SIZE : (size_t)size;
     size_t tsize;
-    if (!(V->t = malloc(sizeof *V->t)))
+    V->own = into ? 0 : 1; /* bit 0: the table is the view's, bit 1: the directory */
+    if (!(V->t = into ? into->t : malloc(sizeof *V->t)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a decoding table");
-    if ((rc = table_read(b, (size_t)size, u, V->t, &tsize, name)) != GPULZ_OK)
+    if ((rc = table_read(b, (size_t)size, lim, u, V->t, &tsize, name)) != GPULZ_OK)
         goto done;
     const uint64_t nseg = gpulz_segments_of(N, g);
     /* each segment takes at least its states: bound nseg before allocating */
@@ -1496,10 +1523,21 @@ int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigne
              (unsigned long long)nseg, (unsigned long long)size);
     /* N = 0 is a table and no segment (§16): valid, if never written */
     V->nseg = nseg;
-    V->start = malloc((nseg ? nseg : 1) * sizeof *V->start);
-    V->words = malloc((nseg ? nseg : 1) * sizeof *V->words);
-    if (!V->start || !V->words)
-        FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
+    if (tsize + GPULZ_DIR_ENTRY_BYTES * nseg > lim) {
+        rc = GPULZ_STREAM_SHORT; /* the directory runs past what is at hand (not past size: bounded above) */
+        goto done;
+    }
+    if (into && nseg <= into->cap) {
+        V->start = into->start;
+        V->words = into->words;
+    } else {
+        /* no room of the caller's, or too little for it (which it refuses) */
+        V->own |= 2;
+        V->start = malloc((nseg ? nseg : 1) * sizeof *V->start);
+        V->words = malloc((nseg ? nseg : 1) * sizeof *V->words);
+        if (!V->start || !V->words)
+            FAIL(GPULZ_ERR_NOMEM, "cannot allocate a segment directory");
+    }
     const uint8_t *dir = b + tsize;
     uint64_t pos = 0, room = size - tsize - GPULZ_DIR_ENTRY_BYTES * nseg;
     for (uint64_t s = 0; s < nseg; s++) {

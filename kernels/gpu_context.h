@@ -106,7 +106,7 @@ typedef struct gpu_ctx {
     size_t pinned_cap;
     uint64_t *h_status; /* pinned, GPULZ_STATUS_BYTES */
     /* pinned: format 2's histograms on their way to the host, and its
-     * coding tables on their way to the device (gpu_v2.c) */
+     * encoding tables on their way to the device (gpu_v2.c) */
     uint8_t *h_hists, *h_tables;
     size_t hists_cap, tables_cap;
     /* format 2's S = 2 histograms (gpu_v2_hists_fetch) */
@@ -114,8 +114,8 @@ typedef struct gpu_ctx {
     /* format 2's coding models (gpu_v2_code_streams), allocated at first
      * use: at 48 KB each, a chunk's took half a MiB of its caller's stack */
     struct gpulz_model *h_models;
-    /* pinned: format 2 decoding's segment directories, gathered there and
-     * sent from there (gpu_v2_reader) */
+    /* pinned: format 2 decoding's tables and segment directories, built
+     * there and sent from there in one copy (gpu_v2_reader) */
     uint8_t *h_dirs;
     size_t dirs_cap;
     /* pinned: the first GPU_V2_HEAD_BYTES of a chunk the device API decodes

@@ -562,8 +562,8 @@ static size_t open_bytes(uint64_t N, unsigned g)
 }
 
 int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
-                       uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, uint64_t seg_cap,
-                       gpulz_dec_table *tables, cudaStream_t st)
+                       uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, const gpu_v2_dec_plan *D,
+                       uint8_t *scratch, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     memset(R, 0, sizeof *R);
@@ -574,7 +574,6 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
     R->n = n;
     R->pos = pos;
     R->g = g;
-    R->tables = tables;
     R->st = st;
     R->mirror_cap = open_bytes(N_max, g);
     /* the mirror: the statistics' pinned buffer, which decoding leaves free
@@ -582,23 +581,21 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
     if (R->h_len < n && (rc = gpu_grow_host(&c->h_hists, &c->hists_cap, R->mirror_cap)) != GPULZ_OK)
         return rc;
     R->mirror = R->h_len < n ? c->h_hists : NULL;
-    /* the tables wait in pinned memory and go in one copy that does not
-     * wait for the stream: from pageable memory each copy waited, and was
-     * staged, which took a good part of a small chunk's decoding */
-    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, GPU_V2_STREAMS_MAX * sizeof *tables)) != GPULZ_OK)
-        return rc;
-    R->staged = (gpulz_dec_table *)c->h_tables;
-    /* the directories are gathered where they are sent from (the context's
-     * pinned h_dirs: offsets, then words), for the most segments the
-     * streams between two sends can have; the chunk's bound stays the check */
+    /* the tables and directories wait in pinned memory as the scratch will
+     * hold them, and go in one copy that does not wait for the stream: from
+     * pageable memory each copy waited, and was staged, and each copy's
+     * call took 5 us of the host; room for the most segments the streams
+     * between two sends can have (the chunk's bound stays the check) */
     const uint64_t most = (uint64_t)streams * gpulz_segments_of(N_max, g);
-    R->seg_cap = most < seg_cap ? most : seg_cap;
-    if ((rc = gpu_grow_host(&c->h_dirs, &c->dirs_cap, R->seg_cap * (sizeof *R->seg_off + sizeof *R->words))) !=
+    R->seg_cap = most < D->seg_cap ? most : D->seg_cap;
+    if ((rc = gpu_grow_host(&c->h_dirs, &c->dirs_cap, D->dirs + R->seg_cap * (sizeof *R->seg_off + sizeof *R->words))) !=
         GPULZ_OK)
         return rc;
-    R->seg_off = (uint64_t *)c->h_dirs;
+    R->staged = c->h_dirs;
+    R->dev = scratch;
+    R->seg_off = (uint64_t *)(R->staged + D->dirs);
     R->words = (uint32_t *)(R->seg_off + R->seg_cap);
-    R->chunk_segs = seg_cap;
+    R->chunk_segs = D->seg_cap;
     return GPULZ_OK;
 }
 
@@ -607,23 +604,45 @@ void gpu_v2_reader_free(gpu_v2_reader *R)
     memset(R, 0, sizeof *R);
 }
 
-/* What opening the stream at R->pos of N_want units can read, at most its
- * header, table and directory: in the host's bytes where they hold it all,
- * else copied into the mirror in one copy (one synchronisation, not one for
- * the header and one for the rest). */
-static int stream_bytes(gpu_v2_reader *R, uint64_t N_want, const uint8_t **at)
+/* Table j's place in the staging and the scratch alike (gpu_v2_dec_plan),
+ * and the directories' after the tables. */
+static size_t table_at(unsigned j)
+{
+    return (size_t)(GPU_V2_STREAMS_MAX - 1 - j) * sizeof(gpulz_dec_table);
+}
+
+static size_t dirs_at(void)
+{
+    return (size_t)GPU_V2_STREAMS_MAX * sizeof(gpulz_dec_table);
+}
+
+/* Open the stream at R->pos of N_want units into its table's slot and the
+ * directories' next entries: on the host's bytes where they hold what
+ * opening reads, else on the mirror, what opening can read at most copied
+ * into it in one copy (one synchronisation, not one for the header and one
+ * for the rest). */
+static int stream_open(gpu_v2_reader *R, uint64_t N_want, unsigned u, const char *name, gpulz_stream_view *V)
 {
     int rc = GPULZ_OK;
-    size_t want = open_bytes(N_want, R->g), have = R->n - R->pos;
-    have = have < want ? have : want;
-    if (R->pos + have <= R->h_len) {
-        *at = R->h_src + R->pos;
-        return GPULZ_OK;
+    const size_t avail = R->n - R->pos;
+    if (R->ntables >= GPU_V2_STREAMS_MAX)
+        return gpulz_fail(GPULZ_ERR_PARAM, "%s: more than %d streams", name, GPU_V2_STREAMS_MAX);
+    const gpulz_stream_room into = {(gpulz_dec_table *)(R->staged + table_at(R->ntables)), R->seg_off + R->segs,
+                                    R->words + R->segs, R->seg_cap - R->segs};
+    if (R->pos < R->h_len) {
+        const size_t have = R->h_len - R->pos < avail ? R->h_len - R->pos : avail;
+        if ((rc = gpulz_stream_open_into(R->h_src + R->pos, have, avail, N_want, u, R->g, name, &into, V)) !=
+            GPULZ_STREAM_SHORT)
+            return rc;
     }
+    size_t have = open_bytes(N_want, R->g);
+    have = have < avail ? have : avail;
     have = have < R->mirror_cap ? have : R->mirror_cap;
     GPULZ_CK(cudaMemcpyAsync(R->mirror, R->d_src + R->pos, have, cudaMemcpyDeviceToHost, R->st));
     GPULZ_CK(cudaStreamSynchronize(R->st));
-    *at = R->mirror;
+    rc = gpulz_stream_open_into(R->mirror, have, avail, N_want, u, R->g, name, &into, V);
+    if (rc == GPULZ_STREAM_SHORT)
+        rc = gpulz_fail(GPULZ_ERR_PARAM, "%s: its table and directory exceed the %zu bytes read", name, have);
 done:
     return rc;
 }
@@ -632,11 +651,13 @@ int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_
 {
     int rc = GPULZ_OK;
     gpulz_stream_view V;
-    const uint8_t *at = NULL;
     memset(&V, 0, sizeof V);
-    if ((rc = stream_bytes(R, N_want, &at)) != GPULZ_OK)
-        return rc;
-    if ((rc = gpulz_stream_open(at, R->n - R->pos, N_want, s->u, R->g, name, &V)) != GPULZ_OK)
+    if (R->dirs_sent) {
+        /* the last send's copy reads the directories still */
+        GPULZ_CK(cudaStreamSynchronize(R->st));
+        R->dirs_sent = 0;
+    }
+    if ((rc = stream_open(R, N_want, s->u, name, &V)) != GPULZ_OK)
         goto done;
     s->kind = V.kind;
     s->N = V.N;
@@ -649,20 +670,10 @@ int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_
             FAIL(GPULZ_ERR_CORRUPT, "%s: more segments than the chunk holds", name);
         if (R->segs + V.nseg > R->seg_cap)
             FAIL(GPULZ_ERR_PARAM, "%s: more segments than its reader was sized for", name);
-        if (R->dirs_sent) {
-            /* the last send's copies read the directories still */
-            GPULZ_CK(cudaStreamSynchronize(R->st));
-            R->dirs_sent = 0;
-        }
         s->nseg = V.nseg;
         s->seg0 = R->segs;
         s->seg_at = R->pos + V.seg_offset;
-        if (R->ntables >= GPU_V2_STREAMS_MAX)
-            FAIL(GPULZ_ERR_PARAM, "%s: more than %d streams", name, GPU_V2_STREAMS_MAX);
-        s->dec = R->tables + R->ntables;
-        memcpy(R->staged + R->ntables, V.t, sizeof *V.t);
-        memcpy(R->seg_off + R->segs, V.start, V.nseg * sizeof *R->seg_off);
-        memcpy(R->words + R->segs, V.words, V.nseg * sizeof *R->words);
+        s->dec = (const gpulz_dec_table *)(R->dev + table_at(R->ntables));
         R->segs += V.nseg;
         R->max_segs = V.nseg > R->max_segs ? V.nseg : R->max_segs;
     }
@@ -676,16 +687,21 @@ done:
 int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs)
 {
     int rc = GPULZ_OK;
-    if (R->ntables > R->sent) {
-        GPULZ_CK(cudaMemcpyAsync(R->tables + R->sent, R->staged + R->sent, (R->ntables - R->sent) * sizeof *R->tables,
-                                 cudaMemcpyHostToDevice, R->st));
-        R->sent = R->ntables;
-    }
-    if (R->segs) {
-        GPULZ_CK(cudaMemcpyAsync(J->seg_off, R->seg_off, R->segs * sizeof *R->seg_off, cudaMemcpyHostToDevice, R->st));
-        GPULZ_CK(cudaMemcpyAsync(J->words, R->words, R->segs * sizeof *R->words, cudaMemcpyHostToDevice, R->st));
+    /* from the last table gathered (the lowest slot; the tables sent before
+     * it go again, unchanged) to the last word, the words moved up to
+     * follow the offsets */
+    const size_t dirs = dirs_at();
+    const size_t from = R->ntables > R->sent ? table_at(R->ntables - 1) : dirs;
+    const size_t to = dirs + R->segs * (sizeof *R->seg_off + sizeof *R->words);
+    if (R->segs)
+        memmove(R->seg_off + R->segs, R->words, R->segs * sizeof *R->words);
+    if (to > from) {
+        GPULZ_CK(cudaMemcpyAsync(R->dev + from, R->staged + from, to - from, cudaMemcpyHostToDevice, R->st));
         R->dirs_sent = 1;
     }
+    R->sent = R->ntables;
+    J->seg_off = (uint64_t *)(R->dev + dirs);
+    J->words = (uint32_t *)(J->seg_off + R->segs);
     *max_segs = R->max_segs;
     R->segs = R->max_segs = 0;
 done:
@@ -698,9 +714,8 @@ done:
 void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D)
 {
     D->seg_cap = n / (GPULZ_RANS_STATE_BYTES + GPULZ_DIR_ENTRY_BYTES) + 1;
-    D->words = ((size_t)GPU_V2_STREAMS_MAX * sizeof(gpulz_dec_table) + 255) & ~(size_t)255;
-    D->seg_off = (D->words + D->seg_cap * sizeof(uint32_t) + 255) & ~(size_t)255;
-    D->status = (D->seg_off + D->seg_cap * sizeof(uint64_t) + 255) & ~(size_t)255;
+    D->dirs = dirs_at(); /* right after the tables: one copy takes both */
+    D->status = (D->dirs + D->seg_cap * (sizeof(uint64_t) + sizeof(uint32_t)) + 255) & ~(size_t)255;
     D->total = D->status + 256;
 }
 
@@ -821,12 +836,10 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     J.g = g;
     J.split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
     J.count = gpulz_symbol_streams(L->flags, S);
-    J.words = (uint32_t *)(scratch + D.words);
-    J.seg_off = (uint64_t *)(scratch + D.seg_off);
     J.err = (unsigned *)(scratch + D.status);
     const uint64_t m = L->symbols;
-    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, h_len, n, L->table_end, m, J.count, g, D.seg_cap,
-                                 (gpulz_dec_table *)scratch, st)) != GPULZ_OK)
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, h_len, n, L->table_end, m, J.count, g, &D, scratch, st)) !=
+        GPULZ_OK)
         goto done;
     for (unsigned j = 0; j < J.count; j++) {
         gpu_v2_stream *s = &J.s[j];

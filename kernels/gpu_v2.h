@@ -340,13 +340,24 @@ static inline uint32_t *gpu_v2_sum_slot(gpu_ctx *c, size_t bins)
     return (uint32_t *)((uint64_t *)c->h_hists + 3 * bins + 768);
 }
 
+/* The decoder's scratch for a chunk of n bytes (byte offsets): the tables
+ * (table j in slot GPU_V2_STREAMS_MAX - 1 - j, so that the ones a send
+ * takes end where the directories start), then per segment its offset and,
+ * after a send's offsets, its words; the error words.  Every segment takes
+ * its states and a directory entry in the chunk, which bounds their number. */
+typedef struct gpu_v2_dec_plan {
+    uint64_t seg_cap;
+    size_t dirs, status, total;
+} gpu_v2_dec_plan;
+void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
+
 /*
  * Decoding's walk through a chunk's streams in chunk order: each opened on
- * the host by the CPU decoder's checks (gpulz_stream_open) on the host's
- * copy of the chunk's first bytes (h_src, h_len) where it lies in them, or
- * on a mirror of what opening reads, copied from the device; its table
- * sent to the device (the next of tables), its segment directory gathered
- * on the host until it is sent to a job.
+ * the host by the CPU decoder's checks (gpulz_stream_open_into) on the
+ * host's copy of the chunk's first bytes (h_src, h_len) where its table and
+ * directory lie in them, else on a mirror of what opening reads, copied
+ * from the device; its table built and its segment directory gathered
+ * where they are sent from, until they are sent to a job.
  */
 typedef struct gpu_v2_reader {
     gpu_ctx *c;
@@ -356,42 +367,39 @@ typedef struct gpu_v2_reader {
     unsigned g;
     uint8_t *mirror; /* pinned, the context's */
     size_t mirror_cap;
-    uint64_t *seg_off; /* the directories of the streams not yet sent: in the context's pinned h_dirs */
+    /* what goes to the device, laid out as it lands there (gpu_v2_dec_plan):
+     * in the context's pinned h_dirs, the tables, then the directories of
+     * the streams not yet sent, their offsets and (gathered apart) words */
+    uint8_t *staged, *dev;
+    uint64_t *seg_off;
     uint32_t *words;
     uint64_t seg_cap;    /* their room */
     uint64_t chunk_segs; /* the most segments the chunk can hold */
     uint64_t segs, max_segs;
-    gpulz_dec_table *tables; /* on the device */
-    gpulz_dec_table *staged; /* pinned (the context's h_tables): the tables before they are sent */
     unsigned ntables, sent;
     int dirs_sent; /* the directories were sent: a copy may still read them */
     cudaStream_t st;
 } gpu_v2_reader;
 
-/* A reader of the chunk from pos, for streams of at most N_max units, at
- * most `streams` of them between two sends, and at most seg_cap segments
- * in all; its mirror and directories are c's (the context held). */
+/* A reader of the chunk from pos (its first h_len bytes at h_src on the
+ * host), for streams of at most N_max units, at most `streams` of them
+ * between two sends, and at most D->seg_cap segments in all, into the
+ * decoder's scratch planned by D; its mirror and staging are c's (the
+ * context held). */
 int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
-                       uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, uint64_t seg_cap,
-                       gpulz_dec_table *tables, cudaStream_t st);
+                       uint64_t pos, uint64_t N_max, unsigned streams, unsigned g, const gpu_v2_dec_plan *D,
+                       uint8_t *scratch, cudaStream_t st);
 void gpu_v2_reader_free(gpu_v2_reader *R);
 
 /* The next stream, of N_want units (s->u bytes each; name in messages),
  * into the job's stream s: GPULZ_ERR_CORRUPT or _TRUNCATED as the CPU says. */
 int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_v2_stream *s);
 
-/* The directories gathered since the last call, to J's device arrays;
- * *max_segs: the most segments of one of those streams. */
+/* The tables and directories gathered since the last call to the device,
+ * in one copy, and J's directory arrays set to them; *max_segs: the most
+ * segments of one of those streams. */
 int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs);
 
-/* The decoder's scratch for a chunk of n bytes (byte offsets): the tables,
- * per segment its words and offset, the error words.  Every segment takes
- * its states and a directory entry in the chunk, which bounds their number. */
-typedef struct gpu_v2_dec_plan {
-    uint64_t seg_cap;
-    size_t words, seg_off, status, total;
-} gpu_v2_dec_plan;
-void gpu_v2_dec_plan_make(size_t n, gpu_v2_dec_plan *D);
 
 /* The least block size whose checksum the decoder sums as it decodes: a
  * block's terms take a fold of 32 steps, which smaller blocks repeat too

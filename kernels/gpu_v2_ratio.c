@@ -252,16 +252,14 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     }
     const uint64_t nf = back[1], nt = back[2];
 
-    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, h_len, n, L->table_end, m + nb, planes + 2, g, D.seg_cap,
-                                 (gpulz_dec_table *)scratch, st)) != GPULZ_OK)
+    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, h_len, n, L->table_end, m + nb, planes + 2, g, &D, scratch,
+                                 st)) != GPULZ_OK)
         goto done;
     J.S = S;
     J.C = C;
     J.g = g;
     J.split = (unsigned)split;
-    J.words = (uint32_t *)(scratch + D.words);
-    J.seg_off = (uint64_t *)(scratch + D.seg_off);
-    J.err = err;
+    J.err = err; /* the directories' arrays: gpu_v2_reader_send's */
 
     /* the flags first: they say how many literals and matches follow */
     uint64_t max_segs = 0;

@@ -160,7 +160,21 @@ typedef struct gpulz_stream_view {
     const uint8_t *seg;   /* and there */
     uint64_t *start;      /* each segment's offset from seg */
     uint32_t *words;      /* each segment's words */
+    unsigned own;         /* what close frees: bit 0 the table, bit 1 the directory */
 } gpulz_stream_view;
+
+/* Where gpulz_stream_open_into puts a rANS stream's table, and its
+ * directory where it has at most cap segments (else the view allocates it). */
+typedef struct gpulz_stream_room {
+    gpulz_dec_table *t;
+    uint64_t *start;
+    uint32_t *words;
+    uint64_t cap;
+} gpulz_stream_room;
+
+/* gpulz_stream_open_into: the header, table or directory reach past the
+ * bytes at hand (not past the stream); nothing is recorded as an error. */
+#define GPULZ_STREAM_SHORT 2
 
 /*
  * Open the stream at src (avail bytes left in the chunk) of units of u bytes
@@ -171,6 +185,14 @@ typedef struct gpulz_stream_view {
 int gpulz_stream_open(const uint8_t *src, size_t avail, uint64_t N_want, unsigned u, unsigned g,
                       const char *name, gpulz_stream_view *V);
 void gpulz_stream_close(gpulz_stream_view *V);
+/*
+ * gpulz_stream_open from the first `have` of the avail bytes (a prefix a GPU
+ * decoder copied to the host), its table and directory put in `into` where
+ * not NULL: the same checks and statuses as gpulz_stream_open, or
+ * GPULZ_STREAM_SHORT where what it reads lies past `have`.
+ */
+int gpulz_stream_open_into(const uint8_t *src, size_t have, size_t avail, uint64_t N_want, unsigned u, unsigned g,
+                           const char *name, const gpulz_stream_room *into, gpulz_stream_view *V);
 
 /* The N the stream at src declares (after checking that its header fits). */
 int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char *name);
