@@ -650,6 +650,7 @@ static void hist_one(gpu_ctx *c, const uint8_t *src, size_t m, unsigned C, const
     cudaMalloc((void **)&d_range, sizeof area);
     cudaMemcpy(d_src, src, 2 * m, cudaMemcpyHostToDevice);
     cudaMemset(d_hist, 0, 2 * bins * sizeof *got);
+    cudaMemset(d_range, 0, sizeof area); /* gpu_v2_hist's caller zeroes both */
     int rc = gpu_v2_hist(c, d_src, m, 2, C, 1, (uint64_t *)d_hist, bins, (unsigned *)d_range, NULL);
     CHECK(rc == GPULZ_OK && cudaDeviceSynchronize() == cudaSuccess, "%s: gpu_v2_hist %d", what, rc);
     cudaMemcpy(got, d_hist, 2 * bins * sizeof *got, cudaMemcpyDeviceToHost);

@@ -175,16 +175,26 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768 + 1) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
-    GPULZ_CK(cudaMemsetAsync(scratch + P->hist, 0, 2 * P->hist_bins * sizeof(uint64_t), st));
+    uint32_t *const slot = gpu_v2_sum_slot(c, P->hist_bins);
+    const int ck_inline = checksum && n <= GPU_V2_CK_INLINE_MAX;
+    /* the histograms, their ranges and the checksum's sum zeroed in one
+     * call: on chunks of a few MB the host's calls are what the statistics
+     * wait for, at about 5 us each */
+    GPULZ_CK(cudaMemsetAsync(scratch + P->hist, 0, P->status + sizeof(uint32_t) - P->hist, st));
     if ((rc = gpu_v2_hist(c, d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
                            (unsigned *)(scratch + P->range), st)) != GPULZ_OK)
         goto done;
-    if (checksum) {
+    if (ck_inline) {
+        /* in line, its sum back with the statistics: the side stream's
+         * events cost the host more calls than the pass costs the device */
+        if ((rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), st)) != GPULZ_OK)
+            goto done;
+        GPULZ_CK(cudaMemcpyAsync(slot, scratch + P->status, sizeof *slot, cudaMemcpyDeviceToHost, st));
+    } else if (checksum) {
         /* on the side stream, after the histograms: it runs while the host
          * builds the models, where the device would wait (its 117 us of
          * fast's 1.1 ms at 256 MB were in line); beside the histograms'
          * kernels it only shared their multiprocessors */
-        uint32_t *slot = gpu_v2_sum_slot(c, P->hist_bins);
         GPULZ_CK(cudaEventRecord(c->side_fork, st));
         GPULZ_CK(cudaStreamWaitEvent(c->side, c->side_fork, 0));
         if ((rc = gpu_v2_checksum(d_src, n, S, C, (uint32_t *)(scratch + P->status), c->side)) != GPULZ_OK)
@@ -211,6 +221,8 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     }
     if (S == 2)
         gpulz_fast_hists_planes_from_whole(H);
+    if (ck_inline)
+        M->sum = *slot; /* every fetch above waited for the stream */
 done:
     return rc;
 }

@@ -194,7 +194,8 @@ typedef struct gpu_v2_memo {
     gpulz_fast_hists H;
     /* The checksum's sum: on its way to sum_at in h_hists on the context's
      * side stream (gpu_v2_stats), until gpu_v2_finish waits for it and
-     * clears sum_at; nothing grows h_hists in between. */
+     * clears sum_at; nothing grows h_hists in between.  Up to
+     * GPU_V2_CK_INLINE_MAX it comes back with the statistics, into sum. */
     uint32_t sum;
     const uint32_t *sum_at;
     /* Set before a fast candidate that ratio follows: fast starts ratio's
@@ -406,6 +407,12 @@ int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs);
  * often for it to beat the checksum's own pass. */
 #define GPU_V2_CK_FUSED_C_LEAST 1024
 
+/* The largest chunk whose checksum the encoder's statistics take in line
+ * (gpu_v2_stats): up to here the side stream's fork and join cost the host
+ * more than the pass costs the device (4 us at 16 MB); above it the pass
+ * runs beside the host's models and the coder. */
+#define GPU_V2_CK_INLINE_MAX ((size_t)32 << 20)
+
 /* Which pass sums the checksum's terms of L's chunk: its own over the
  * decoded bytes, or one of those that put them down (J->ck set for the
  * decoder's, J->ck_tail for both).  J: the chunk's streams, opened, for
@@ -444,9 +451,9 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
 /* ---- launches (gpu_v2_launch.cu); all queue on st and return at once ---- */
 
 /* The histograms of the symbols and, with delta_too, of their deltas (§19):
- * bins per transform as gpu_v2_plan says, 64-bit counts added to hist, which
- * the caller zeroed; range: GPU_V2_RANGE_AREA words of device scratch
- * (S = 2 uses them). */
+ * bins per transform as gpu_v2_plan says, 64-bit counts added to hist;
+ * range: GPU_V2_RANGE_AREA words of device scratch (S = 2 uses them); the
+ * caller zeroed both. */
 int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too,
                 uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st);
 
@@ -472,8 +479,9 @@ int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S);
 int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans, uint64_t *packed,
                  cudaStream_t st);
 
-/* §17: the sum of the pieces' terms of n bytes at d_data into *sum
- * (zeroed here); the host finishes it with gpulz_ck_final. */
+/* §17: the sum of the pieces' terms of n bytes at d_data added to *sum,
+ * which the caller zeroed (with the statistics' areas, or a decoder's
+ * error words); the host finishes it with gpulz_ck_final. */
 int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, unsigned C, uint32_t *sum,
                     cudaStream_t st);
 

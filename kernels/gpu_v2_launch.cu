@@ -111,7 +111,6 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
     if (gpu_v2_hist_ranged(c, m, S)) {
         /* narrow windows counted in one pass; hist2 takes the rest */
         const uint64_t every = gpu_v2_sample_every(m / 8, gpu_v2_sample_groups());
-        GPULZ_CK(cudaMemsetAsync(range, 0, GPU_V2_RANGE_AREA * sizeof *range, st));
         gpu_v2_range2_kernel<<<grid_resident(c, m / 8 / every + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, every,
                                                                                            range);
         GPULZ_CK(cudaGetLastError());
@@ -179,7 +178,6 @@ extern "C" int gpu_v2_checksum(const uint8_t *d_data, uint64_t n, unsigned S, un
     int rc = GPULZ_OK;
     const uint64_t m = n / S, nb = (m + C - 1) / C, pieces = nb + 1;
     const uint64_t per = GPU_V2_CK_THREADS / 32, blocks = (pieces + per - 1) / per;
-    GPULZ_CK(cudaMemsetAsync(sum, 0, sizeof *sum, st));
     gpu_v2_checksum_kernel<<<(unsigned)(blocks < GPU_V2_CK_BLOCKS_MOST ? blocks : GPU_V2_CK_BLOCKS_MOST),
                              GPU_V2_CK_THREADS, 0, st>>>(d_data, (uint64_t)C * S, m * S, nb, n - m * S, sum);
     GPULZ_CK(cudaGetLastError());

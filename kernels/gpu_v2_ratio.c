@@ -87,7 +87,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     const gpu_v2_hist_inputs bytes_in = {{scratch + P->flags, scratch + P->lens, scratch + P->offs},
                                          {nf, nm, nm},
                                          {dh, dh + 256 + bins, dh + 512 + bins}};
-    GPULZ_CK(cudaMemsetAsync(dh, 0, (768 + bins) * sizeof *dh, st));
+    GPULZ_CK(cudaMemsetAsync(dh, 0, P->range + GPU_V2_RANGE_AREA * sizeof *rng - P->hist, st)); /* and rng */
     if ((rc = gpu_v2_hist_bytes(&bytes_in, 3, st)) != GPULZ_OK ||
         (rc = gpu_v2_hist(c, scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, st)) != GPULZ_OK)
         goto done;
