@@ -816,13 +816,13 @@ gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_lay
     return GPU_V2_CK_DECODER;
 }
 
-int gpu_v2_dec_undelta(const gpulz_layout *L, const gpu_v2_job *J, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m,
-                       unsigned *err, cudaStream_t st)
+int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m, unsigned *err,
+                       cudaStream_t st)
 {
     if (!(L->flags & GPULZ_V2_FLAG_DELTA))
         return GPULZ_OK;
     return gpu_v2_undelta(d_dst, m, L->symbol_size, L->block_symbols,
-                          sums == GPU_V2_CK_UNDELTA ? gpu_v2_ck_word(err) : NULL, J->ck_tail, st);
+                          sums == GPU_V2_CK_UNDELTA ? gpu_v2_ck_word(err) : NULL, (unsigned)L->tail, st);
 }
 
 int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
@@ -870,7 +870,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     sums = gpu_v2_dec_sums(c, &J, L);
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
-        (rc = gpu_v2_dec_undelta(L, &J, sums, d_dst, m, J.err, st)) != GPULZ_OK)
+        (rc = gpu_v2_dec_undelta(L, sums, d_dst, m, J.err, st)) != GPULZ_OK)
         goto done;
     rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, sums != GPU_V2_CK_APART, st);
 done:

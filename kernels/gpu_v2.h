@@ -414,9 +414,9 @@ int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs);
 #define GPU_V2_CK_INLINE_MAX ((size_t)32 << 20)
 
 /* Which pass sums the checksum's terms of L's chunk: its own over the
- * decoded bytes, or one of those that put them down (J->ck set for the
- * decoder's, J->ck_tail for both).  J: the chunk's streams, opened, for
- * context c's device. */
+ * decoded bytes, or one of those that put them down (J->ck and J->ck_tail
+ * set for the decoder's; the inverse delta takes L's tail).  J: the
+ * chunk's streams, opened, for context c's device. */
 typedef enum { GPU_V2_CK_APART, GPU_V2_CK_DECODER, GPU_V2_CK_UNDELTA } gpu_v2_ck_where;
 gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L);
 
@@ -428,10 +428,10 @@ static inline uint32_t *gpu_v2_ck_word(unsigned *err)
 }
 
 /* With DELTA in L's flags, the inverse delta of the m decoded symbols at
- * d_dst, adding the checksum's terms (with the tail's, J->ck_tail) into
- * err's where sums is GPU_V2_CK_UNDELTA; else nothing. */
-int gpu_v2_dec_undelta(const gpulz_layout *L, const gpu_v2_job *J, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m,
-                       unsigned *err, cudaStream_t st);
+ * d_dst, adding the checksum's terms (with the tail's, L->tail bytes after
+ * the symbols) into err's where sums is GPU_V2_CK_UNDELTA; else nothing. */
+int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m, unsigned *err,
+                       cudaStream_t st);
 
 /* The device's verdict (err: the error words), the tail (the streams end
  * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in

@@ -65,7 +65,7 @@ __device__ __forceinline__ void gpu_v2_lz_emit(const Sym *sym, const uint16_t *k
         const unsigned p = base + lane;
         const bool st = p < c && (starts[base >> 5] >> lane & 1);
         const unsigned kk = p < c ? key[p] : 0;
-        const bool mt = st && (kk >> 8) >= lmin;
+        const bool mt = st && gpulz_key_matches(kk, lmin);
         const unsigned bs = __ballot_sync(0xFFFFFFFFu, st), bm = __ballot_sync(0xFFFFFFFFu, mt);
         if (st) {
             const unsigned t = t0 + __popc(bs & below), mb = m0 + __popc(bm & below);

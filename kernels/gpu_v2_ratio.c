@@ -308,7 +308,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
-        (rc = gpu_v2_dec_undelta(L, &J, sums, d_dst, m, err, st)) != GPULZ_OK)
+        (rc = gpu_v2_dec_undelta(L, sums, d_dst, m, err, st)) != GPULZ_OK)
         goto done;
     rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, err, sums != GPU_V2_CK_APART, st);
 done:
