@@ -480,15 +480,18 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast | v2]\n"
                "       gpu_bench --csv [--fast | --v2] [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
+               "                 [--first MIB]\n"
                "The first form benchmarks generated data (a table); the second the corpus arrays of\n"
                "FILE (default $GPULZ_BENCH_MANIFEST, else bench/data/cache/MANIFEST; arrays in DIR,\n"
-               "default FILE's folder; --only default $GPULZ_BENCH_ONLY), CSV on stdout.\n"
+               "default FILE's folder; --only default $GPULZ_BENCH_ONLY), CSV on stdout; --first: only\n"
+               "each array's first MIB MiB (whole elements), one chunk of that size.\n"
                "Exit status: 0 all exact, 1 a failure, 2 bad arguments, 77 no usable GPU.\n");
 }
 
 static int corpus_main(int argc, char **argv)
 {
     corpus_options o = {getenv("GPULZ_BENCH_MANIFEST"), NULL, getenv("GPULZ_BENCH_ONLY"), 5};
+    size_t first = 0; /* --first: bytes of each array coded, 0 all */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -520,6 +523,13 @@ static int corpus_main(int argc, char **argv)
         else if (strcmp(a, "--repeats") == 0) {
             long n = strtol(v, &end, 10);
             o.repeats = *end || n < 1 || n > 1000 ? 0 : (int)n;
+        } else if (strcmp(a, "--first") == 0) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > 1 << 20) {
+                fprintf(stderr, "gpu_bench: --first must be an integer from 1 to %d (MiB)\n", 1 << 20);
+                return 2;
+            }
+            first = (size_t)n << 20;
         } else {
             usage(stderr);
             return 2;
@@ -565,7 +575,8 @@ static int corpus_main(int argc, char **argv)
         if (got < 0)
             failures++;
         else
-            failures += corpus_array_run(&r, a.name, a.dtype, a.elsize, a.data, a.bytes);
+            failures += corpus_array_run(&r, a.name, a.dtype, a.elsize, a.data,
+                                         first && a.bytes > first ? first / a.elsize * a.elsize : a.bytes);
         free(a.data);
     }
     corpus_close(&cor);
