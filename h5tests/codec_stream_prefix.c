@@ -85,7 +85,7 @@ static void prefixes(const uint8_t *p, size_t len, size_t extra, uint64_t N, uns
             TU_CHECK(V.seg_offset == W.seg_offset && V.t == t, "u=%u: layout at %zu", u, have);
             TU_CHECK(!memcmp(V.t, W.t, sizeof *t), "u=%u N=%llu: the table at %zu bytes differs", u,
                      (unsigned long long)N, have);
-            TU_CHECK((V.start == start) == (nseg <= into.cap) && (V.own & 2) == (nseg > into.cap ? 2 : 0),
+            TU_CHECK((V.start == start) == (nseg <= into.cap) && !(V.own & GPULZ_VIEW_OWNS_DIR) == (nseg <= into.cap),
                      "u=%u: the directory's room at %zu bytes", u, have);
             TU_CHECK(!memcmp(V.start, W.start, nseg * sizeof *start) &&
                          !memcmp(V.words, W.words, nseg * sizeof *words),

@@ -496,6 +496,23 @@ static void v2_one(const uint8_t *src, size_t n, unsigned S, unsigned W, unsigne
     free(out);
 }
 
+/* chunk decoded by the device API into out (room for n bytes, *got of
+ * them written): its status */
+static int device_decode(const uint8_t *chunk, size_t len, uint8_t *out, size_t n, size_t *got)
+{
+    uint8_t *d_c = NULL, *d_out = NULL;
+    *got = 0;
+    cudaMalloc((void **)&d_c, len ? len : 1);
+    cudaMalloc((void **)&d_out, n ? n : 1);
+    cudaMemcpy(d_c, chunk, len, cudaMemcpyHostToDevice);
+    int rc = gpulz_decompress_device(d_c, len, d_out, n, got, NULL, NULL, 0);
+    if (rc == GPULZ_OK)
+        cudaMemcpy(out, d_out, *got, cudaMemcpyDeviceToHost);
+    cudaFree(d_c);
+    cudaFree(d_out);
+    return rc;
+}
+
 /* A damaged format 2 chunk: the GPU decoders give the CPU's status, and
  * where it decodes, the same bytes. */
 static void v2_damaged(const uint8_t *chunk, size_t len, size_t n)
@@ -504,24 +521,17 @@ static void v2_damaged(const uint8_t *chunk, size_t len, size_t n)
     params_for(&pc, 1, 128, 256, GPULZ_BACKEND_CPU);
     pg = pc;
     pg.backend = GPULZ_BACKEND_GPU;
-    uint8_t *a = malloc(n + 1), *b = malloc(n + 1), *d_c = NULL, *d_out = NULL;
+    uint8_t *a = malloc(n + 1), *b = malloc(n + 1);
     size_t ga = 0, gb = 0;
     int rc = gpulz_decompress(chunk, len, a, n, &ga, &pc);
     int rg = gpulz_decompress(chunk, len, b, n, &gb, &pg);
     CHECK(rc == rg && (rc != GPULZ_OK || (ga == gb && memcmp(a, b, ga) == 0)),
           "damaged chunk (flags %02x): CPU %d, GPU host path %d (%s)", len > 5 ? chunk[5] : 0, rc, rg,
           gpulz_last_error());
-    cudaMalloc((void **)&d_c, len ? len : 1);
-    cudaMalloc((void **)&d_out, n ? n : 1);
-    cudaMemcpy(d_c, chunk, len, cudaMemcpyHostToDevice);
-    rg = gpulz_decompress_device(d_c, len, d_out, n, &gb, NULL, NULL, 0);
-    if (rg == GPULZ_OK)
-        cudaMemcpy(b, d_out, n, cudaMemcpyDeviceToHost);
+    rg = device_decode(chunk, len, b, n, &gb);
     CHECK(rc == rg && (rc != GPULZ_OK || (ga == gb && memcmp(a, b, ga) == 0)),
           "damaged chunk (flags %02x): CPU %d, device API %d (%s)", len > 5 ? chunk[5] : 0, rc, rg,
           gpulz_last_error());
-    cudaFree(d_c);
-    cudaFree(d_out);
     free(a);
     free(b);
 }
@@ -775,24 +785,6 @@ static void scan_trials(void)
     printf("scan trials done, %d failures\n", failures);
 }
 
-/* chunk decoded by the device API into out: its status */
-static int device_decode(const uint8_t *chunk, size_t len, uint8_t *out, size_t n)
-{
-    uint8_t *d_c = NULL, *d_out = NULL;
-    size_t got = 0;
-    cudaMalloc((void **)&d_c, len ? len : 1);
-    cudaMalloc((void **)&d_out, n ? n : 1);
-    cudaMemcpy(d_c, chunk, len, cudaMemcpyHostToDevice);
-    int rc = gpulz_decompress_device(d_c, len, d_out, n, &got, NULL, NULL, 0);
-    if (rc == GPULZ_OK && got != n)
-        rc = -1000;
-    if (rc == GPULZ_OK)
-        cudaMemcpy(out, d_out, n, cudaMemcpyDeviceToHost);
-    cudaFree(d_c);
-    cudaFree(d_out);
-    return rc;
-}
-
 /*
  * The checksum summed by the passes that put the decoded bytes down (the
  * decoder's, where the one stream is the symbols as they are; the inverse
@@ -822,8 +814,8 @@ static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mo
         cover[0]++; /* a stream of rANS segments, more of them than few if the device has an SM */
     for (int apart = 0; apart <= 1; apart++) {
         gpu_tune_ck_apart(apart);
-        int rc = device_decode(c, len, out, n);
-        CHECK(rc == GPULZ_OK && memcmp(out, src, n) == 0, "checksum trial (apart %d, flags %02x, S=%u C=%u n=%zu): %d",
+        int rc = device_decode(c, len, out, n, &got);
+        CHECK(rc == GPULZ_OK && got == n && memcmp(out, src, n) == 0, "checksum trial (apart %d, flags %02x, S=%u C=%u n=%zu): %d",
               apart, flags, S, C, n, rc);
         for (int what = 0; what < (tail ? 2 : 1); what++) {
             memcpy(bad, c, len);
@@ -833,7 +825,7 @@ static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mo
                 bad[len - 1 - rnd() % tail] ^= (uint8_t)(1 + rnd() % 255); /* a tail byte, the chunk's last */
             const int rcpu = gpulz_decompress(bad, len, out, n, &got, &p);
             const int rhost = gpulz_decompress(bad, len, out, n, &got, &pg);
-            const int rdev = device_decode(bad, len, out, n);
+            const int rdev = device_decode(bad, len, out, n, &got);
             CHECK(rcpu == GPULZ_ERR_CORRUPT && rhost == rcpu && rdev == rcpu,
                   "changed %s (apart %d, flags %02x, S=%u C=%u n=%zu): CPU %d, GPU host path %d, device API %d",
                   what ? "tail" : "checksum", apart, flags, S, C, n, rcpu, rhost, rdev);

@@ -739,7 +739,7 @@ static inline __attribute__((always_inline)) int enc_segment_u(enc_job *J, unsig
         }
     }
     const uint32_t nw = end - top;
-    const size_t size = GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * nw;
+    const size_t size = (size_t)gpulz_segment_bytes(nw);
     uint8_t *out;
     if (J->direct) {
         if (size > J->room - J->pos) {
@@ -871,7 +871,7 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
             GPULZ_OK) {
             J.late = 1;
             for (uint64_t s = 0; s < nseg && rc == GPULZ_OK; s++)
-                if (GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * J.words[s] > J.slot)
+                if (gpulz_segment_bytes(J.words[s]) > J.slot)
                     rc = enc_segment(&J, 0, s);
         }
         if (rc == GPULZ_ERR_NOMEM) {
@@ -892,10 +892,11 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
         if ((rc = gpulz_parallel_for(nseg, 1, 1, NULL, enc_segment, &J)) != GPULZ_OK)
             goto done;
     }
-    uint64_t body = tsize + GPULZ_DIR_ENTRY_BYTES * nseg;
+    uint64_t words = 0;
     if (!J.over)
         for (uint64_t s = 0; s < nseg; s++)
-            body += GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * J.words[s];
+            words += J.words[s];
+    const uint64_t body = gpulz_rans_body_size(m, nseg, words);
     if (J.over || !gpulz_rans_body_kept(body, U->N, U->u)) {
         write_stored(U, out, len);
         goto done;
@@ -906,7 +907,7 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
         gpulz_put_u32(p, J.words[s]);
     if (!J.direct)
         for (uint64_t s = 0; s < nseg; s++) {
-            size_t seg = GPULZ_RANS_STATE_BYTES + (size_t)GPULZ_RANS_WORD_BYTES * J.words[s];
+            const size_t seg = (size_t)gpulz_segment_bytes(J.words[s]);
             memcpy(p, J.seg[s] ? J.seg[s] : J.slots + s * J.slot, seg);
             p += seg;
         }
@@ -1448,9 +1449,9 @@ int gpulz_stream_peek(const uint8_t *src, size_t avail, uint64_t *N, const char 
 
 void gpulz_stream_close(gpulz_stream_view *V)
 {
-    if (V->own & 1)
+    if (V->own & GPULZ_VIEW_OWNS_TABLE)
         free(V->t);
-    if (V->own & 2) {
+    if (V->own & GPULZ_VIEW_OWNS_DIR) {
         free(V->start);
         free(V->words);
     }
@@ -1511,7 +1512,7 @@ int gpulz_stream_open_into(const uint8_t *src, size_t have, size_t avail, uint64
     /* what is at hand of the body: the table and directory must lie in it */
     const size_t lim = have - GPULZ_STREAM_HEADER_SIZE < size ? have - GPULZ_STREAM_HEADER_SIZE : (size_t)size;
     size_t tsize;
-    V->own = into ? 0 : 1; /* bit 0: the table is the view's, bit 1: the directory */
+    V->own = into ? 0 : GPULZ_VIEW_OWNS_TABLE;
     if (!(V->t = into ? into->t : malloc(sizeof *V->t)))
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate a decoding table");
     if ((rc = table_read(b, (size_t)size, lim, u, V->t, &tsize, name)) != GPULZ_OK)
@@ -1532,7 +1533,7 @@ int gpulz_stream_open_into(const uint8_t *src, size_t have, size_t avail, uint64
         V->words = into->words;
     } else {
         /* no room of the caller's, or too little for it (which it refuses) */
-        V->own |= 2;
+        V->own |= GPULZ_VIEW_OWNS_DIR;
         V->start = malloc((nseg ? nseg : 1) * sizeof *V->start);
         V->words = malloc((nseg ? nseg : 1) * sizeof *V->words);
         if (!V->start || !V->words)
@@ -1543,7 +1544,7 @@ int gpulz_stream_open_into(const uint8_t *src, size_t have, size_t avail, uint64
     for (uint64_t s = 0; s < nseg; s++) {
         V->words[s] = gpulz_get_u32(dir + GPULZ_DIR_ENTRY_BYTES * s);
         V->start[s] = pos;
-        uint64_t seg = GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * V->words[s];
+        const uint64_t seg = gpulz_segment_bytes(V->words[s]);
         if (seg > room - pos)
             FAIL(GPULZ_ERR_CORRUPT, "stream %s: segment %llu overruns the stream", name, (unsigned long long)s);
         pos += seg;

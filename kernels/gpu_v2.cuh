@@ -1059,7 +1059,7 @@ __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint6
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i <= segs;
          i += (uint64_t)gridDim.x * blockDim.x)
-        size[i] = i < segs ? GPULZ_RANS_STATE_BYTES + (uint64_t)GPULZ_RANS_WORD_BYTES * words[i] : 0;
+        size[i] = i < segs ? gpulz_segment_bytes(words[i]) : 0;
 }
 
 /* ---- decoding ------------------------------------------------------------- */

@@ -401,7 +401,6 @@ int gpu_v2_reader_next(gpu_v2_reader *R, uint64_t N_want, const char *name, gpu_
  * segments of one of those streams. */
 int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs);
 
-
 /* The least block size whose checksum the decoder sums as it decodes: a
  * block's terms take a fold of 32 steps, which smaller blocks repeat too
  * often for it to beat the checksum's own pass. */
@@ -533,9 +532,9 @@ int gpu_v2_dec_many(const gpu_ctx *c, const gpu_v2_job *J);
 #define GPU_V2_DEC_WARPS_MANY 8
 int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_t *d_src, uint64_t max_segs, cudaStream_t st);
 
-/* §13 backwards on the m symbols of S bytes at y, in blocks of C. */
-/* ck, where set: each block's checksum term (§17) added there, and the
- * tail's, the `tail` bytes after the m symbols. */
+/* §13 backwards on the m symbols of S bytes at y, in blocks of C; ck, where
+ * set: each block's checksum term (§17) added there, and the tail's, the
+ * `tail` bytes after the m symbols. */
 int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, uint32_t *ck, unsigned tail, cudaStream_t st);
 
 /* ---- ratio's tokens (gpu_v2_launch.cu) ------------------------------------ */

@@ -20,10 +20,8 @@
 /* #pragma unroll in functions that are also compiled for the host */
 #ifdef __CUDA_ARCH__
 #define GPULZ_UNROLL _Pragma("unroll")
-#define GPULZ_UNROLL_4 _Pragma("unroll 4")
 #else
 #define GPULZ_UNROLL
-#define GPULZ_UNROLL_4
 #endif
 
 /* the lowest set bit's place, 1-based (0 for none) */

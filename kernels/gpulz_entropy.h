@@ -160,8 +160,10 @@ typedef struct gpulz_stream_view {
     const uint8_t *seg;   /* and there */
     uint64_t *start;      /* each segment's offset from seg */
     uint32_t *words;      /* each segment's words */
-    unsigned own;         /* what close frees: bit 0 the table, bit 1 the directory */
+    unsigned own;         /* what close frees: GPULZ_VIEW_OWNS_* */
 } gpulz_stream_view;
+#define GPULZ_VIEW_OWNS_TABLE 1u
+#define GPULZ_VIEW_OWNS_DIR 2u
 
 /* Where gpulz_stream_open_into puts a rANS stream's table, and its
  * directory where it has at most cap segments (else the view allocates it). */

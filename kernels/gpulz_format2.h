@@ -86,6 +86,13 @@ GPULZ_HD unsigned gpulz_segment_units(uint64_t N, unsigned g, uint64_t first)
     return (unsigned)(N - first < G ? N - first : G);
 }
 
+/* §16: the bytes of a segment of `words` coded words, its lanes' states
+ * first: where its word i starts, and its length with all of them. */
+GPULZ_HD uint64_t gpulz_segment_bytes(uint64_t words)
+{
+    return GPULZ_RANS_STATE_BYTES + GPULZ_RANS_WORD_BYTES * words;
+}
+
 /* f's multiplier r and shift l for the GPU coder's quotient x / f by
  * multiplication (Granlund and Montgomery's round-up method), where a
  * division costs three quarter-rate instructions and a dozen others per
