@@ -24,8 +24,9 @@
  * Usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast (mode fast alone) |
  *        v2 (modes fast, ratio and auto alone)]
  *        gpu_bench --csv [--fast | --v2] [--manifest FILE] [--data DIR] [--only A,B] [--repeats N]
+ *                  [--first MIB] [--no-checksum]
  * --fast: mode fast instead of the grid (S dividing the element size, 4096-byte blocks);
- * --v2: modes fast, ratio and auto so.
+ * --v2: modes fast, ratio and auto so; --no-checksum: those without format 2's checksum.
  */
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -311,6 +312,9 @@ typedef struct corpus_run {
 /* --fast: mode fast instead, S dividing the element size, 4096-byte blocks;
  * --v2: modes fast, ratio and auto so */
 static int corpus_fast, corpus_v2;
+/* --no-checksum: fast, ratio and auto without format 2's checksum, as
+ * nvCOMP's codecs carry none */
+static unsigned corpus_flags;
 static int corpus_settings(unsigned elsize, gpulz_params *out)
 {
     if (corpus_fast || corpus_v2) {
@@ -320,6 +324,7 @@ static int corpus_settings(unsigned elsize, gpulz_params *out)
                 if (elsize % S == 0) {
                     gpulz_params_init(&out[k]);
                     out[k].mode = (gpulz_mode)mode;
+                    out[k].flags |= corpus_flags;
                     out[k].symbol_size = S;
                     out[k].block_symbols = 4096 / S;
                     out[k].backend = GPULZ_BACKEND_GPU;
@@ -456,8 +461,9 @@ static int corpus_array_run(corpus_run *r, const char *name, const char *dtype, 
         double ratio = 0, cgbs = 0, dgbs = 0;
         int ok = corpus_setting(r, h, back, n, &set[i], &ratio, &cgbs, &dgbs, status, sizeof status);
         if (set[i].mode != GPULZ_MODE_LZ)
-            printf("%s,%s,%zu,gpulz,%s S%u B%u,", name, dtype, n, gpulz_mode_name(set[i].mode),
-                   set[i].symbol_size, set[i].block_symbols * set[i].symbol_size);
+            printf("%s,%s,%zu,gpulz,%s S%u B%u%s,", name, dtype, n, gpulz_mode_name(set[i].mode),
+                   set[i].symbol_size, set[i].block_symbols * set[i].symbol_size,
+                   set[i].flags & GPULZ_FLAG_NO_CHECKSUM ? " no-checksum" : "");
         else
             printf("%s,%s,%zu,gpulz,S%u W%u B%u,", name, dtype, n, set[i].symbol_size, set[i].window,
                    set[i].block_symbols * set[i].symbol_size);
@@ -480,11 +486,12 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gpu_bench [MB (default 256)] [reps (default 5)] [quick | fast | v2]\n"
                "       gpu_bench --csv [--fast | --v2] [--manifest FILE] [--data DIR] [--only A,B,...] [--repeats N]\n"
-               "                 [--first MIB]\n"
+               "                 [--first MIB] [--no-checksum]\n"
                "The first form benchmarks generated data (a table); the second the corpus arrays of\n"
                "FILE (default $GPULZ_BENCH_MANIFEST, else bench/data/cache/MANIFEST; arrays in DIR,\n"
                "default FILE's folder; --only default $GPULZ_BENCH_ONLY), CSV on stdout; --first: only\n"
-               "each array's first MIB MiB (whole elements), one chunk of that size.\n"
+               "each array's first MIB MiB (whole elements), one chunk of that size; --no-checksum:\n"
+               "--fast and --v2 without format 2's checksum (nvCOMP's codecs carry none).\n"
                "Exit status: 0 all exact, 1 a failure, 2 bad arguments, 77 no usable GPU.\n");
 }
 
@@ -503,6 +510,10 @@ static int corpus_main(int argc, char **argv)
         }
         if (strcmp(a, "--v2") == 0) {
             corpus_v2 = 1;
+            continue;
+        }
+        if (strcmp(a, "--no-checksum") == 0) {
+            corpus_flags |= GPULZ_FLAG_NO_CHECKSUM;
             continue;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -537,6 +548,10 @@ static int corpus_main(int argc, char **argv)
     }
     if (o.repeats < 1) {
         fprintf(stderr, "gpu_bench: --repeats must be an integer from 1 to 1000\n");
+        return 2;
+    }
+    if (corpus_flags && !corpus_fast && !corpus_v2) {
+        fprintf(stderr, "gpu_bench: --no-checksum goes with --fast or --v2 (lz's chunks carry none)\n");
         return 2;
     }
     if (!o.manifest || !*o.manifest)
