@@ -92,9 +92,10 @@ typedef struct gpu_ctx {
      * (side_sum: its sum is on the host), and auto's ratio tokens beside
      * fast's coding on the call's stream (gpu_v2.c); side_fork orders them
      * after the input; coded: format 2's first coding pass and its sums
-     * are on the host (gpu_v2_code_streams), while the placement runs on */
+     * are on the host (gpu_v2_code_streams: the sums come back on
+     * copy_stream after coder_end, while the placement runs on) */
     cudaStream_t side;
-    cudaEvent_t side_fork, side_done, side_sum, coded;
+    cudaEvent_t side_fork, side_done, side_sum, coded, coder_end;
     gpu_policy pol;
     uint8_t *d_in, *d_out, *d_scratch;
     size_t in_cap, out_cap, scratch_cap;

@@ -258,8 +258,11 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
      * The coder's sums follow the entries, zeroed by the same copy, and
      * come back there. */
     const size_t enc_bytes = enc_at[J->count] * sizeof *enc, meta_at = enc_bytes + GPU_V2_SUMS_BYTES;
-    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap, meta_at + J->count * GPU_V2_META_MAX)) != GPULZ_OK)
+    if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap,
+                            meta_at + GPULZ_V2_HEADER_SIZE + J->count * GPU_V2_META_MAX)) != GPULZ_OK)
         goto done;
+    K->lead = NULL;
+    K->lead_len = 0;
     enc = (gpu_v2_enc *)c->h_tables;
     sums = (unsigned long long *)(c->h_tables + enc_bytes);
     memset(sums, 0, GPU_V2_SUMS_BYTES);
@@ -272,6 +275,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         s->kind = GPULZ_STREAM_STORED;
         s->nseg = 0;
         s->redo = 0;
+        s->placed = 0;
         if (s->N) {
             if ((rc = gpulz_model_build(&model[j], h)) != GPULZ_OK)
                 goto done;
@@ -304,16 +308,33 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     }
     const unsigned batch = gpu_v2_enc_batch(c, segs);
     GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, meta_at, cudaMemcpyHostToDevice, st));
+    /* the first stream's place is known before its coding (where it stays
+     * rANS; the loop below gives the same), so its segments are put right
+     * after the coder (and the scan, for many), while the host waits for
+     * the sums */
+    J->dst_cap = dst_cap;
+    gpu_v2_stream *const first = &J->s[0];
+    const int put_first = J->count && first->kind == GPULZ_STREAM_RANS;
+    if (put_first) {
+        first->dir_at = pos + GPULZ_STREAM_HEADER_SIZE + gpulz_table_size(&model[0]);
+        first->seg_at = first->dir_at + GPULZ_DIR_ENTRY_BYTES * first->nseg;
+    }
 
     /* code every segment and learn each body's size, while the device
-     * places the segments */
+     * places the segments; the sums come back beside the placement, on the
+     * copy stream, so that it does not wait for their copy */
+    J->put_look = max_segs <= GPU_V2_LOOK_SEGS_MOST;
     if (segs) {
         if ((rc = gpu_v2_encode(J, d_dst, 0, max_segs, batch, st)) != GPULZ_OK)
             goto done;
-        GPULZ_CK(cudaMemcpyAsync(sums, J->sums, GPU_V2_SUMS_BYTES, cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaEventRecord(c->coded, st));
-        if ((rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK)
+        GPULZ_CK(cudaEventRecord(c->coder_end, st));
+        GPULZ_CK(cudaStreamWaitEvent(c->copy_stream, c->coder_end, 0));
+        GPULZ_CK(cudaMemcpyAsync(sums, J->sums, GPU_V2_SUMS_BYTES, cudaMemcpyDeviceToHost, c->copy_stream));
+        GPULZ_CK(cudaEventRecord(c->coded, c->copy_stream));
+        if ((!J->put_look && (rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK) ||
+            (put_first && (rc = gpu_v2_put_segments(J, d_dst, first->nseg, 1, st)) != GPULZ_OK))
             goto done;
+        first->placed = (unsigned)put_first;
         GPULZ_CK(cudaEventSynchronize(c->coded));
     }
 
@@ -346,8 +367,17 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         FAIL(GPULZ_ERR_DST_SIZE, "compressed size %llu exceeds the output capacity %zu",
              (unsigned long long)(pos + tail), dst_cap);
 
-    /* the streams' headers and tables from the host; the rest on the device */
+    /* the streams' headers and tables from the host; the rest on the device.
+     * Streams right after the chunk's header (fast) leave room for it before
+     * the first's, and that goes with the header (gpu_v2_finish): one copy,
+     * where each costs the device a few us after the coder */
     uint8_t *q = c->h_tables + meta_at;
+    const int lead = J->count && pos_of[0] == GPULZ_V2_HEADER_SIZE;
+    if (lead) {
+        K->lead = q;
+        q += GPULZ_V2_HEADER_SIZE;
+    }
+    int put = 0; /* a stream's segments to put still */
     for (unsigned j = 0; j < J->count; j++) {
         const gpu_v2_stream *s = &J->s[j];
         uint8_t *start = q;
@@ -358,15 +388,25 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         else if (s->kind == GPULZ_STREAM_CONSTANT)
             for (unsigned b = 0; b < s->u; b++)
                 *q++ = (uint8_t)(s->constant >> (8 * b));
-        GPULZ_CK(cudaMemcpyAsync(d_dst + pos_of[j], start, (size_t)(q - start), cudaMemcpyHostToDevice, st));
+        put |= s->kind == GPULZ_STREAM_RANS && !s->redo && !s->placed;
+        if (lead && j == 0)
+            K->lead_len = (size_t)(q - K->lead);
+        else
+            GPULZ_CK(cudaMemcpyAsync(d_dst + pos_of[j], start, (size_t)(q - start), cudaMemcpyHostToDevice, st));
     }
-    if ((rc = gpu_v2_put_segments(J, d_dst, max_segs, st)) != GPULZ_OK ||
+    /* the segments' offsets for a stream coded again in place, after the
+     * puts, where they used their words to find their own */
+    if ((put && (rc = gpu_v2_put_segments(J, d_dst, max_segs, J->count, st)) != GPULZ_OK) ||
+        (redo_segs && J->put_look &&
+         (rc = gpu_v2_place(J, segs, K->scratch + P->temp, P->temp_bytes, st)) != GPULZ_OK) ||
         (rc = gpu_v2_encode(J, d_dst, 1, redo_segs, batch, st)) != GPULZ_OK)
         goto done;
 done:
-    /* a failure leaves nothing queued that reads the pinned tables */
-    if (rc != GPULZ_OK)
+    /* a failure leaves nothing queued that reads or writes the pinned tables */
+    if (rc != GPULZ_OK) {
         (void)cudaStreamSynchronize(st);
+        (void)cudaStreamSynchronize(c->copy_stream);
+    }
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
         gpulz_model_free(&model[j]);
     return rc;
@@ -385,18 +425,19 @@ done:
     return rc;
 }
 
-int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const uint8_t *d_src, uint8_t *d_dst, uint64_t end,
-                  const uint8_t *d_table, cudaStream_t st)
+int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const gpu_v2_coding *K, const uint8_t *d_src,
+                  uint8_t *d_dst, uint64_t end, const uint8_t *d_table, cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    uint8_t *header = (uint8_t *)c->h_status; /* pinned, as the streams' headers */
+    /* pinned, as the streams' headers */
+    uint8_t *header = K->lead ? K->lead : (uint8_t *)c->h_status;
     if (L->flags & GPULZ_V2_FLAG_CHECKSUM) {
         if ((rc = memo_sum(c, M)) != GPULZ_OK)
             goto done;
         L->checksum = gpulz_ck_final(M->sum, L->n);
     }
     gpulz_header_write(header, L);
-    GPULZ_CK(cudaMemcpyAsync(d_dst, header, GPULZ_V2_HEADER_SIZE, cudaMemcpyHostToDevice, st));
+    GPULZ_CK(cudaMemcpyAsync(d_dst, header, K->lead ? K->lead_len : GPULZ_V2_HEADER_SIZE, cudaMemcpyHostToDevice, st));
     if (d_table)
         GPULZ_CK(cudaMemcpyAsync(d_dst + GPULZ_V2_HEADER_SIZE, d_table, (size_t)(L->table_end - GPULZ_V2_HEADER_SIZE),
                                  cudaMemcpyDeviceToDevice, st));
@@ -533,7 +574,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
     rc = gpu_v2_code_streams(&K, d_dst, dst_cap, L.table_end, L.tail, st, &end);
     *dst_len = (size_t)(end + L.tail);
     if (rc == GPULZ_OK)
-        rc = gpu_v2_finish(c, &L, M, d_src, d_dst, end, NULL, st);
+        rc = gpu_v2_finish(c, &L, M, &K, d_src, d_dst, end, NULL, st);
 done:
     memo_free(c, &own);
     return rc;

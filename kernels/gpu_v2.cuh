@@ -683,6 +683,10 @@ __global__ void __launch_bounds__(GPU_V2_CK_THREADS) gpu_v2_checksum_kernel(cons
 
 struct gpu_v2_scan_arrays {
     uint64_t *a[GPU_V2_SCANS];
+    /* where set, array j's items are not read: item i < len - 1 is the
+     * size of a segment of words[j][i] words, the last 0 (gpu_v2_place:
+     * the sizes and their scan in one launch) */
+    const uint32_t *words[GPU_V2_SCANS];
 };
 
 /* A block per array: its exclusive sum in place, GPU_V2_SCAN_THREADS x
@@ -693,13 +697,16 @@ __global__ void __launch_bounds__(GPU_V2_SCAN_THREADS) gpu_v2_scan_kernel(gpu_v2
     typedef cub::BlockScan<uint64_t, GPU_V2_SCAN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     uint64_t *const a = A.a[blockIdx.x];
+    const uint32_t *const words = A.words[blockIdx.x];
     uint64_t carry = 0;
     for (uint64_t base = 0; base < len; base += GPU_V2_SCAN_THREADS * GPU_V2_SCAN_ITEMS) {
         const uint64_t first = base + (uint64_t)threadIdx.x * GPU_V2_SCAN_ITEMS;
         uint64_t v[GPU_V2_SCAN_ITEMS], total;
 #pragma unroll
         for (unsigned k = 0; k < GPU_V2_SCAN_ITEMS; k++)
-            v[k] = first + k < len ? a[first + k] : 0;
+            v[k] = first + k >= len ? 0
+                   : words      ? (first + k + 1 < len ? gpulz_segment_bytes(words[first + k]) : 0)
+                                : a[first + k];
         scan_t(tmp).ExclusiveSum(v, v, total);
 #pragma unroll
         for (unsigned k = 0; k < GPU_V2_SCAN_ITEMS; k++)
@@ -949,6 +956,7 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
         if (lane == 0) {
             const uint32_t words = (uint32_t)((int)room - 1 - back);
             J.words[st.seg0 + s] = words;
+            J.seg_off[st.seg0 + s] = 0; /* gpu_v2_put_kernel's word, empty */
             atomicAdd(&J.sums[blockIdx.y], (unsigned long long)words);
             if (words > room)
                 atomicOr(&J.sums[GPU_V2_STREAMS_MAX], 1ull << blockIdx.y);
@@ -1013,21 +1021,100 @@ __device__ __forceinline__ void v2_copy(uint8_t *dst, const uint8_t *src, uint64
 }
 
 /*
- * A block per segment of a rANS stream not marked redo (grid y: the
- * stream): its states, its words (the last `total` of its room in coded,
- * already in the decoder's order), and its directory entry, to where
- * J.seg_off places them.
+ * Where segment s of a stream starts from its first: the sizes of the
+ * segments before it, read by one warp from their words (the coder's, all
+ * known), nearest first, V2_LOOK_WINDOW at a time, back to the nearest
+ * whose own sum up to and with it is published in look (its segments' words
+ * of J.seg_off: 0, left so by the coder, or V2_LOOK_INC and that sum), and
+ * its own sum published in turn.  Nothing waits on another block, and no
+ * scan of the sizes is launched before the copies (each launch after the
+ * coder cost the device a few us).  For streams of a few hundred segments
+ * (GPU_V2_LOOK_SEGS_MOST): with more, the blocks of a wave walked back to
+ * the wave before, a window at a time, and 256 MB took 56 us to put where
+ * the scan and the copies took 38.
+ */
+#define V2_LOOK_INC (1ull << 63)
+#define V2_LOOK_PER_LANE 4
+#define V2_LOOK_WINDOW (32 * V2_LOOK_PER_LANE)
+__device__ __forceinline__ uint64_t v2_look_back(uint64_t *look, const uint32_t *words, uint64_t s, uint64_t size,
+                                                 unsigned lane)
+{
+    volatile uint64_t *const v = look;
+    uint64_t before = 0;
+    for (uint64_t end = s; end > 0;) {
+        /* lane l's positions p = 4l .. 4l + 3 before end, p = 0 the nearest */
+        uint64_t w[V2_LOOK_PER_LANE], sz[V2_LOOK_PER_LANE];
+        unsigned first = V2_LOOK_PER_LANE; /* the lane's nearest published, or none */
+#pragma unroll
+        for (unsigned q = 0; q < V2_LOOK_PER_LANE; q++) {
+            const uint64_t p = V2_LOOK_PER_LANE * lane + q;
+            w[q] = p < end ? v[end - 1 - p] : V2_LOOK_INC; /* before the first: a sum of 0 */
+            sz[q] = p < end ? gpulz_segment_bytes(words[end - 1 - p]) : 0;
+        }
+#pragma unroll
+        for (int q = V2_LOOK_PER_LANE - 1; q >= 0; q--)
+            if (w[q] & V2_LOOK_INC)
+                first = (unsigned)q;
+        const unsigned has = __ballot_sync(0xFFFFFFFFu, first < V2_LOOK_PER_LANE);
+        const unsigned stop = has ? (unsigned)__ffs(has) - 1 : 32; /* the lane of the nearest published */
+        uint64_t part = 0;
+#pragma unroll
+        for (unsigned q = 0; q < V2_LOOK_PER_LANE; q++)
+            if (lane < stop || (lane == stop && q < first))
+                part += sz[q];
+            else if (lane == stop && q == first)
+                part += w[q] & ~V2_LOOK_INC;
+#pragma unroll
+        for (unsigned o = 16; o; o >>= 1)
+            part += __shfl_xor_sync(0xFFFFFFFFu, part, o);
+        before += part;
+        if (has)
+            break;
+        end -= V2_LOOK_WINDOW;
+    }
+    if (lane == 0)
+        v[s] = V2_LOOK_INC | (before + size);
+    return before;
+}
+
+/*
+ * A block per segment of a rANS stream not marked redo or placed (grid y:
+ * the stream): its states, its words (the last `total` of its room in
+ * coded, already in the decoder's order), and its directory entry, where
+ * the sizes before it place it (v2_look_back).  The first stream is put
+ * before the host knows whether its words outgrew a room (then its stream
+ * is coded again in place) or whether the chunk fits: such a segment is
+ * left alone, after publishing its place.
  */
 __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_job J, uint8_t *dst)
 {
+    __shared__ uint64_t from_first;
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = blockIdx.x;
-    if (st.kind != GPULZ_STREAM_RANS || st.redo || s >= st.nseg)
+    if (st.kind != GPULZ_STREAM_RANS || st.redo || st.placed || s >= st.nseg)
         return;
     const uint64_t k = st.seg0 + s;
     const uint32_t total = J.words[k];
+    uint64_t at;
+    if (J.put_look) {
+        if (threadIdx.x < 32) {
+            const uint64_t before =
+                v2_look_back(J.seg_off + st.seg0, J.words + st.seg0, s, gpulz_segment_bytes(total), threadIdx.x);
+            if (threadIdx.x == 0)
+                from_first = before;
+        }
+        __syncthreads();
+        at = st.seg_at + from_first;
+    } else {
+        /* every thread reads the scanned offsets: a wait for one thread's
+         * loads at a barrier cost 256 MB's put 3.5 us */
+        at = st.seg_at + (J.seg_off[k] - J.seg_off[st.seg0]);
+    }
     const uint32_t room = gpu_v2_room(gpulz_segment_units(st.N, J.g, s << J.g), st.u);
-    uint8_t *seg = dst + st.seg_at + (J.seg_off[k] - J.seg_off[st.seg0]);
+    if (total > room || at + gpulz_segment_bytes(total) > J.dst_cap ||
+        st.dir_at + GPULZ_DIR_ENTRY_BYTES * (s + 1) > J.dst_cap)
+        return;
+    uint8_t *seg = dst + at;
     const uint8_t *words = st.coded + (s << J.g) * st.u + (size_t)GPULZ_RANS_WORD_BYTES * (room - total);
     v2_copy(seg + GPULZ_RANS_STATE_BYTES, words, (uint64_t)GPULZ_RANS_WORD_BYTES * total, threadIdx.x, blockDim.x);
     if (threadIdx.x < 32)

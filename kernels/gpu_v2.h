@@ -137,6 +137,7 @@ typedef struct gpu_v2_stream {
     uint32_t enc_lo;
     uint8_t *coded;                  /* encoding: per segment s, at s * G * u, its words as coded */
     unsigned redo;                   /* encoding: a segment's words outgrew its slot: code it again in place */
+    unsigned placed;                 /* encoding: its segments put already (the first stream, gpu_v2_code_streams) */
     const gpulz_dec_table *dec;      /* decoding: the table */
     uint32_t constant;               /* a constant stream's value */
 } gpu_v2_stream;
@@ -146,13 +147,15 @@ typedef struct gpu_v2_job {
     unsigned S, C, g, delta, split, count;
     gpu_v2_stream s[GPU_V2_STREAMS_MAX];
     uint32_t *words;        /* per segment of every stream: its words */
-    uint64_t *seg_off;      /* per segment: its offset from its stream's first (scanned) */
+    uint64_t *seg_off;      /* per segment: its offset (scanned; encoding, the puts' sizes first) */
     uint32_t *states;       /* encoding: per segment its 32 final states */
     /* encoding, the first pass: per stream the sum of its segments' words,
      * then (at GPU_V2_STREAMS_MAX) one bit per stream with a segment whose
      * words outgrew its room (redo); zeroed by the host's copy of the
      * entries before it */
     unsigned long long *sums;
+    uint64_t dst_cap;       /* encoding: the output's bytes, which no segment put passes */
+    unsigned put_look;      /* encoding: the puts find their places themselves (v2_look_back), else in seg_off */
     unsigned *err;          /* the device error word */
     /* decoding, where set (gpu_v2_dec_sums): the decoder adds §17's terms
      * of the blocks it decodes and of the tail (ck_tail bytes after the
@@ -264,6 +267,12 @@ typedef struct gpu_v2_coding {
     const gpu_v2_plan *P;
     uint8_t *scratch;
     size_t beat; /* a chunk length to beat (0: none): GPULZ_NOT_SHORTER, nothing queued, where it cannot be */
+    /* out: where the streams start right after the chunk's header, pinned
+     * room for that header, followed by the first stream's header and table
+     * (lead_len bytes in all), which gpu_v2_finish sends with it in one copy;
+     * else NULL */
+    uint8_t *lead;
+    size_t lead_len;
 } gpu_v2_coding;
 
 /*
@@ -280,10 +289,11 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
                         cudaStream_t st, uint64_t *end);
 
 /* After the streams (ending at end) are in place: the header of L, with the
- * checksum of M's statistics where L has one, the token table from d_table
+ * checksum of M's statistics where L has one (into K's lead and sent with
+ * what follows it there, where K has one), the token table from d_table
  * (ratio; else NULL) and the tail, then wait. */
-int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const uint8_t *d_src, uint8_t *d_dst, uint64_t end,
-                  const uint8_t *d_table, cudaStream_t st);
+int gpu_v2_finish(gpu_ctx *c, gpulz_layout *L, gpu_v2_memo *M, const gpu_v2_coding *K, const uint8_t *d_src,
+                  uint8_t *d_dst, uint64_t end, const uint8_t *d_table, cudaStream_t st);
 
 /* Mode ratio after the statistics (gpu_v2_ratio.c): L from
  * gpulz_layout_make, delta fast's choice, M the statistics' memo. */
@@ -504,20 +514,28 @@ int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_s
 #define GPU_V2_FEW_SEGS_PER_SM 8
 unsigned gpu_v2_enc_batch(const gpu_ctx *c, uint64_t segs);
 
-/* The segments of the rANS streams not marked redo from coded into
- * d_dst, where J->seg_off places them: states, words (the reverse of the
- * order coded, §16) and directories. */
-int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, cudaStream_t st);
+/* The segments of the first `streams` rANS streams, those not marked redo
+ * or placed, from coded into d_dst, each after the sizes of those before
+ * it (with J->put_look, which the blocks add up among themselves in
+ * J->seg_off, left 0 by the coder; else J->seg_off scanned): states, words
+ * (the reverse of the order coded, §16) and directories.  A segment whose words outgrew its room, or that would pass
+ * J->dst_cap, is left out (its stream is coded again in place, or stored,
+ * or the chunk refused). */
+int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, unsigned streams, cudaStream_t st);
 
 /* Exclusive sums in place of count (at most GPU_V2_SCANS) arrays of len
  * 64-bit items each; temp: CUB's scan space for len items (gpu_v2_scan_temp). */
 #define GPU_V2_SCANS 3
 /* the longest arrays scanned in one launch, a block each; CUB's beyond */
 #define GPU_V2_SCAN_BLOCK_MOST 16384
+/* the most segments of a stream whose puts find their places themselves
+ * (J->put_look): about what the device runs of them at once */
+#define GPU_V2_LOOK_SEGS_MOST 1024
 int gpu_v2_scans(uint64_t *const a[], unsigned count, uint64_t len, uint8_t *temp, size_t temp_bytes,
                  cudaStream_t st);
 
-/* J->seg_off from J->words: sizes scanned over all segs segments. */
+/* J->seg_off from J->words: sizes scanned over all segs segments (the
+ * puts' without J->put_look, and the streams coded again in place). */
 int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, size_t temp_bytes, cudaStream_t st);
 
 /* Whether J's rANS segments are many for context c's device: more than

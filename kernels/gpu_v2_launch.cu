@@ -246,11 +246,12 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, cudaStream_t st)
+extern "C" int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, unsigned streams,
+                                    cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    if (max_segs) {
-        dim3 grid((unsigned)max_segs, J->count);
+    if (max_segs && streams) {
+        dim3 grid((unsigned)max_segs, streams < J->count ? streams : J->count);
         gpu_v2_put_kernel<<<grid, GPU_V2_PUT_THREADS, 0, st>>>(*J, d_dst);
         GPULZ_CK(cudaGetLastError());
     }
@@ -294,6 +295,17 @@ extern "C" int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, s
 {
     int rc = GPULZ_OK;
     uint64_t *const a[1] = {J->seg_off};
+    if (segs + 1 <= GPU_V2_SCAN_BLOCK_MOST) {
+        /* the sizes read by the scan: one launch, where each of the coder's
+         * tail of small steps costs the device a few us */
+        gpu_v2_scan_arrays A;
+        memset(&A, 0, sizeof A);
+        A.a[0] = J->seg_off;
+        A.words[0] = J->words;
+        gpu_v2_scan_kernel<<<1, GPU_V2_SCAN_THREADS, 0, st>>>(A, segs + 1);
+        GPULZ_CK(cudaGetLastError());
+        return GPULZ_OK;
+    }
     gpu_v2_sizes_kernel<<<grid_for(segs + 1, 256), 256, 0, st>>>(J->words, J->seg_off, segs);
     GPULZ_CK(cudaGetLastError());
     rc = gpu_v2_scans(a, 1, segs + 1, temp, temp_bytes, st);

@@ -152,7 +152,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     rc = gpu_v2_code_streams(&K, d_dst, dst_cap, L->table_end, L->tail, st, &end);
     *dst_len = (size_t)(end + L->tail);
     if (rc == GPULZ_OK)
-        rc = gpu_v2_finish(c, L, M, d_src, d_dst, end, scratch + P->table, st);
+        rc = gpu_v2_finish(c, L, M, &K, d_src, d_dst, end, scratch + P->table, st);
 done:
     gpulz_hist_free(&hF);
     gpulz_hist_free(&hLn);
