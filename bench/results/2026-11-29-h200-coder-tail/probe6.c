@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* time of opening a format 2 chunk's first stream on the host (table + directory), per chunk size */
 #include <stdint.h>
 #include <stdio.h>
