@@ -856,7 +856,7 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
     workers = gpulz_worker_count(threads, nseg);
     /* the segments start after the table and the directory; a body of
      * N u bytes or more is not kept (kind RANS: the states fit) */
-    const size_t seg0 = GPULZ_STREAM_HEADER_SIZE + tsize + GPULZ_DIR_ENTRY_BYTES * nseg;
+    const size_t seg0 = (size_t)gpulz_rans_segments_at(tsize, nseg);
     J.words = malloc(nseg * sizeof *J.words);
     J.tmp = calloc(workers, sizeof *J.tmp);
     if (!J.words || !J.tmp)
@@ -1552,7 +1552,7 @@ int gpulz_stream_open_into(const uint8_t *src, size_t have, size_t avail, uint64
     if (pos != room)
         FAIL(GPULZ_ERR_CORRUPT, "stream %s: its segments take %llu of %llu bytes", name,
              (unsigned long long)pos, (unsigned long long)room);
-    V->seg_offset = GPULZ_STREAM_HEADER_SIZE + tsize + GPULZ_DIR_ENTRY_BYTES * nseg;
+    V->seg_offset = (size_t)gpulz_rans_segments_at(tsize, nseg);
     V->seg = src + V->seg_offset;
 done:
     if (rc != GPULZ_OK)

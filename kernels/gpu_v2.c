@@ -227,6 +227,15 @@ done:
     return rc;
 }
 
+/* Where rANS stream s, coded with model, lies in the chunk from byte pos:
+ * its directory after its header and table, its segments after that. */
+static void rans_places(gpu_v2_stream *s, const gpulz_model *model, uint64_t pos)
+{
+    const uint64_t tsize = gpulz_table_size(model);
+    s->dir_at = pos + GPULZ_STREAM_HEADER_SIZE + tsize;
+    s->seg_at = pos + gpulz_rans_segments_at(tsize, s->nseg);
+}
+
 int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64_t pos, uint64_t tail,
                         cudaStream_t st, uint64_t *end)
 {
@@ -315,10 +324,8 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     J->dst_cap = dst_cap;
     gpu_v2_stream *const first = &J->s[0];
     const int put_first = J->count && first->kind == GPULZ_STREAM_RANS;
-    if (put_first) {
-        first->dir_at = pos + GPULZ_STREAM_HEADER_SIZE + gpulz_table_size(&model[0]);
-        first->seg_at = first->dir_at + GPULZ_DIR_ENTRY_BYTES * first->nseg;
-    }
+    if (put_first)
+        rans_places(first, &model[0], pos);
 
     /* code every segment and learn each body's size, while the device
      * places the segments; the sums come back beside the placement, on the
@@ -354,8 +361,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         }
         pos_of[j] = pos;
         if (s->kind == GPULZ_STREAM_RANS) {
-            s->dir_at = pos + GPULZ_STREAM_HEADER_SIZE + gpulz_table_size(&model[j]);
-            s->seg_at = s->dir_at + GPULZ_DIR_ENTRY_BYTES * s->nseg;
+            rans_places(s, &model[j], pos);
         } else {
             body_of[j] = s->kind == GPULZ_STREAM_STORED ? s->N * s->u : s->u;
             s->seg_at = pos + GPULZ_STREAM_HEADER_SIZE;

@@ -1028,10 +1028,10 @@ __device__ __forceinline__ void v2_copy(uint8_t *dst, const uint8_t *src, uint64
  * of J.seg_off: 0, left so by the coder, or V2_LOOK_INC and that sum), and
  * its own sum published in turn.  Nothing waits on another block, and no
  * scan of the sizes is launched before the copies (each launch after the
- * coder cost the device a few us).  For streams of a few hundred segments
- * (GPU_V2_LOOK_SEGS_MOST): with more, the blocks of a wave walked back to
- * the wave before, a window at a time, and 256 MB took 56 us to put where
- * the scan and the copies took 38.
+ * coder cost the device a few us).  For streams of up to
+ * GPU_V2_LOOK_SEGS_MOST segments: with more, the blocks of a wave walked
+ * back to the wave before, a window at a time, and 256 MB took 56 us to put
+ * where the scan and the copies took 38.
  */
 #define V2_LOOK_INC (1ull << 63)
 #define V2_LOOK_PER_LANE 4

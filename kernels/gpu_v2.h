@@ -518,9 +518,9 @@ unsigned gpu_v2_enc_batch(const gpu_ctx *c, uint64_t segs);
  * or placed, from coded into d_dst, each after the sizes of those before
  * it (with J->put_look, which the blocks add up among themselves in
  * J->seg_off, left 0 by the coder; else J->seg_off scanned): states, words
- * (the reverse of the order coded, §16) and directories.  A segment whose words outgrew its room, or that would pass
- * J->dst_cap, is left out (its stream is coded again in place, or stored,
- * or the chunk refused). */
+ * (the reverse of the order coded, §16) and directories.  A segment whose
+ * words outgrew its room, or that would pass J->dst_cap, is left out (its
+ * stream is coded again in place, or stored, or the chunk refused). */
 int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t max_segs, unsigned streams, cudaStream_t st);
 
 /* Exclusive sums in place of count (at most GPU_V2_SCANS) arrays of len

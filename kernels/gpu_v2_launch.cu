@@ -259,6 +259,24 @@ done:
     return rc;
 }
 
+/* count arrays of len <= GPU_V2_SCAN_BLOCK_MOST items scanned in one launch,
+ * a block each; words, where not NULL, as gpu_v2_scan_arrays says. */
+static int scan_in_blocks(uint64_t *const a[], const uint32_t *const words[], unsigned count, uint64_t len,
+                          cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    gpu_v2_scan_arrays A;
+    memset(&A, 0, sizeof A);
+    for (unsigned j = 0; j < count; j++) {
+        A.a[j] = a[j];
+        A.words[j] = words ? words[j] : NULL;
+    }
+    gpu_v2_scan_kernel<<<count, GPU_V2_SCAN_THREADS, 0, st>>>(A, len);
+    GPULZ_CK(cudaGetLastError());
+done:
+    return rc;
+}
+
 /*
  * Up to GPU_V2_SCAN_BLOCK_MOST items an array, the arrays are scanned in one
  * launch, a block each: a chunk as HDF5 hands it over has a few hundred to a
@@ -274,15 +292,8 @@ extern "C" int gpu_v2_scans(uint64_t *const a[], unsigned count, uint64_t len, u
         return GPULZ_OK;
     if (count > GPU_V2_SCANS)
         return gpulz_fail(GPULZ_ERR_PARAM, "%u arrays to scan; at most %d", count, GPU_V2_SCANS);
-    if (len <= GPU_V2_SCAN_BLOCK_MOST) {
-        gpu_v2_scan_arrays A;
-        memset(&A, 0, sizeof A);
-        for (unsigned j = 0; j < count; j++)
-            A.a[j] = a[j];
-        gpu_v2_scan_kernel<<<count, GPU_V2_SCAN_THREADS, 0, st>>>(A, len);
-        GPULZ_CK(cudaGetLastError());
-        return GPULZ_OK;
-    }
+    if (len <= GPU_V2_SCAN_BLOCK_MOST)
+        return scan_in_blocks(a, NULL, count, len, st);
     for (unsigned j = 0; j < count; j++) {
         size_t bytes = temp_bytes;
         GPULZ_CK(cub::DeviceScan::ExclusiveSum(temp, bytes, a[j], len, st));
@@ -295,17 +306,11 @@ extern "C" int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, s
 {
     int rc = GPULZ_OK;
     uint64_t *const a[1] = {J->seg_off};
-    if (segs + 1 <= GPU_V2_SCAN_BLOCK_MOST) {
-        /* the sizes read by the scan: one launch, where each of the coder's
-         * tail of small steps costs the device a few us */
-        gpu_v2_scan_arrays A;
-        memset(&A, 0, sizeof A);
-        A.a[0] = J->seg_off;
-        A.words[0] = J->words;
-        gpu_v2_scan_kernel<<<1, GPU_V2_SCAN_THREADS, 0, st>>>(A, segs + 1);
-        GPULZ_CK(cudaGetLastError());
-        return GPULZ_OK;
-    }
+    const uint32_t *const words[1] = {J->words};
+    /* the sizes read by the scan: one launch, where each of the coder's
+     * tail of small steps costs the device a few us */
+    if (segs + 1 <= GPU_V2_SCAN_BLOCK_MOST)
+        return scan_in_blocks(a, words, 1, segs + 1, st);
     gpu_v2_sizes_kernel<<<grid_for(segs + 1, 256), 256, 0, st>>>(J->words, J->seg_off, segs);
     GPULZ_CK(cudaGetLastError());
     rc = gpu_v2_scans(a, 1, segs + 1, temp, temp_bytes, st);

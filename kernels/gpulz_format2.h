@@ -93,6 +93,14 @@ GPULZ_HD uint64_t gpulz_segment_bytes(uint64_t words)
     return GPULZ_RANS_STATE_BYTES + GPULZ_RANS_WORD_BYTES * words;
 }
 
+/* §14, §16: where a rANS stream's first segment starts, from the stream's
+ * start: after its header, its table of tsize bytes and the directory of
+ * its nseg segments. */
+GPULZ_HD uint64_t gpulz_rans_segments_at(uint64_t tsize, uint64_t nseg)
+{
+    return GPULZ_STREAM_HEADER_SIZE + tsize + GPULZ_DIR_ENTRY_BYTES * nseg;
+}
+
 /* f's multiplier r and shift l for the GPU coder's quotient x / f by
  * multiplication (Granlund and Montgomery's round-up method), where a
  * division costs three quarter-rate instructions and a dozen others per
