@@ -1094,9 +1094,10 @@ __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_j
     if (st.kind != GPULZ_STREAM_RANS || st.redo || st.placed || s >= st.nseg)
         return;
     const uint64_t k = st.seg0 + s;
-    const uint32_t total = J.words[k];
+    uint32_t total;
     uint64_t at;
     if (J.put_look) {
+        total = J.words[k];
         if (threadIdx.x < 32) {
             const uint64_t before =
                 v2_look_back(J.seg_off + st.seg0, J.words + st.seg0, s, gpulz_segment_bytes(total), threadIdx.x);
@@ -1109,6 +1110,7 @@ __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_j
         /* every thread reads the scanned offsets: a wait for one thread's
          * loads at a barrier cost 256 MB's put 3.5 us */
         at = st.seg_at + (J.seg_off[k] - J.seg_off[st.seg0]);
+        total = J.words[k];
     }
     const uint32_t room = gpu_v2_room(gpulz_segment_units(st.N, J.g, s << J.g), st.u);
     if (total > room || at + gpulz_segment_bytes(total) > J.dst_cap ||
