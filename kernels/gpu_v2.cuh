@@ -1264,7 +1264,7 @@ __device__ __forceinline__ uint32_t v2_decode_row(const uint2 *table, const v2_d
     }
     if (active)
         v2_unit_store<U, A16>(d, p, v);
-    return active ? v & ((1u << (8 * U)) - 1) : 0; /* the unit, for the checksum: 0 past the segment */
+    return active ? v : 0; /* the unit in the low 8U bits, for the checksum: 0 past the segment */
 }
 
 /*
@@ -1296,7 +1296,7 @@ __device__ __forceinline__ bool v2_decode_segment(const uint2 *table, const uint
 /*
  * The decoder's checksum, 16-bit units: two rows of a segment put down 128
  * bytes, 32 words of a block, one word for each of §17's lane hashes.  Lane
- * x holds its units of those rows in `packed` (row 1's in the high half);
+ * x holds its units of those rows in lo and hi (row 0's and row 1's);
  * one exchange between neighbouring lanes gives lanes 2a and 2a + 1 the
  * words a and 16 + a (row 0's units of both lanes, and row 1's), so lane x
  * runs the hash of lane v2_ck_of(x) from start to end and the hashes need
@@ -1307,11 +1307,14 @@ __device__ __forceinline__ unsigned v2_ck_of(unsigned x)
     return (x & 1) * 16 + x / 2;
 }
 
-__device__ __forceinline__ uint32_t v2_ck_word(uint32_t packed, unsigned lane)
+__device__ __forceinline__ uint32_t v2_ck_word(uint32_t lo, uint32_t hi, unsigned lane)
 {
-    const bool odd = lane & 1;
-    const uint32_t got = __shfl_xor_sync(0xFFFFFFFFu, odd ? packed : packed >> 16, 1);
-    return odd ? __byte_perm(got, packed, 0x7610) : __byte_perm(packed, got, 0x5410);
+    /* the units in the low halves, whatever lies above them; three
+     * instructions: the lane's pair packed, the neighbour's, and one
+     * permute picking row 0's units (even lanes) or row 1's (odd) */
+    const uint32_t mine = __byte_perm(lo, hi, 0x5410);
+    const uint32_t theirs = __shfl_xor_sync(0xFFFFFFFFu, mine, 1);
+    return __byte_perm(mine, theirs, lane & 1 ? 0x3276u : 0x5410u);
 }
 
 /*
@@ -1342,7 +1345,7 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
         for (unsigned r = 0; r < C / 32; r += 2, p += 2 * step) {
             const uint32_t lo = v2_decode_row<2, A16, true>(table, d, p, true, state, W, k, lane);
             const uint32_t hi = v2_decode_row<2, A16, true>(table, d, p + step, true, state, W, k, lane);
-            h = gpulz_ck_lane_step(h, v2_ck_word(lo | hi << 16, lane));
+            h = gpulz_ck_lane_step(h, v2_ck_word(lo, hi, lane));
         }
         sum += v2_ck_fold<true>(h, 2 * (uint64_t)C, k0 + b);
     }
@@ -1354,7 +1357,7 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
             const uint32_t hi = r + 1 < rows ? v2_decode_row<2, A16, false>(table, d, p + step,
                                                                           32 * (r + 1) + lane < rest, state, W, k, lane)
                                              : 0;
-            const uint32_t w = v2_ck_word(lo | hi << 16, lane); /* every lane: it shuffles */
+            const uint32_t w = v2_ck_word(lo, hi, lane); /* every lane: it shuffles */
             if (16 * r + v2_ck_of(lane) < words)
                 h = gpulz_ck_lane_step(h, w);
         }
