@@ -789,8 +789,8 @@ static void scan_trials(void)
  * The checksum summed by the passes that put the decoded bytes down (the
  * decoder's, where the one stream is the symbols as they are; the inverse
  * delta's) and by its own pass (gpu_tune_ck_apart): the chunk decodes both
- * ways, and a changed checksum field or tail byte is refused both ways, as
- * the CPU refuses it.  Partial last blocks, rows and tails; rare values, so
+ * ways, and a changed checksum field or tail byte (and, where the decoder
+ * sums it, a coded word) is refused both ways, as the CPU refuses it.  Partial last blocks, rows and tails; rare values, so
  * that rows take escapes; block sizes on both sides of
  * GPU_V2_CK_FUSED_C_LEAST.  *cover counts the chunks that took the decoder's
  * way ([0]) and the inverse delta's ([1]).
@@ -807,28 +807,34 @@ static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mo
     CHECK(gpulz_compress(src, n, c, bound, &len, &p) == GPULZ_OK, "checksum trial: compress S=%u n=%zu", S, n);
     v2_one(src, n, S, 128, C, 0, mode);
     const unsigned flags = c[5], tail = (unsigned)(n % S);
+    const int fused = !(flags & GPULZ_V2_FLAG_DELTA) && S == 2 &&
+                      !(flags & (GPULZ_V2_FLAG_SPLIT | GPULZ_V2_FLAG_LZSS)) && C >= GPU_V2_CK_FUSED_C_LEAST &&
+                      n / S > (size_t)GPU_V2_FEW_SEGS_PER_SM << GPULZ_SEG_LOG2_DEFAULT;
     if ((flags & GPULZ_V2_FLAG_DELTA))
         cover[1]++;
-    else if (S == 2 && !(flags & (GPULZ_V2_FLAG_SPLIT | GPULZ_V2_FLAG_LZSS)) && C >= GPU_V2_CK_FUSED_C_LEAST &&
-             n / S > (size_t)GPU_V2_FEW_SEGS_PER_SM << GPULZ_SEG_LOG2_DEFAULT)
+    else if (fused)
         cover[0]++; /* a stream of rANS segments, more of them than few if the device has an SM */
     for (int apart = 0; apart <= 1; apart++) {
         gpu_tune_ck_apart(apart);
         int rc = device_decode(c, len, out, n, &got);
         CHECK(rc == GPULZ_OK && got == n && memcmp(out, src, n) == 0, "checksum trial (apart %d, flags %02x, S=%u C=%u n=%zu): %d",
               apart, flags, S, C, n, rc);
-        for (int what = 0; what < (tail ? 2 : 1); what++) {
+        for (int what = 0; what < 3; what++) {
+            if ((what == 1 && !tail) || (what == 2 && !fused))
+                continue;
             memcpy(bad, c, len);
             if (what == 0)
                 bad[28 + rnd() % 4] ^= (uint8_t)(1u << (rnd() % 8)); /* the checksum field */
-            else
+            else if (what == 1)
                 bad[len - 1 - rnd() % tail] ^= (uint8_t)(1 + rnd() % 255); /* a tail byte, the chunk's last */
+            else /* a byte of the last quarter's coded words, which the decoder or the sum refuses */
+                bad[len - tail - 1 - rnd() % (len / 4)] ^= (uint8_t)(1 + rnd() % 255);
             const int rcpu = gpulz_decompress(bad, len, out, n, &got, &p);
             const int rhost = gpulz_decompress(bad, len, out, n, &got, &pg);
             const int rdev = device_decode(bad, len, out, n, &got);
             CHECK(rcpu == GPULZ_ERR_CORRUPT && rhost == rcpu && rdev == rcpu,
                   "changed %s (apart %d, flags %02x, S=%u C=%u n=%zu): CPU %d, GPU host path %d, device API %d",
-                  what ? "tail" : "checksum", apart, flags, S, C, n, rcpu, rhost, rdev);
+                  what == 2 ? "coded word" : what ? "tail" : "checksum", apart, flags, S, C, n, rcpu, rhost, rdev);
         }
     }
     gpu_tune_ck_apart(0);

@@ -257,7 +257,11 @@ int gpu_ctx_acquire_lane(gpu_ctx **out, int *prev, int want, unsigned lane)
             GPULZ_CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
             GPULZ_CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));
         }
-        GPULZ_CK(cudaHostAlloc((void **)&c->h_status, GPULZ_STATUS_BYTES, cudaHostAllocDefault));
+        GPULZ_CK(cudaHostAlloc((void **)&c->h_status, GPULZ_STATUS_BYTES, cudaHostAllocMapped));
+        if (cudaHostGetDevicePointer((void **)&c->d_status, c->h_status, 0) != cudaSuccess) {
+            (void)cudaGetLastError(); /* not sticky: the status is then copied back */
+            c->d_status = NULL;
+        }
         c->ready = 1;
     }
     *out = c;

@@ -106,6 +106,7 @@ typedef struct gpu_ctx {
     uint8_t *h_pinned; /* staging for pageable host buffers */
     size_t pinned_cap;
     uint64_t *h_status; /* pinned, GPULZ_STATUS_BYTES */
+    uint32_t *d_status; /* h_status as kernels write it (mapped), or NULL where it is not */
     /* pinned: format 2's histograms on their way to the host, and its
      * encoding tables on their way to the device (gpu_v2.c) */
     uint8_t *h_hists, *h_tables;

@@ -791,7 +791,7 @@ size_t gpu_v2_decompress_scratch(size_t n)
  * every stream before it looks at the tail, so that both give a chunk the
  * same status. */
 int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err,
-                      int summed, cudaStream_t st)
+                      int summed, int written, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     const uint32_t *status = (const uint32_t *)c->h_status; /* pinned: a copy that does not wait to start */
@@ -799,8 +799,11 @@ int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, u
     if (sum && !summed &&
         (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, gpu_v2_ck_word(err), st)) != GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(c->h_status, err, 4 * sizeof *status, cudaMemcpyDeviceToHost, st));
+    if (!written)
+        GPULZ_CK(cudaMemcpyAsync(c->h_status, err, 4 * sizeof *status, cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
+    if (written && status[0] == GPU_V2_NO_VERDICT)
+        FAIL(GPULZ_ERR_CUDA, "the GPU decoder ended without its verdict");
     if (status[0])
         FAIL(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged rANS segment or token");
     if ((rc = gpulz_v2_tail_check(n, pos, L)) != GPULZ_OK)
@@ -851,6 +854,7 @@ gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_lay
 {
     const gpu_v2_stream *s = &J->s[0];
     J->ck = NULL;
+    J->verdict = NULL;
     J->ck_tail = (unsigned)L->tail;
     if (!(L->flags & GPULZ_V2_FLAG_CHECKSUM) || !L->symbols || gpu_v2_ck_apart())
         return GPU_V2_CK_APART;
@@ -860,6 +864,7 @@ gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_lay
         J->C > (1u << J->g) || J->C < GPU_V2_CK_FUSED_C_LEAST || !gpu_v2_dec_many(c, J))
         return GPU_V2_CK_APART;
     J->ck = gpu_v2_ck_word(J->err);
+    J->verdict = c->d_status;
     return GPU_V2_CK_DECODER;
 }
 
@@ -916,10 +921,12 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     sums = gpu_v2_dec_sums(c, &J, L);
+    if (J.verdict) /* what the decoder overwrites: left, it says no verdict came */
+        ((uint32_t *)c->h_status)[0] = GPU_V2_NO_VERDICT;
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
         (rc = gpu_v2_dec_undelta(L, sums, d_dst, m, J.err, st)) != GPULZ_OK)
         goto done;
-    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, sums != GPU_V2_CK_APART, st);
+    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, sums != GPU_V2_CK_APART, J.verdict != NULL, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;

@@ -1367,31 +1367,11 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
     return bad || state != GPULZ_RANS_L || k != nw;
 }
 
-/*
- * One warp per segment of a rANS stream, WARPS segments to a block sharing
- * the table in shared memory (grid y: the stream), the units put where
- * v2_dst says.  CK (gpu_v2_dec_sums): each warp adds its blocks' checksum
- * terms at J.ck (v2_decode_segment_ck), segment 0's the tail's too.
- */
+/* Segment s of stream st decoded by its warp (gpu_v2_decode_kernel). */
 template <unsigned WARPS, bool CK>
-__global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
+__device__ __forceinline__ void v2_decode_one(const gpu_v2_job &J, const gpu_v2_stream &st, const uint8_t *src,
+                                              const uint2 *table, uint64_t s, unsigned lane)
 {
-    __shared__ uint2 table[GPULZ_RANS_M];
-    const gpu_v2_stream &st = J.s[blockIdx.y];
-    if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg)
-        return;
-    /* unrolled, so that a thread's loads are in flight together: one at a
-     * time, the table took a seventh of a small chunk's decoding (the
-     * stride is the block, every launch's 32 * WARPS threads, as a constant:
-     * blockDim.x took the 1 MB decoder from 62 to 72 us) */
-#pragma unroll 8
-    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += 32 * WARPS)
-        table[j] = v2_dec_entry(st.dec->slot[j], st.dec->value[j]);
-    __syncthreads();
-    const uint64_t s = (uint64_t)blockIdx.x * WARPS + (threadIdx.x >> 5);
-    const unsigned lane = threadIdx.x & 31;
-    if (s >= st.nseg)
-        return;
     const uint64_t first = s << J.g;
     const unsigned c = gpulz_segment_units(st.N, J.g, first);
     const uint8_t *seg = src + st.seg_at + J.seg_off[st.seg0 + s];
@@ -1421,6 +1401,63 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     }
     if (__any_sync(0xFFFFFFFFu, bad) && lane == 0)
         gpulz_dev_error(J.err, GPULZ_DEV_ERR_CORRUPT);
+}
+
+/*
+ * The decoder's last block to end copies the verdict and the checksum's sum
+ * to J.verdict (gpu_v2_job), where set: every block of the grid counts
+ * itself once its warps are done with err and ck.  A copy queued after the
+ * kernel took 8 us of the device's time at the end of a call (H200).
+ */
+__device__ __forceinline__ void v2_dec_verdict(const gpu_v2_job &J)
+{
+    if (!J.verdict)
+        return;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(gpu_v2_ended_word(J.err), 1u) == gridDim.x * gridDim.y - 1) {
+            __threadfence();
+            J.verdict[0] = *(volatile unsigned *)J.err;
+            J.verdict[1] = *(volatile uint32_t *)J.ck;
+            __threadfence_system();
+        }
+    }
+}
+
+/*
+ * One warp per segment of a rANS stream, WARPS segments to a block sharing
+ * the table in shared memory (grid y: the stream), the units put where
+ * v2_dst says.  CK (gpu_v2_dec_sums): each warp adds its blocks' checksum
+ * terms at J.ck (v2_decode_segment_ck), segment 0's the tail's too, and
+ * every block ends at one barrier (v2_dec_verdict).
+ */
+template <unsigned WARPS, bool CK>
+__global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
+{
+    __shared__ uint2 table[GPULZ_RANS_M];
+    const gpu_v2_stream &st = J.s[blockIdx.y];
+    if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg) {
+        if (CK) /* the whole block */
+            v2_dec_verdict(J);
+        return;
+    }
+    /* unrolled, so that a thread's loads are in flight together: one at a
+     * time, the table took a seventh of a small chunk's decoding (the
+     * stride is the block, every launch's 32 * WARPS threads, as a constant:
+     * blockDim.x took the 1 MB decoder from 62 to 72 us) */
+#pragma unroll 8
+    for (unsigned j = threadIdx.x; j < GPULZ_RANS_M; j += 32 * WARPS)
+        table[j] = v2_dec_entry(st.dec->slot[j], st.dec->value[j]);
+    __syncthreads();
+    const uint64_t s = (uint64_t)blockIdx.x * WARPS + (threadIdx.x >> 5);
+    const unsigned lane = threadIdx.x & 31;
+    if (!CK && s >= st.nseg)
+        return;
+    if (s < st.nseg)
+        v2_decode_one<WARPS, CK>(J, st, src, table, s, lane);
+    if (CK)
+        v2_dec_verdict(J);
 }
 
 /* Stored and constant streams into the decoded symbols (grid y: the stream). */

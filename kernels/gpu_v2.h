@@ -162,6 +162,11 @@ typedef struct gpu_v2_job {
      * symbols) here */
     uint32_t *ck;
     unsigned ck_tail;
+    /* decoding with ck, where set: the decoder's last block copies the
+     * verdict and the sum (err's first two words) to this pinned host
+     * memory (the context's h_status, mapped), counting the blocks that
+     * have ended in err's third word, so that no copy follows the decoder */
+    uint32_t *verdict;
 } gpu_v2_job;
 
 /* The device scratch of a format 2 chunk's encoding: byte offsets into one
@@ -430,10 +435,15 @@ typedef enum { GPU_V2_CK_APART, GPU_V2_CK_DECODER, GPU_V2_CK_UNDELTA } gpu_v2_ck
 gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L);
 
 /* The word of a decoding's error words (err) where the checksum's terms are
- * summed: the second, zeroed with the verdict. */
-static inline uint32_t *gpu_v2_ck_word(unsigned *err)
+ * summed: the second, zeroed with the verdict; the third counts the
+ * decoder's ended blocks (gpu_v2_job.verdict). */
+GPULZ_HD uint32_t *gpu_v2_ck_word(unsigned *err)
 {
     return (uint32_t *)err + 1;
+}
+GPULZ_HD unsigned *gpu_v2_ended_word(unsigned *err)
+{
+    return err + 2;
 }
 
 /* With DELTA in L's flags, the inverse delta of the m decoded symbols at
@@ -446,9 +456,13 @@ int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_d
  * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in
  * that order, the CPU decoder's: the first fault found is the status.
  * summed: a pass that put the bytes down has summed the checksum's terms
- * into err[1] already (gpu_v2_dec_sums); else a pass of its own does. */
+ * into err[1] already (gpu_v2_dec_sums); else a pass of its own does.
+ * written: the decoder writes err's first two words to c->h_status itself
+ * (gpu_v2_job.verdict; the caller set the first to GPU_V2_NO_VERDICT before
+ * it); else they are copied there. */
+#define GPU_V2_NO_VERDICT 0xFFFFFFFFu
 int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, uint8_t *d_dst, unsigned *err,
-                      int summed, cudaStream_t st);
+                      int summed, int written, cudaStream_t st);
 
 /* A stream after `opened` others could not be opened (why, a fault of the
  * chunk): the opened ones decoded first, GPULZ_ERR_CORRUPT where one is

@@ -310,7 +310,7 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
                                d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
         (rc = gpu_v2_dec_undelta(L, sums, d_dst, m, err, st)) != GPULZ_OK)
         goto done;
-    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, err, sums != GPU_V2_CK_APART, st);
+    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, err, sums != GPU_V2_CK_APART, 0, st);
 done:
     gpu_v2_reader_free(&R);
     return rc;
