@@ -664,15 +664,16 @@ void gpu_v2_reader_free(gpu_v2_reader *R)
 }
 
 /* Table j's place in the staging and the scratch alike (gpu_v2_dec_plan),
- * and the directories' after the tables. */
+ * after a lead of GPU_V2_DEC_LEAD bytes, and the directories' after the
+ * tables. */
 static size_t table_at(unsigned j)
 {
-    return (size_t)(GPU_V2_STREAMS_MAX - 1 - j) * sizeof(gpulz_dec_table);
+    return GPU_V2_DEC_LEAD + (size_t)(GPU_V2_STREAMS_MAX - 1 - j) * sizeof(gpulz_dec_table);
 }
 
 static size_t dirs_at(void)
 {
-    return (size_t)GPU_V2_STREAMS_MAX * sizeof(gpulz_dec_table);
+    return GPU_V2_DEC_LEAD + (size_t)GPU_V2_STREAMS_MAX * sizeof(gpulz_dec_table);
 }
 
 /* Open the stream at R->pos of N_want units into its table's slot and the
@@ -750,13 +751,21 @@ int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs)
      * it go again, unchanged) to the last word, the words moved up to
      * follow the offsets */
     const size_t dirs = dirs_at();
-    const size_t from = R->ntables > R->sent ? table_at(R->ntables - 1) : dirs;
+    const int tables = R->ntables > R->sent;
+    /* below the last table gathered, the slots of tables not opened (or
+     * the lead): its last GPU_V2_DEC_ZEROED bytes go zeroed with the copy,
+     * the decoder's error words without a call of their own */
+    const size_t from = tables ? table_at(R->ntables - 1) - GPU_V2_DEC_ZEROED : dirs;
     const size_t to = dirs + R->segs * (sizeof *R->seg_off + sizeof *R->words);
+    R->zeroed = NULL;
     if (R->segs)
         memmove(R->seg_off + R->segs, R->words, R->segs * sizeof *R->words);
+    if (tables)
+        memset(R->staged + from, 0, GPU_V2_DEC_ZEROED);
     if (to > from) {
         GPULZ_CK(cudaMemcpyAsync(R->dev + from, R->staged + from, to - from, cudaMemcpyHostToDevice, R->st));
         R->dirs_sent = 1;
+        R->zeroed = tables ? (unsigned *)(R->dev + from) : NULL;
     }
     R->sent = R->ntables;
     J->seg_off = (uint64_t *)(R->dev + dirs);
@@ -917,7 +926,10 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     }
     if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemsetAsync(J.err, 0, 16, st));
+    if (R.zeroed) /* the error words, zeroed by the send */
+        J.err = R.zeroed;
+    else
+        GPULZ_CK(cudaMemsetAsync(J.err, 0, GPU_V2_DEC_ZEROED, st));
     if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
         GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
     sums = gpu_v2_dec_sums(c, &J, L);

@@ -1323,14 +1323,16 @@ __device__ __forceinline__ uint32_t v2_ck_word(uint32_t lo, uint32_t hi, unsigne
  * transform) and a segment holds whole blocks of C units (C <= 2^g, both
  * powers of two): the units go to memory once, and no pass reads them back
  * to hash them.  Every two rows give each lane one word of the block's
- * (v2_ck_word); at the block's end the lanes fold (v2_ck_fold<true>).
+ * (v2_ck_word); the whole blocks' hashes are folded V2_CK_HELD at a time
+ * in held, the last partial block's at its end (v2_ck_fold<true>).
  * Returns as v2_decode_segment; *terms is the sum of the blocks' terms, k0
  * the index of the segment's first block (modulo 2^32, as §17 takes it).
  */
+#define V2_CK_HELD 8
 template <int A16, unsigned UNROLL>
 __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const uint8_t *seg, uint32_t nw, unsigned c,
                                                      const v2_dst d, unsigned lane, unsigned C, uint32_t k0,
-                                                     uint32_t *terms)
+                                                     uint32_t (*held)[33], uint32_t *terms)
 {
     v2_words W;
     W.init(seg + GPULZ_RANS_STATE_BYTES, nw, lane);
@@ -1339,6 +1341,11 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
     const size_t step = (size_t)32 * d.stride;
     uint8_t *p = v2_dst_at(d, lane);
     const unsigned whole = c / C, rest = c % C; /* whole blocks, then the chunk's last block's units */
+    /* the whole blocks' lane hashes held (the warp's V2_CK_HELD rows of 33
+     * words in shared memory, a row a block, hash lane l at word l) and
+     * folded V2_CK_HELD blocks at a time, lane q folding block q: one pass
+     * of 32 steps for them all, where each block's own fold took the warp
+     * 32 exchanges and steps (rows of 33 words: the lanes read apart) */
     for (unsigned b = 0; b < whole; b++) {
         uint32_t h = gpulz_ck_lane_init(v2_ck_of(lane));
 #pragma unroll(UNROLL / 2)
@@ -1347,7 +1354,24 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
             const uint32_t hi = v2_decode_row<2, A16, true>(table, d, p + step, true, state, W, k, lane);
             h = gpulz_ck_lane_step(h, v2_ck_word(lo, hi, lane));
         }
-        sum += v2_ck_fold<true>(h, 2 * (uint64_t)C, k0 + b);
+        const unsigned slot = b % V2_CK_HELD;
+        held[slot][v2_ck_of(lane)] = h;
+        if (slot == V2_CK_HELD - 1 || b + 1 == whole) {
+            __syncwarp();
+            uint32_t term = 0;
+            if (lane <= slot) {
+                uint32_t H = gpulz_ck_piece_start(2 * (uint64_t)C);
+#pragma unroll 8
+                for (unsigned l = 0; l < 32; l++)
+                    H = gpulz_ck_piece_fold(H, held[lane][l]);
+                term = gpulz_ck_term(H, k0 + (b - slot) + lane);
+            }
+            __syncwarp(); /* the rows read before the next blocks write them */
+#pragma unroll
+            for (unsigned o = 16; o; o >>= 1)
+                term += __shfl_xor_sync(0xFFFFFFFFu, term, o);
+            sum += term;
+        }
     }
     if (rest) {
         const unsigned rows = (rest + 31) / 32, words = (rest + 1) / 2;
@@ -1370,7 +1394,7 @@ __device__ __forceinline__ bool v2_decode_segment_ck(const uint2 *table, const u
 /* Segment s of stream st decoded by its warp (gpu_v2_decode_kernel). */
 template <unsigned WARPS, bool CK>
 __device__ __forceinline__ void v2_decode_one(const gpu_v2_job &J, const gpu_v2_stream &st, const uint8_t *src,
-                                              const uint2 *table, uint64_t s, unsigned lane)
+                                              const uint2 *table, uint32_t (*held)[33], uint64_t s, unsigned lane)
 {
     const uint64_t first = s << J.g;
     const unsigned c = gpulz_segment_units(st.N, J.g, first);
@@ -1388,8 +1412,8 @@ __device__ __forceinline__ void v2_decode_one(const gpu_v2_job &J, const gpu_v2_
     if (CK) {
         uint32_t terms = 0;
         const uint32_t k0 = (uint32_t)(first / J.C); /* §17 takes a piece's index modulo 2^32 */
-        bad = d.aligned16 ? v2_decode_segment_ck<1, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms)
-                          : v2_decode_segment_ck<0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, &terms);
+        bad = d.aligned16 ? v2_decode_segment_ck<1, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, held, &terms)
+                          : v2_decode_segment_ck<0, UNROLL>(table, seg, nw, c, d, lane, J.C, k0, held, &terms);
         if (s == 0) /* and the tail's, piece nb, which the host put after the symbols */
             terms += v2_ck_short_term(st.out + st.N * J.S, J.ck_tail, (st.N + J.C - 1) / J.C, lane);
         if (lane == 0)
@@ -1436,6 +1460,7 @@ template <unsigned WARPS, bool CK>
 __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
     __shared__ uint2 table[GPULZ_RANS_M];
+    __shared__ uint32_t held[CK ? WARPS * V2_CK_HELD : 1][33]; /* v2_decode_segment_ck's */
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind != GPULZ_STREAM_RANS || (uint64_t)blockIdx.x * WARPS >= st.nseg) {
         if (CK) /* the whole block */
@@ -1455,7 +1480,7 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
     if (!CK && s >= st.nseg)
         return;
     if (s < st.nseg)
-        v2_decode_one<WARPS, CK>(J, st, src, table, s, lane);
+        v2_decode_one<WARPS, CK>(J, st, src, table, CK ? held + (threadIdx.x >> 5) * V2_CK_HELD : held, s, lane);
     if (CK)
         v2_dec_verdict(J);
 }

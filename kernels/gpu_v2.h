@@ -394,8 +394,14 @@ typedef struct gpu_v2_reader {
     uint64_t segs, max_segs;
     unsigned ntables, sent;
     int dirs_sent; /* the directories were sent: a copy may still read them */
+    unsigned *zeroed; /* GPU_V2_DEC_ZEROED bytes on the device the last send zeroed, or NULL */
     cudaStream_t st;
 } gpu_v2_reader;
+/* The decoder's scratch starts with a lead, so that below the lowest table
+ * there is always room for the GPU_V2_DEC_ZEROED bytes a send zeroes (the
+ * decoding's error words, gpu_v2_ck_word and gpu_v2_ended_word among them) */
+#define GPU_V2_DEC_LEAD 256
+#define GPU_V2_DEC_ZEROED 16
 
 /* A reader of the chunk from pos (its first h_len bytes at h_src on the
  * host), for streams of at most N_max units, at most `streams` of them
