@@ -156,7 +156,7 @@ typedef struct gpu_v2_job {
     unsigned long long *sums;
     uint64_t dst_cap;       /* encoding: the output's bytes, which no segment put passes */
     unsigned put_look;      /* encoding: the puts find their places themselves (v2_look_back), else in seg_off */
-    unsigned *err;          /* the device error word */
+    unsigned *err;          /* the device error word; decoding: the first of GPU_V2_DEC_ZEROED bytes (gpu_v2_ck_word) */
     /* decoding, where set (gpu_v2_dec_sums): the decoder adds §17's terms
      * of the blocks it decodes and of the tail (ck_tail bytes after the
      * symbols) here */
