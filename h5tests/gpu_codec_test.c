@@ -790,9 +790,9 @@ static void scan_trials(void)
  * decoder's, where the one stream is the symbols as they are; the inverse
  * delta's) and by its own pass (gpu_tune_ck_apart): the chunk decodes both
  * ways, and a changed checksum field or tail byte (and, where the decoder
- * sums it, a coded word) is refused both ways, as the CPU refuses it.  Partial last blocks, rows and tails; rare values, so
- * that rows take escapes; block sizes on both sides of
- * GPU_V2_CK_FUSED_C_LEAST.  *cover counts the chunks that took the decoder's
+ * sums it, a coded word) is refused both ways, as the CPU refuses it.
+ * Partial last blocks, rows and tails; rare values, so that rows take
+ * escapes; block sizes on both sides of GPU_V2_CK_FUSED_C_LEAST.  *cover counts the chunks that took the decoder's
  * way ([0]) and the inverse delta's ([1]).
  */
 static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mode mode, unsigned cover[2])
@@ -817,8 +817,8 @@ static void v2_ck_trial(uint8_t *src, size_t n, unsigned S, unsigned C, gpulz_mo
     for (int apart = 0; apart <= 1; apart++) {
         gpu_tune_ck_apart(apart);
         int rc = device_decode(c, len, out, n, &got);
-        CHECK(rc == GPULZ_OK && got == n && memcmp(out, src, n) == 0, "checksum trial (apart %d, flags %02x, S=%u C=%u n=%zu): %d",
-              apart, flags, S, C, n, rc);
+        CHECK(rc == GPULZ_OK && got == n && memcmp(out, src, n) == 0,
+              "checksum trial (apart %d, flags %02x, S=%u C=%u n=%zu): %d", apart, flags, S, C, n, rc);
         for (int what = 0; what < 3; what++) {
             if ((what == 1 && !tail) || (what == 2 && !fused))
                 continue;

@@ -647,8 +647,8 @@ int gpu_v2_reader_init(gpu_v2_reader *R, gpu_ctx *c, const uint8_t *d_src, const
      * between two sends can have (the chunk's bound stays the check) */
     const uint64_t most = (uint64_t)streams * gpulz_segments_of(N_max, g);
     R->seg_cap = most < D->seg_cap ? most : D->seg_cap;
-    if ((rc = gpu_grow_host(&c->h_dirs, &c->dirs_cap, D->dirs + R->seg_cap * (sizeof *R->seg_off + sizeof *R->words))) !=
-        GPULZ_OK)
+    const size_t staged = D->dirs + R->seg_cap * (sizeof *R->seg_off + sizeof *R->words);
+    if ((rc = gpu_grow_host(&c->h_dirs, &c->dirs_cap, staged)) != GPULZ_OK)
         return rc;
     R->staged = c->h_dirs;
     R->dev = scratch;
