@@ -6,12 +6,15 @@
  * thread count; auto keeping the shortest candidate; damaged chunks (every
  * byte flipped, every truncation, a byte appended, header fields) failing
  * cleanly, and with the checksum never decoding to wrong bytes; the limits of
- * the API (the bound, a small output buffer, modes on the GPU).
+ * the API (the bound, a small output buffer, modes on the GPU); fast's
+ * DELTA from the sample on large chunks of 16-bit symbols.
  */
+#include "codec_pick.h"
 #include "codec_testutil.h"
 #include "datagen.h"
 #include "gpulz_entropy.h"
 #include "gpulz_format2.h"
+#include "gpulz_v2.h"
 
 static const char *mode_name(gpulz_mode m)
 {
@@ -365,9 +368,70 @@ static void long_segment_trial(void)
     free(in);
 }
 
+/* Fast's choice among DELTA and SPLIT (§19) from h's exact counts of each
+ * transform (2^16 each), deltas restarting every C symbols. */
+static int exact_delta(const uint8_t *in, size_t m, unsigned C)
+{
+    gpulz_fast_hists H;
+    int delta = -1, split = 0;
+    if (gpulz_fast_hists_init(&H, 2) != GPULZ_OK)
+        return -1;
+    for (size_t i = 0; i < m; i++) {
+        const unsigned v = in[2 * i] | (unsigned)in[2 * i + 1] << 8;
+        const unsigned b = i % C ? in[2 * i - 2] | (unsigned)in[2 * i - 1] << 8 : 0;
+        H.whole[0].count[v]++;
+        H.whole[1].count[(v - b) & 0xFFFFu]++;
+    }
+    for (int d = 0; d < 2; d++) {
+        H.whole[d].N = m;
+        gpulz_hist_narrow(&H.whole[d]);
+    }
+    gpulz_fast_hists_planes_from_whole(&H);
+    if (gpulz_fast_choose(&H, GPULZ_SEG_LOG2_DEFAULT, -1, &delta, &split) != GPULZ_OK)
+        delta = -1;
+    gpulz_fast_hists_free(&H);
+    return delta;
+}
+
+/*
+ * §19: past GPULZ_PICK_GROUPS groups of 8 symbols of S = 2, fast takes DELTA
+ * as the sample says: on inputs where the sample and the whole chunk
+ * disagree (codec_pick.h) the chunk's DELTA flag follows the sample, the
+ * exact estimate the other way.
+ */
+static void pick_trials(void)
+{
+    const unsigned C = 4096;
+    const uint64_t every = gpulz_sample_every(PICK_GROUPS, GPULZ_PICK_SAMPLE);
+    uint8_t *in = tu_xmalloc(2 * PICK_SYMBOLS);
+    TU_CHECK(every == 72 && gpulz_pick_sampled(PICK_SYMBOLS, 2) &&
+                 !gpulz_pick_sampled(8 * (uint64_t)GPULZ_PICK_GROUPS + 7, 2) && !gpulz_pick_sampled(PICK_SYMBOLS, 4),
+             "the sample: one run in %llu, not 72", (unsigned long long)every);
+    for (int walk_sampled = 0; walk_sampled < 2; walk_sampled++) {
+        const char *what = walk_sampled ? "walk sampled" : "walk not sampled";
+        TU_CHECK(pick_input(in, walk_sampled) == 0, "%s: out of memory", what);
+        const int exact = exact_delta(in, PICK_SYMBOLS, C);
+        TU_CHECK(exact == !walk_sampled, "%s: the whole chunk's estimates pick DELTA %d, not %d", what, exact,
+                 !walk_sampled);
+        gpulz_params p;
+        tu_params(&p, 2, 128, C, 2);
+        p.mode = GPULZ_MODE_FAST;
+        size_t len = 0;
+        uint8_t *c = round_trip(in, 2 * PICK_SYMBOLS, &p, &len, "sampled DELTA");
+        gpulz_layout L;
+        const int rc = c ? gpulz_header_parse(c, len, &L, NULL) : GPULZ_ERR_PARAM;
+        TU_CHECK(rc == GPULZ_OK && !!(L.flags & GPULZ_V2_FLAG_DELTA) == walk_sampled,
+                 "%s: fast wrote DELTA %d, the sample's pick is %d (%s)", what,
+                 rc == GPULZ_OK ? !!(L.flags & GPULZ_V2_FLAG_DELTA) : -1, walk_sampled, gpulz_strerror(rc));
+        free(c);
+    }
+    free(in);
+}
+
 int main(void)
 {
     long_segment_trial();
+    pick_trials();
     kinds_trials();
     auto_trials();
     ratio_trials();

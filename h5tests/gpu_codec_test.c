@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "codec_pick.h"
 #include "datagen.h"
 #include "gpu_tune.h"
 #include "gpu_v2.h"
@@ -661,7 +662,7 @@ static void hist_one(gpu_ctx *c, const uint8_t *src, size_t m, unsigned C, const
     cudaMemcpy(d_src, src, 2 * m, cudaMemcpyHostToDevice);
     cudaMemset(d_hist, 0, 2 * bins * sizeof *got);
     cudaMemset(d_range, 0, sizeof area); /* gpu_v2_hist's caller zeroes both */
-    int rc = gpu_v2_hist(c, d_src, m, 2, C, 1, (uint64_t *)d_hist, bins, (unsigned *)d_range, NULL);
+    int rc = gpu_v2_hist(c, d_src, m, 2, C, 1, (uint64_t *)d_hist, bins, (unsigned *)d_range, NULL, NULL);
     CHECK(rc == GPULZ_OK && cudaDeviceSynchronize() == cudaSuccess, "%s: gpu_v2_hist %d", what, rc);
     cudaMemcpy(got, d_hist, 2 * bins * sizeof *got, cudaMemcpyDeviceToHost);
     cudaMemcpy(area, d_range, sizeof area, cudaMemcpyDeviceToHost);
@@ -734,6 +735,40 @@ static void v2_sampled(uint8_t *src)
     v2_ranges(src);
     gpu_tune_sample_groups(0);
     printf("sampled statistics done, %d failures\n", failures);
+}
+
+/*
+ * Fast's DELTA from the sample (FORMAT.md §19) on inputs where the sample
+ * and the whole chunk disagree (codec_pick.h), with the window's sample the
+ * pick's and (a test's) another; values too wide for the shared counters
+ * and narrow deltas; quantization codes, which take no DELTA: the CPU's
+ * bytes from the device's pick.
+ */
+static void v2_picked(void)
+{
+    uint8_t *in = malloc(2 * PICK_SYMBOLS);
+    for (int t = 0; t < (quick ? 2 : 5) && in; t++) {
+        if (t < 4) {
+            CHECK(pick_input(in, t & 1) == 0, "the sampled DELTA's input: out of memory");
+        } else {
+            unsigned v = (unsigned)rnd();
+            for (size_t i = 0; i < PICK_SYMBOLS; i++) {
+                v = (v + (unsigned)(rnd() % 37)) & 0xFFFFu;
+                in[2 * i] = (uint8_t)v;
+                in[2 * i + 1] = (uint8_t)(v >> 8);
+            }
+        }
+        gpu_tune_sample_groups(t == 2 || t == 3 ? 1000 : 0);
+        v2_one(in, 2 * PICK_SYMBOLS - (t == 1), 2, 128, 256u << (rnd() % 7), t == 2 ? GPULZ_FLAG_NO_CHECKSUM : 0,
+               t == 3 ? GPULZ_MODE_AUTO : GPULZ_MODE_FAST);
+    }
+    gpu_tune_sample_groups(0);
+    if (in && !quick) {
+        gpulz_gen("quant", in, 2 * PICK_SYMBOLS, 3);
+        v2_one(in, 2 * PICK_SYMBOLS, 2, 128, 4096, 0, GPULZ_MODE_AUTO);
+    }
+    free(in);
+    printf("sampled DELTA done, %d failures\n", failures);
 }
 
 /*
@@ -912,6 +947,8 @@ static void format2_trials(void)
     v2_outgrown(src);
     v2_ranges(src);
     v2_sampled(src);
+    if (quick < 2)
+        v2_picked();
     v2_ck_trials(src);
     /* 12 288 pieces for the checksum, more than its grid's warps
      * (GPU_V2_CK_BLOCKS_MOST blocks of 8): each warp sums several (its

@@ -475,11 +475,11 @@ static void fast_hists_count(gpulz_fast_hists *H, int d, const uint8_t *y, uint6
     }
 }
 
-int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *split)
+int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int fixed, int *delta, int *split)
 {
     const unsigned S = H->S;
     uint64_t best = UINT64_MAX;
-    for (int d = 0; d < 2; d++)
+    for (int d = fixed < 0 ? 0 : fixed; d < (fixed < 0 ? 2 : fixed + 1); d++)
         for (int sp = 0; sp < 2; sp++) {
             if (!gpulz_v2_flags_ok(GPULZ_V2_FLAG_ENTROPY | (sp ? GPULZ_V2_FLAG_SPLIT : 0), S))
                 continue;
@@ -731,6 +731,33 @@ static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hi
     return GPULZ_OK;
 }
 
+/* §19: fast's DELTA from the sample (S = 2 past GPULZ_PICK_GROUPS groups):
+ * 1 where the sample's deltas weigh more than its symbols. */
+static int pick_delta(const uint8_t *src, uint64_t m, uint64_t C, int *delta)
+{
+    uint32_t *count = calloc(2 * 65536, sizeof *count);
+    if (!count)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the sample's counters");
+    const uint64_t groups = m / 8, every = gpulz_sample_every(groups, GPULZ_PICK_SAMPLE);
+    const uint64_t picks = gpulz_sample_picks(groups, every);
+    for (uint64_t w = 0; w < picks; w++) {
+        const uint64_t k0 = gpulz_sample_run(w, every) * GPULZ_SAMPLE_RUN;
+        const uint64_t k1 = groups - k0 < GPULZ_SAMPLE_RUN ? groups : k0 + GPULZ_SAMPLE_RUN;
+        for (uint64_t i = 8 * k0; i < 8 * k1; i++) {
+            const uint32_t v = (uint32_t)sym_get(src + 2 * i, 2);
+            const uint32_t before = i % C ? (uint32_t)sym_get(src + 2 * i - 2, 2) : 0;
+            count[v]++;
+            count[65536 + ((v - before) & 0xFFFFu)]++;
+        }
+    }
+    uint64_t weight[2] = {0, 0};
+    for (uint32_t v = 0; v < 2 * 65536; v++)
+        weight[v >> 16] += gpulz_pick_weight(count[v]);
+    free(count);
+    *delta = weight[1] > weight[0];
+    return GPULZ_OK;
+}
+
 /* §19: fast's choice of DELTA and SPLIT, the first of the lowest estimate;
  * *y is the transformed symbols (src itself, or *own with DELTA), and H
  * keeps the histograms for the coder. */
@@ -751,7 +778,10 @@ static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, un
         return rc;
     if (S == 2)
         gpulz_fast_hists_planes_from_whole(H);
-    if ((rc = gpulz_fast_choose(H, g, delta, split)) != GPULZ_OK)
+    int fixed = -1;
+    if (gpulz_pick_sampled(m, S) && (rc = pick_delta(src, m, L->block_symbols, &fixed)) != GPULZ_OK)
+        return rc;
+    if ((rc = gpulz_fast_choose(H, g, fixed, delta, split)) != GPULZ_OK)
         return rc;
     if (*delta) {
         if (!(*own = malloc(m ? m * S : 1)))

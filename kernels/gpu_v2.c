@@ -125,7 +125,7 @@ void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h)
  * chunk's statistics) become about 128 KB and a scatter over the range. */
 int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_range, const uint64_t *d_hist,
                        size_t bins, unsigned ntrans, uint64_t *d_pack, unsigned part0, uint64_t *h_bins,
-                       uint64_t *h_pack, cudaStream_t st, gpulz_hist h[])
+                       uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_hist h[])
 {
     int rc = GPULZ_OK;
     unsigned wide = 0; /* the transforms read whole, one bit each */
@@ -139,8 +139,10 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
                                  st));
         GPULZ_CK(cudaStreamSynchronize(st));
         for (unsigned t = 0; t < ntrans; t++)
-            wide |= (unsigned)!hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t]) << t;
+            if (!h_pick || *h_pick == t)
+                wide |= (unsigned)!hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t]) << t;
     } else {
+        /* all counted: the pick, which arrived with them, only says which to read */
         wide = (1u << ntrans) - 1;
     }
     if (!wide)
@@ -155,7 +157,7 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
                              cudaMemcpyDeviceToHost, st));
     GPULZ_CK(cudaStreamSynchronize(st));
     for (unsigned t = t0; t < t1; t++)
-        if (wide >> t & 1) {
+        if (wide >> t & 1 && (!h_pick || *h_pick == t)) {
             h[t].count = h_bins + t * bins;
             h[t].N = N;
             gpulz_hist_narrow(&h[t]);
@@ -175,15 +177,18 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768 + 1) * sizeof(uint64_t))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
-    uint32_t *const slot = gpu_v2_sum_slot(c, P->hist_bins);
+    uint32_t *const slot = gpu_v2_sum_slot(c, P->hist_bins), *const pick_slot = slot + 1;
+    unsigned *const d_pick = P->pick ? (unsigned *)(scratch + P->pick) : NULL;
     const int ck_inline = checksum && n <= GPU_V2_CK_INLINE_MAX;
     /* the histograms, their ranges and the checksum's sum zeroed in one
      * call: on chunks of a few MB the host's calls are what the statistics
      * wait for, at about 5 us each */
     GPULZ_CK(cudaMemsetAsync(scratch + P->hist, 0, P->status + sizeof(uint32_t) - P->hist, st));
     if ((rc = gpu_v2_hist(c, d_src, m, S, C, 1, (uint64_t *)(scratch + P->hist), P->hist_bins,
-                           (unsigned *)(scratch + P->range), st)) != GPULZ_OK)
+                           (unsigned *)(scratch + P->range), d_pick, st)) != GPULZ_OK)
         goto done;
+    if (d_pick)
+        GPULZ_CK(cudaMemcpyAsync(pick_slot, d_pick + GPU_V2_PICK_WORD, sizeof *pick_slot, cudaMemcpyDeviceToHost, st));
     if (ck_inline) {
         /* in line, its sum back with the statistics: the side stream's
          * events cost the host more calls than the pass costs the device */
@@ -207,7 +212,8 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
         /* S = 2's packed words in ratio's room, free until then */
         if ((rc = gpu_v2_hists_fetch(c, S, m, (unsigned *)(scratch + P->range), (uint64_t *)(scratch + P->hist),
                                      P->hist_bins, 2, (uint64_t *)(scratch + P->pack), 0, counts,
-                                     gpu_v2_ratio_hists(c, P->hist_bins), st, H->whole)) != GPULZ_OK)
+                                     gpu_v2_ratio_hists(c, P->hist_bins), d_pick ? pick_slot : NULL, st,
+                                     H->whole)) != GPULZ_OK)
             goto done;
     } else {
         GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts,
@@ -221,8 +227,9 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     }
     if (S == 2)
         gpulz_fast_hists_planes_from_whole(H);
+    M->pick = d_pick ? (int)*pick_slot : -1; /* every fetch above waited for the stream */
     if (ck_inline)
-        M->sum = *slot; /* every fetch above waited for the stream */
+        M->sum = *slot;
 done:
     return rc;
 }
@@ -546,7 +553,7 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         M->valid = 1;
     }
     gpulz_fast_hists *const H = &M->H;
-    if ((rc = gpulz_fast_choose(H, g, &delta, &split)) != GPULZ_OK)
+    if ((rc = gpulz_fast_choose(H, g, M->pick, &delta, &split)) != GPULZ_OK)
         goto done;
     if (lzss) {
         rc = gpu_v2_compress_ratio(c, d_src, &L, p, delta, checksum, d_dst, dst_cap, scratch, &P, st, M, dst_len);

@@ -340,21 +340,18 @@ __device__ __forceinline__ void v2_extremes_put(const v2_extremes &e, unsigned *
     }
 }
 
-/* The window: the extremes of one run of 32 groups in each `every`
- * (gpu_v2_sample_every), a warp to a run, the run within its `every` picked
- * by a hash of its number, so that data with a period (rows of an image)
- * is not sampled at one phase of it. */
+/* The window: the extremes of the sample's runs of groups (gpulz_sample_run,
+ * about gpu_v2_sample_groups() of them), a warp to a run. */
 __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask,
                                                             uint64_t every, unsigned *range)
 {
     v2_extremes e[2];
     const bool vec = ((uintptr_t)x & 15) == 0;
-    const uint64_t groups = m / 8, runs = (groups + 31) / 32, picks = (runs + every - 1) / every;
+    const uint64_t groups = m / 8, picks = gpulz_sample_picks(groups, every);
     const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
     const unsigned lane = threadIdx.x & 31;
     for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w < picks; w += warps) {
-        const uint64_t run = w * every + (every > 1 ? ((uint32_t)w * 0x9E3779B1u >> 7) % every : 0);
-        const uint64_t k = run * 32 + lane;
+        const uint64_t k = gpulz_sample_run(w, every) * GPULZ_SAMPLE_RUN + lane;
         if (k >= groups)
             continue;
         uint32_t q[4], d[4];
@@ -419,46 +416,86 @@ __device__ __forceinline__ void v2_count_words(uint32_t *c, const uint32_t (&w)[
     }
 }
 
-__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
-    gpu_v2_count2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask, unsigned ntrans, int sampled, unsigned *range,
-                         unsigned long long *hist, size_t bins)
-{
-    extern __shared__ uint32_t cnt[]; /* transform t at t * GPU_V2_COUNT2_WORDS */
+/* The windows of count2's transforms (gpu_v2_window_of) and their shared
+ * counters: on where counted in shared memory, copies of the counters
+ * stride words apart. */
+struct v2_windows2 {
     unsigned lo[2] = {0, 0}, span[2] = {0, 0}, copies[2] = {1, 1}, stride[2] = {0, 0};
     bool on[2] = {false, false};
+    __device__ __forceinline__ v2_windows2(const unsigned *range, unsigned ntrans, int sampled, const bool (&skip)[2])
+    {
 #pragma unroll
-    for (unsigned t = 0; t < 2; t++) {
-        if (t >= ntrans)
-            break;
-        gpu_v2_window_of(range, t, sampled, &lo[t], &span[t]);
-        on[t] = span[t] <= GPU_V2_SPAN_MAX;
-        while (copies[t] < 8 && 2 * copies[t] * ((span[t] + 1) | 1u) <= GPU_V2_SPAN_MAX) {
-            copies[t] *= 2;
-            stride[t] = (span[t] + 1) | 1u;
+        for (unsigned t = 0; t < 2; t++) {
+            if (t >= ntrans)
+                break;
+            gpu_v2_window_of(range, t, sampled, &lo[t], &span[t]);
+            on[t] = span[t] <= GPU_V2_SPAN_MAX && !skip[t];
+            while (copies[t] < 8 && 2 * copies[t] * ((span[t] + 1) | 1u) <= GPU_V2_SPAN_MAX) {
+                copies[t] *= 2;
+                stride[t] = (span[t] + 1) | 1u;
+            }
         }
     }
+    /* lane's copy of transform t's counters in cnt */
+    __device__ __forceinline__ uint32_t *counters(uint32_t *cnt, unsigned t, unsigned lane) const
+    {
+        return cnt + t * GPU_V2_COUNT2_WORDS + (lane & (copies[t] - 1)) * stride[t];
+    }
+    __device__ __forceinline__ void zero(uint32_t *cnt) const
+    {
+        for (unsigned j = threadIdx.x; j < 2 * GPU_V2_COUNT2_WORDS; j += blockDim.x)
+            cnt[j] = 0;
+    }
+    /* the block's counts of transform t added to hist (values where they
+     * were counted into e) */
+    __device__ __forceinline__ void flush(const uint32_t *cnt, unsigned t, unsigned long long *hist,
+                                          v2_extremes &e) const
+    {
+        const uint32_t *ct = cnt + t * GPU_V2_COUNT2_WORDS;
+        for (unsigned j = threadIdx.x; j < span[t]; j += blockDim.x) {
+            uint32_t sum = 0;
+            for (unsigned q = 0; q < copies[t]; q++)
+                sum += ct[q * stride[t] + j];
+            if (sum) {
+                const uint32_t val = (lo[t] + j) & 0xFFFFu;
+                e.add(val * 0x10001u, val * 0x10001u);
+                atomicAdd(&hist[val], (unsigned long long)sum);
+            }
+        }
+    }
+};
+
+__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
+    gpu_v2_count2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask, unsigned ntrans, int sampled,
+                         const unsigned *pick, unsigned *range, unsigned long long *hist, size_t bins)
+{
+    extern __shared__ uint32_t cnt[]; /* transform t at t * GPU_V2_COUNT2_WORDS */
+    /* the transform fast did not pick from the sample: not counted, its own range left empty */
+    const unsigned picked = pick ? *pick : 2;
+    const bool skip[2] = {picked == 1, picked == 0};
+    const v2_windows2 W(range, ntrans, sampled, skip);
     unsigned *own = range + GPU_V2_RANGE_WORDS;
-    if (blockIdx.x == 0 && threadIdx.x < GPU_V2_RANGE_WORDS && !(threadIdx.x < 4 ? on[0] : on[1]))
+    if (blockIdx.x == 0 && threadIdx.x < GPU_V2_RANGE_WORDS &&
+        !(threadIdx.x < 4 ? W.on[0] || skip[0] : W.on[1] || skip[1]))
         own[threadIdx.x] = range[threadIdx.x];
-    if (!on[0] && !on[1])
+    if (!W.on[0] && !W.on[1])
         return;
-    for (unsigned j = threadIdx.x; j < 2 * GPU_V2_COUNT2_WORDS; j += blockDim.x)
-        cnt[j] = 0;
+    W.zero(cnt);
     __syncthreads();
     const unsigned lane = threadIdx.x & 31;
-    uint32_t *c0 = cnt + (lane & (copies[0] - 1)) * stride[0];
-    uint32_t *c1 = cnt + GPU_V2_COUNT2_WORDS + (lane & (copies[1] - 1)) * stride[1];
-    const uint32_t lo2[2] = {lo[0] * 0x10001u, lo[1] * 0x10001u}, span2[2] = {span[0] * 0x10001u, span[1] * 0x10001u};
+    uint32_t *c0 = W.counters(cnt, 0, lane), *c1 = W.counters(cnt, 1, lane);
+    const uint32_t lo2[2] = {W.lo[0] * 0x10001u, W.lo[1] * 0x10001u};
+    const uint32_t span2[2] = {W.span[0] * 0x10001u, W.span[1] * 0x10001u};
     v2_extremes e[2];
     const bool vec = ((uintptr_t)x & 15) == 0;
     const uint64_t groups = m / 8, step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < groups; k += step) {
         uint32_t q[4], d[4];
         v2_group2_packed(x, vec, cmask, k, q, d);
-        if (on[0])
-            v2_count_words(c0, q, lo2[0], span2[0], span[0], hist, e[0]);
-        if (on[1])
-            v2_count_words(c1, d, lo2[1], span2[1], span[1], hist + bins, e[1]);
+        if (W.on[0])
+            v2_count_words(c0, q, lo2[0], span2[0], W.span[0], hist, e[0]);
+        if (W.on[1])
+            v2_count_words(c1, d, lo2[1], span2[1], W.span[1], hist + bins, e[1]);
     }
     uint32_t v, dv;
     if (v2_tail2(x, m, cmask, v, dv)) {
@@ -466,10 +503,10 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
         uint32_t *const ct[2] = {c0, c1};
 #pragma unroll
         for (unsigned t = 0; t < 2; t++) {
-            const uint32_t at = (val[t] - lo[t]) & 0xFFFFu;
-            if (!on[t])
+            const uint32_t at = (val[t] - W.lo[t]) & 0xFFFFu;
+            if (!W.on[t])
                 continue;
-            if (at < span[t])
+            if (at < W.span[t])
                 atomicAdd(ct[t] + at, 1u);
             else
                 v2_count_outside(hist + t * bins, val[t], e[t]);
@@ -478,22 +515,96 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
     __syncthreads();
 #pragma unroll
     for (unsigned t = 0; t < 2; t++) {
-        if (!on[t])
+        if (!W.on[t])
             continue;
-        const uint32_t *ct = cnt + t * GPU_V2_COUNT2_WORDS;
-        for (unsigned j = threadIdx.x; j < span[t]; j += blockDim.x) {
-            uint32_t sum = 0;
-            for (unsigned q = 0; q < copies[t]; q++)
-                sum += ct[q * stride[t] + j];
-            if (sum) {
-                const uint32_t val = (lo[t] + j) & 0xFFFFu;
-                e[t].add(val * 0x10001u, val * 0x10001u);
-                atomicAdd(&hist[t * bins + val], (unsigned long long)sum);
-            }
-        }
+        W.flush(cnt, t, hist + t * bins, e[t]);
         v2_extremes_put(e[t], own + 4 * t);
     }
 }
+
+/*
+ * Fast's DELTA from the sample (FORMAT.md §19, gpulz_pick_sampled): the
+ * sample's counts of both transforms, as count2 counts (in the windows
+ * from range2's larger sample), a thread a group of the runs, into the pick
+ * area's 64-bit bins; a
+ * transform whose window is too wide for shared memory, or all where the
+ * block has none (shared 0), value by value into the bins.
+ * gpu_v2_weigh2_kernel then weighs the counts and picks.
+ */
+__global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
+    gpu_v2_sample2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask, int sampled, int shared,
+                          const unsigned *range, unsigned long long *bins)
+{
+    extern __shared__ uint32_t cnt[];
+    const bool skip[2] = {!shared, !shared};
+    const v2_windows2 W(range, 2, sampled, skip);
+    if (W.on[0] || W.on[1])
+        W.zero(cnt);
+    __syncthreads();
+    const unsigned lane = threadIdx.x & 31;
+    uint32_t *c[2] = {W.counters(cnt, 0, lane), W.counters(cnt, 1, lane)};
+    const uint32_t lo2[2] = {W.lo[0] * 0x10001u, W.lo[1] * 0x10001u};
+    const uint32_t span2[2] = {W.span[0] * 0x10001u, W.span[1] * 0x10001u};
+    v2_extremes e[2];
+    const bool vec = ((uintptr_t)x & 15) == 0;
+    const uint64_t groups = m / 8, every = gpulz_sample_every(groups, GPULZ_PICK_SAMPLE);
+    const uint64_t threads = gpulz_sample_picks(groups, every) * GPULZ_SAMPLE_RUN, step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < threads; j += step) {
+        const uint64_t k = gpulz_sample_run(j / GPULZ_SAMPLE_RUN, every) * GPULZ_SAMPLE_RUN + j % GPULZ_SAMPLE_RUN;
+        if (k >= groups)
+            continue;
+        uint32_t q[4], d[4];
+        v2_group2_packed(x, vec, cmask, k, q, d);
+#pragma unroll
+        for (unsigned t = 0; t < 2; t++) {
+            const uint32_t(&w)[4] = t ? d : q;
+            if (W.on[t]) {
+                v2_count_words(c[t], w, lo2[t], span2[t], W.span[t], bins + t * 65536u, e[t]);
+            } else {
+#pragma unroll
+                for (unsigned i = 0; i < 8; i++)
+                    v2_count_outside(bins + t * 65536u, w[i / 2] >> (16 * (i & 1)) & 0xFFFFu, e[t]);
+            }
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (unsigned t = 0; t < 2; t++)
+        if (W.on[t])
+            W.flush(cnt, t, bins + t * 65536u, e[t]);
+}
+
+/* The sample's weights, a count a thread (2^17 / GPU_V2_WEIGH_THREADS
+ * blocks), each block's sum added to its transform's; the last block writes
+ * the pick.  Weighed by one block at the end of the counting, the 2^17
+ * counts took 60 us of L2 latency. */
+#define GPU_V2_WEIGH_THREADS 1024u
+__global__ void __launch_bounds__(GPU_V2_WEIGH_THREADS) gpu_v2_weigh2_kernel(unsigned *area)
+{
+    __shared__ unsigned long long part[GPU_V2_WEIGH_THREADS / 32];
+    __shared__ bool last;
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned long long *sum = (unsigned long long *)(area + GPU_V2_PICK_SUMS);
+    unsigned long long w = gpulz_pick_weight((uint32_t)((const unsigned long long *)(area + GPU_V2_PICK_HEAD))[i]);
+    for (unsigned o = 16; o; o >>= 1)
+        w += __shfl_xor_sync(0xFFFFFFFFu, w, o);
+    if (lane == 0)
+        part[warp] = w;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long b = 0;
+        for (unsigned j = 0; j < blockDim.x / 32; j++)
+            b += part[j];
+        atomicAdd(&sum[i >> 16], b); /* a block's counts are of one transform */
+        __threadfence();
+        last = atomicAdd(&area[GPU_V2_PICK_TICKET], 1u) == gridDim.x - 1;
+        if (last) {
+            __threadfence();
+            area[GPU_V2_PICK_WORD] = __ldcg(&sum[1]) > __ldcg(&sum[0]);
+        }
+    }
+}
+
 
 /* The narrow transforms' counts packed for the host (gpu_v2.h's layout),
  * block t transform t's, after count2 and hist2: a few KB cross the bus
@@ -526,11 +637,13 @@ __global__ void __launch_bounds__(256) gpu_v2_pack2_kernel(const unsigned *range
 #define GPU_V2_HIST2_RUN 65535u
 #define GPU_V2_HIST2_SMEM (65536u * 2u)
 __global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, uint64_t m, unsigned C,
-                                                            const unsigned *range, unsigned long long *hist,
-                                                            size_t bins)
+                                                            const unsigned *range, const unsigned *pick,
+                                                            unsigned long long *hist, size_t bins)
 {
     extern __shared__ uint32_t pair[]; /* value v's counter: half v & 1 of word v >> 1 */
     const unsigned d = blockIdx.y, lane = threadIdx.x & 31;
+    if (pick && *pick != d)
+        return;
     if (range) {
         unsigned lo, span;
         gpu_v2_range_of(range, d, &lo, &span);

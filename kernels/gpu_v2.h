@@ -65,6 +65,17 @@ GPULZ_HD uint32_t gpu_v2_room(uint32_t c, unsigned u)
 #define GPU_V2_RANGE_AREA (2 * GPU_V2_RANGE_WORDS)
 #define GPU_V2_SAMPLE_GROUPS (1u << 18)
 
+/* Fast's DELTA from the sample (gpulz_pick_sampled, gpu_v2_sample2_kernel):
+ * the pick area holds the weighing blocks' ticket, the pick (0 or 1), the
+ * transforms' weights (two 64-bit sums) and, from word GPU_V2_PICK_HEAD,
+ * the sample's 64-bit counts of each transform's 2^16 values; zeroed before
+ * the sample is counted. */
+#define GPU_V2_PICK_TICKET 0
+#define GPU_V2_PICK_WORD 1
+#define GPU_V2_PICK_SUMS 2
+#define GPU_V2_PICK_HEAD 64
+#define GPU_V2_PICK_BYTES (GPU_V2_PICK_HEAD * 4u + 2 * 65536u * 8u)
+
 /* Transform t's values as [lo, lo + span) modulo 2^16, the narrower of the
  * plain and the signed extent (the plain one on a tie, as the CPU's
  * span16_narrow); span 0 where it holds no value. */
@@ -97,14 +108,6 @@ GPULZ_HD void gpu_v2_window_of(const unsigned *area, unsigned t, int sampled, un
         *lo = (*lo - (w - *span) / 2) & 0xFFFFu;
         *span = w;
     }
-}
-
-/* Where the sample takes every group of 8 symbols (1), or one run of 32
- * groups in each `every` runs, about `most` groups (gpu_v2_sample_groups). */
-GPULZ_HD uint64_t gpu_v2_sample_every(uint64_t groups, uint64_t most)
-{
-    const uint64_t e = (groups + most - 1) / most;
-    return e ? e : 1;
 }
 
 /* The packed statistics' words (uint64_t) in the device scratch and on the
@@ -173,6 +176,7 @@ typedef struct gpu_v2_job {
  * area.  Statistics and coding take every mode; ratio adds the tokens. */
 typedef struct gpu_v2_plan {
     size_t hist, range, pack, status, enc, dec, words, seg_off, states, temp, coded, total;
+    size_t pick; /* the sample's area where fast picks DELTA from it (gpulz_pick_sampled), else 0 */
     size_t coded_bytes; /* the streams' words as coded: their units' bytes, each stream 256-aligned */
     size_t hist_bins;  /* per transform */
     size_t temp_bytes; /* the segments' scan (gpu_v2_place) */
@@ -206,6 +210,9 @@ typedef struct gpu_v2_memo {
      * GPU_V2_CK_INLINE_MAX it comes back with the statistics, into sum. */
     uint32_t sum;
     const uint32_t *sum_at;
+    /* fast's DELTA as the sample picked it (gpulz_pick_sampled), else -1:
+     * then H holds only that transform's histograms */
+    int pick;
     /* Set before a fast candidate that ratio follows: fast starts ratio's
      * tokens on the context's side stream, beside its own coding, and ratio
      * waits for them (tokens, their delta, the context's side_done); freeing
@@ -332,7 +339,8 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
  * d_pack, back into h_pack) and scattered into part part0 + t; else its
  * bins read where they arrive, h_bins + t * bins, and narrowed on the host.
  * h_pack may be h_bins when ntrans is 1.  It waits for st, so that copies
- * the caller queued on st before it have arrived too.
+ * the caller queued on st before it have arrived too; with h_pick (the
+ * sample's pick, one of those copies) it makes only h[*h_pick].
  *
  * gpu_v2_hist_release zeroes h's range again where h is in part d, and
  * leaves h without counts.
@@ -340,7 +348,7 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
 #define GPU_V2_WHOLE_PARTS 3
 int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_range, const uint64_t *d_hist,
                        size_t bins, unsigned ntrans, uint64_t *d_pack, unsigned part0, uint64_t *h_bins,
-                       uint64_t *h_pack, cudaStream_t st, gpulz_hist h[]);
+                       uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_hist h[]);
 void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h);
 
 /* Where ratio's token histograms (768 + bins counters) come back to in
@@ -482,9 +490,13 @@ int gpu_v2_opened_verdict(gpu_v2_reader *R, gpu_v2_job *J, unsigned opened, cons
 /* The histograms of the symbols and, with delta_too, of their deltas (§19):
  * bins per transform as gpu_v2_plan says, 64-bit counts added to hist;
  * range: GPU_V2_RANGE_AREA words of device scratch (S = 2 uses them); the
- * caller zeroed both. */
+ * caller zeroed both.  With pick (S = 2, delta_too, gpulz_pick_sampled;
+ * GPU_V2_PICK_BYTES of device scratch, zeroed), fast's DELTA from the sample
+ * first, into pick[GPU_V2_PICK_WORD], and the other transform's counts left
+ * out where a pass is saved by it (its range words, and where counted its
+ * counts, are then not to be read). */
 int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C, int delta_too,
-                uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st);
+                uint64_t *hist, size_t bins, unsigned *range, unsigned *pick, cudaStream_t st);
 
 /* Inputs of one histogram launch, one per grid row. */
 #define GPU_V2_HIST_INPUTS 3

@@ -50,7 +50,10 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     P->hist = 0;
     /* fast's two transforms, or ratio's streams: flags, literals, lengths, offsets */
     P->range = align256(P->hist + (2 * P->hist_bins + 3 * 256) * sizeof(uint64_t));
-    P->pack = align256(P->range + GPU_V2_RANGE_AREA * sizeof(unsigned));
+    const size_t range_end = P->range + GPU_V2_RANGE_AREA * sizeof(unsigned);
+    if (gpulz_pick_sampled(m, S))
+        P->pick = align256(range_end);
+    P->pack = align256(P->pick ? P->pick + GPU_V2_PICK_BYTES : range_end);
     P->status = align256(P->pack + GPU_V2_PACK_WORDS(2) * sizeof(uint64_t));
     P->enc = align256(P->status + 16);
     P->dec = align256(P->enc + enc_values * sizeof(gpu_v2_enc) + GPU_V2_SUMS_BYTES); /* the sums after the entries */
@@ -103,26 +106,48 @@ extern "C" int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S)
 }
 
 extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C,
-                           int delta_too, uint64_t *hist, size_t bins, unsigned *range, cudaStream_t st)
+                           int delta_too, uint64_t *hist, size_t bins, unsigned *range, unsigned *pick,
+                           cudaStream_t st)
 {
     int rc = GPULZ_OK;
     unsigned long long *h = (unsigned long long *)hist;
     const unsigned ntrans = delta_too ? 2 : 1;
-    if (gpu_v2_hist_ranged(c, m, S)) {
+    if (pick && (S != 2 || !delta_too || !gpulz_pick_sampled(m, S)))
+        return gpulz_fail(GPULZ_ERR_PARAM, "no sampled choice of DELTA for %llu symbols of %u bytes",
+                          (unsigned long long)m, S);
+    const unsigned *picked = NULL;
+    const int ranged = gpu_v2_hist_ranged(c, m, S);
+    const uint64_t every = gpulz_sample_every(m / 8, gpu_v2_sample_groups());
+    if (ranged) {
         /* narrow windows counted in one pass; hist2 takes the rest */
-        const uint64_t every = gpu_v2_sample_every(m / 8, gpu_v2_sample_groups());
         gpu_v2_range2_kernel<<<grid_resident(c, m / 8 / every + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, every,
                                                                                            range);
         GPULZ_CK(cudaGetLastError());
         if ((rc = gpu_smem_optin(c, (const void *)gpu_v2_count2_kernel, GPU_V2_COUNT2_SMEM)) != GPULZ_OK ||
+            (rc = gpu_smem_optin(c, (const void *)gpu_v2_sample2_kernel, GPU_V2_COUNT2_SMEM)) != GPULZ_OK ||
             (rc = gpu_smem_optin(c, (const void *)gpu_v2_hist2_kernel, GPU_V2_HIST2_SMEM)) != GPULZ_OK)
             return rc;
+    }
+    if (pick) {
+        /* in the windows of range2's sample; value by value without them */
+        const uint64_t pick_every = gpulz_sample_every(m / 8, GPULZ_PICK_SAMPLE);
+        const uint64_t runs = gpulz_sample_picks(m / 8, pick_every) * GPULZ_SAMPLE_RUN;
+        gpu_v2_sample2_kernel<<<grid_resident(c, runs, GPU_V2_COUNT2_THREADS, 1), GPU_V2_COUNT2_THREADS,
+                                ranged ? GPU_V2_COUNT2_SMEM : 0, st>>>(
+            d_src, m, C - 1, every != pick_every, ranged, range,
+            (unsigned long long *)(pick + GPU_V2_PICK_HEAD));
+        GPULZ_CK(cudaGetLastError());
+        gpu_v2_weigh2_kernel<<<2 * 65536 / GPU_V2_WEIGH_THREADS, GPU_V2_WEIGH_THREADS, 0, st>>>(pick);
+        GPULZ_CK(cudaGetLastError());
+        picked = pick + GPU_V2_PICK_WORD;
+    }
+    if (ranged) {
         gpu_v2_count2_kernel<<<grid_resident(c, m / 8 + 1, GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM),
                                GPU_V2_COUNT2_THREADS,
-                               GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, every > 1, range, h, bins);
+                               GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, every > 1, picked, range, h, bins);
         GPULZ_CK(cudaGetLastError());
         dim3 grid(grid_resident(c, m, GPU_V2_HIST2_RUN, 1), ntrans);
-        gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, h, bins);
+        gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, picked, h, bins);
         GPULZ_CK(cudaGetLastError());
         return GPULZ_OK;
     }

@@ -89,7 +89,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
                                          {dh, dh + 256 + bins, dh + 512 + bins}};
     GPULZ_CK(cudaMemsetAsync(dh, 0, P->range + GPU_V2_RANGE_AREA * sizeof *rng - P->hist, st)); /* and rng */
     if ((rc = gpu_v2_hist_bytes(&bytes_in, 3, st)) != GPULZ_OK ||
-        (rc = gpu_v2_hist(c, scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, st)) != GPULZ_OK)
+        (rc = gpu_v2_hist(c, scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, NULL, st)) != GPULZ_OK)
         goto done;
     /* pinned, after the statistics (gpu_v2_stats made the room); S <= 2's
      * literals whole, as the statistics are (S = 2's packed where their
@@ -103,7 +103,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
                                  st));
         borrowed = 1;
         if ((rc = gpu_v2_hists_fetch(c, S, nl, rng, dh + 256, bins, 1, (uint64_t *)(scratch + P->pack), 2,
-                                     counts + 256, counts + 256, st, HL.whole)) != GPULZ_OK)
+                                     counts + 256, counts + 256, NULL, st, HL.whole)) != GPULZ_OK)
             goto done;
     } else {
         GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));

@@ -235,6 +235,63 @@ GPULZ_HD uint64_t gpulz_symbol_mask(unsigned S)
     return S == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * S)) - 1;
 }
 
+/*
+ * §19: fast's DELTA for a chunk of S = 2 with more than GPULZ_PICK_GROUPS
+ * groups of 8 symbols comes from a sample of about GPULZ_PICK_SAMPLE of
+ * them, so that the GPU counts one transform over the whole chunk and not
+ * two.  Below that size the sample's own passes (about 15 us on an H200)
+ * cost more than the second transform's counts, which take about 0.15 us a
+ * MB.  The sample: one run of GPULZ_SAMPLE_RUN groups in each `every` runs,
+ * the run within its `every` picked by a hash of its number, so that data
+ * with a period (rows of an image) is not sampled at one phase of it.  The
+ * GPU's counting window is sampled alike.
+ */
+#define GPULZ_PICK_GROUPS (1u << 22)
+#define GPULZ_PICK_SAMPLE (1u << 16)
+#define GPULZ_SAMPLE_RUN 32 /* groups */
+
+GPULZ_HD int gpulz_pick_sampled(uint64_t m, unsigned S)
+{
+    return S == 2 && m / 8 > GPULZ_PICK_GROUPS;
+}
+/* every group (1), or one run in each `every`: about `most` groups */
+GPULZ_HD uint64_t gpulz_sample_every(uint64_t groups, uint64_t most)
+{
+    const uint64_t e = (groups + most - 1) / most;
+    return e ? e : 1;
+}
+/* the runs the sample takes */
+GPULZ_HD uint64_t gpulz_sample_picks(uint64_t groups, uint64_t every)
+{
+    return ((groups + GPULZ_SAMPLE_RUN - 1) / GPULZ_SAMPLE_RUN + every - 1) / every;
+}
+/* the sample's run w: its first group is GPULZ_SAMPLE_RUN times this */
+GPULZ_HD uint64_t gpulz_sample_run(uint64_t w, uint64_t every)
+{
+    return w * every + ((uint32_t)w * 0x9E3779B1u >> 7) % every;
+}
+/* 256 log2(c) for c >= 1, linear between powers of two: integers only, so
+ * that the CPU and the GPU weigh a sample alike */
+GPULZ_HD uint32_t gpulz_pick_log(uint32_t c)
+{
+#if defined(__CUDA_ARCH__)
+    const unsigned b = 31 - (unsigned)__clz(c);
+#elif defined(__GNUC__) || defined(__clang__)
+    const unsigned b = 31 - (unsigned)__builtin_clz(c);
+#else
+    unsigned b = 0;
+    while (c >> b >> 1)
+        b++;
+#endif
+    return 256 * b + ((c << (31 - b)) >> 23 & 255u);
+}
+/* a transform's weight from the sample's count c of one of its values; DELTA
+ * where the deltas' weights add up to more than the symbols' */
+GPULZ_HD uint64_t gpulz_pick_weight(uint32_t c)
+{
+    return c ? (uint64_t)c * gpulz_pick_log(c) : 0;
+}
+
 #ifdef __cplusplus
 }
 #endif

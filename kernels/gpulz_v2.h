@@ -55,7 +55,9 @@ int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S);
 int gpulz_fast_hists_init_planes(gpulz_fast_hists *H, unsigned S);
 void gpulz_fast_hists_free(gpulz_fast_hists *H);
 void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H);
-int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int *delta, int *split);
+/* §19: fast's DELTA and SPLIT from H; with fixed >= 0 (DELTA as the sample
+ * picked it) only SPLIT, and H need hold only that transform's counts. */
+int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int fixed, int *delta, int *split);
 
 /* §19: ratio's SPLIT for its literals, from H->whole[0], their histogram
  * (S = 2 estimates both ways, without SPLIT on a tie; S >= 4 always splits,
