@@ -233,10 +233,11 @@ __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(gpu_v2_hist_inputs in,
  * window of each transform's values first, from a sample of them
  * (gpu_v2_range2_kernel), then the counts over that window in shared memory
  * and the values' own range (gpu_v2_count2_kernel), the data read once for
- * both transforms.  The sample spares a whole pass: the counts, bound by
- * shared-memory atomics, take the extent's few instructions in their
- * shadow.  hist2 below counts the transforms whose window is wider than
- * GPU_V2_SPAN_MAX.  The bins handed back are the same 2^16 per transform
+ * both transforms, or for the one fast picked from a sample on a large
+ * chunk (gpu_v2_sample2_kernel).  The sample spares a whole pass: the
+ * counts, bound by shared-memory atomics, take the extent's few
+ * instructions in their shadow.  hist2 below counts the transforms whose
+ * window is wider than GPU_V2_SPAN_MAX.  The bins handed back are the same 2^16 per transform
  * whichever kernel counted them; gpu_v2_pack2_kernel packs a narrow
  * transform's for the host.  The range area: gpu_v2.h.
  */
@@ -524,12 +525,13 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
 
 /*
  * Fast's DELTA from the sample (FORMAT.md §19, gpulz_pick_sampled): the
- * sample's counts of both transforms, as count2 counts (in the windows
- * from range2's larger sample), a thread a group of the runs, into the pick
- * area's 64-bit bins; a
- * transform whose window is too wide for shared memory, or all where the
- * block has none (shared 0), value by value into the bins.
- * gpu_v2_weigh2_kernel then weighs the counts and picks.
+ * sample's counts of both transforms, as count2 counts (in the windows from
+ * range2's larger sample), a thread a group of the runs, into the pick
+ * area's 64-bit bins; a transform whose window is too wide for shared
+ * memory, or both where the block has none (shared 0), value by value.
+ * gpu_v2_weigh2_kernel then weighs the counts and picks.  Counted in 16-bit
+ * shared counters of all 2^16 values instead (a block an SM), the same
+ * sample took twice as long.
  */
 __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
     gpu_v2_sample2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask, int sampled, int shared,
@@ -548,7 +550,8 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
     v2_extremes e[2];
     const bool vec = ((uintptr_t)x & 15) == 0;
     const uint64_t groups = m / 8, every = gpulz_sample_every(groups, GPULZ_PICK_SAMPLE);
-    const uint64_t threads = gpulz_sample_picks(groups, every) * GPULZ_SAMPLE_RUN, step = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t threads = gpulz_sample_picks(groups, every) * GPULZ_SAMPLE_RUN;
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < threads; j += step) {
         const uint64_t k = gpulz_sample_run(j / GPULZ_SAMPLE_RUN, every) * GPULZ_SAMPLE_RUN + j % GPULZ_SAMPLE_RUN;
         if (k >= groups)
@@ -604,7 +607,6 @@ __global__ void __launch_bounds__(GPU_V2_WEIGH_THREADS) gpu_v2_weigh2_kernel(uns
         }
     }
 }
-
 
 /* The narrow transforms' counts packed for the host (gpu_v2.h's layout),
  * block t transform t's, after count2 and hist2: a few KB cross the bus
