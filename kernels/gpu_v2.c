@@ -174,10 +174,10 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     const uint64_t m = n / S;
     gpulz_fast_hists *H = &M->H;
     /* pinned, so that the copy is one DMA and no page is faulted in */
-    if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, (3 * P->hist_bins + 768 + 1) * sizeof(uint64_t))) != GPULZ_OK)
+    if ((rc = gpu_grow_host(&c->h_hists, &c->hists_cap, GPU_V2_HOST_HISTS_BYTES(P->hist_bins))) != GPULZ_OK)
         return rc;
     uint64_t *counts = (uint64_t *)c->h_hists;
-    uint32_t *const slot = gpu_v2_sum_slot(c, P->hist_bins), *const pick_slot = slot + 1;
+    uint32_t *const slot = gpu_v2_sum_slot(c, P->hist_bins), *const pick_slot = gpu_v2_pick_slot(c, P->hist_bins);
     unsigned *const d_pick = P->pick ? (unsigned *)(scratch + P->pick) : NULL;
     const int ck_inline = checksum && n <= GPU_V2_CK_INLINE_MAX;
     /* the histograms, their ranges and the checksum's sum zeroed in one

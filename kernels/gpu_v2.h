@@ -319,11 +319,12 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
                             cudaStream_t st);
 
 /* The statistics shared by the modes: the histograms of both transforms
- * into M->H (S: M->S) and, with checksum, the checksum, pending in M until
+ * (of the one picked, with M->pick, where gpulz_pick_sampled) into M->H
+ * (S: M->S) and, with checksum, the checksum, pending in M until
  * gpu_v2_finish.  They come back through c's h_hists, which also gets room
  * after them for ratio's token histograms (gpu_v2_ratio_hists()) and after
- * those for the sum (gpu_v2_sum_slot()); S = 2's narrow ones packed, and
- * read from c's h_whole. */
+ * those for the sum and the pick (gpu_v2_sum_slot(), gpu_v2_pick_slot());
+ * S = 2's narrow ones packed, and read from c's h_whole. */
 int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int checksum, uint8_t *scratch,
                  const gpu_v2_plan *P, cudaStream_t st, gpu_v2_memo *M);
 
@@ -358,11 +359,19 @@ static inline uint64_t *gpu_v2_ratio_hists(gpu_ctx *c, size_t bins)
     return (uint64_t *)c->h_hists + 2 * bins;
 }
 
-/* Where the checksum's sum comes back to in h_hists: after ratio's. */
+/* Where the checksum's sum comes back to in h_hists: after ratio's; and
+ * the sample's pick (gpu_v2_stats), beside it in the same 8 bytes. */
 static inline uint32_t *gpu_v2_sum_slot(gpu_ctx *c, size_t bins)
 {
     return (uint32_t *)((uint64_t *)c->h_hists + 3 * bins + 768);
 }
+static inline uint32_t *gpu_v2_pick_slot(gpu_ctx *c, size_t bins)
+{
+    return gpu_v2_sum_slot(c, bins) + 1;
+}
+/* The bytes of h_hists that the statistics, ratio's histograms, the sum and
+ * the pick take. */
+#define GPU_V2_HOST_HISTS_BYTES(bins) ((3 * (size_t)(bins) + 768 + 1) * sizeof(uint64_t))
 
 /* The decoder's scratch for a chunk of n bytes (byte offsets): the tables
  * (table j in slot GPU_V2_STREAMS_MAX - 1 - j, so that the ones a send
