@@ -11,6 +11,9 @@
  *                  to one rank, which compresses it on its GPU
  *   direct-own     every rank its own file (no MPI-IO), its part of the
  *                  array by gpulz_h5_write_direct/_read_direct
+ *   direct-device  the same with each rank's part in its GPU's memory
+ *                  (gpulz_h5_write_direct_device/_read_direct_device): data
+ *                  made on the GPUs, only compressed chunks cross PCIe
  *   direct-shared  one shared file: every rank compresses its own chunks
  *                  (gpulz_compress_batch, on its GPU), the compressed chunks
  *                  are gathered on every rank (MPI_Allgatherv), and every
@@ -78,8 +81,14 @@
 #define ROUND_BYTES ((size_t)256 << 20)
 #define GATHER_BYTES ((size_t)1 << 30)
 
-typedef enum { PATH_NONE, PATH_FILTER, PATH_DIRECT_OWN, PATH_DIRECT_SHARED, PATH_COUNT } io_path;
-static const char *const path_names[PATH_COUNT] = {"none", "filter", "direct-own", "direct-shared"};
+typedef enum { PATH_NONE, PATH_FILTER, PATH_DIRECT_OWN, PATH_DIRECT_SHARED, PATH_DIRECT_DEVICE, PATH_COUNT } io_path;
+static const char *const path_names[PATH_COUNT] = {"none", "filter", "direct-own", "direct-shared", "direct-device"};
+
+/* The paths whose ranks each write a file of their own. */
+static int own_file(io_path path)
+{
+    return path == PATH_DIRECT_OWN || path == PATH_DIRECT_DEVICE;
+}
 
 typedef enum { FILE_DISK, FILE_MEMORY, FILE_COUNT } file_kind;
 static const char *const file_names[FILE_COUNT] = {"disk", "memory"};
@@ -105,9 +114,11 @@ typedef struct result {
     char status[128];
 } result;
 
-/* This rank's part of the array, and a buffer to read it back into. */
+/* This rank's part of the array, and a buffer to read it back into; for
+ * direct-device, copies of both in its GPU's memory (NULL: no usable GPU). */
 typedef struct part {
     uint8_t *data, *back;
+    void *d_data, *d_back;
     size_t bytes;
     size_t offset; /* of its first byte in the array */
 } part;
@@ -187,6 +198,70 @@ static void describe_ranks(FILE *out)
     MPI_Bcast(&gpus_used, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
 }
 
+/* ---- direct-device: each rank's part on its GPU ------------------------------------- */
+
+/*
+ * Copies of the rank's part and of its read-back buffer on the device its
+ * codec runs on (GPULZ_DEVICE's first, else the current one), made current
+ * for the rank, as the device-buffer calls run where their buffers are.
+ * Left NULL where no GPU is usable (the rows say so).
+ */
+static void device_setup(part *P)
+{
+#if GPULZ_HAVE_CUDA
+    int visible = 0;
+    gpulz_devices d = {0, {0}};
+    const char *backend = getenv("GPULZ_BACKEND");
+    if ((backend && !strcmp(backend, "cpu")) || !gpulz_gpu_available() ||
+        cudaGetDeviceCount(&visible) != cudaSuccess || visible <= 0 || gpulz_env_devices(visible, &d) != GPULZ_OK)
+        return;
+    if (d.count && cudaSetDevice(d.dev[0]) != cudaSuccess)
+        return;
+    size_t n = P->bytes ? P->bytes : 1;
+    if (cudaMalloc(&P->d_data, n) != cudaSuccess || cudaMalloc(&P->d_back, n) != cudaSuccess ||
+        cudaMemcpy(P->d_data, P->data, P->bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+        cudaFree(P->d_data);
+        cudaFree(P->d_back);
+        P->d_data = P->d_back = NULL;
+    }
+#else
+    (void)P;
+#endif
+}
+
+static void device_free(part *P)
+{
+#if GPULZ_HAVE_CUDA
+    cudaFree(P->d_data);
+    cudaFree(P->d_back);
+#endif
+    P->d_data = P->d_back = NULL;
+}
+
+/* 0 or -1 */
+static int device_zero(void *d, size_t bytes)
+{
+#if GPULZ_HAVE_CUDA
+    return cudaMemset(d, 0, bytes) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+#else
+    (void)d;
+    (void)bytes;
+    return -1;
+#endif
+}
+
+static int device_fetch(void *h, const void *d, size_t bytes)
+{
+#if GPULZ_HAVE_CUDA
+    return cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess ? 0 : -1;
+#else
+    (void)h;
+    (void)d;
+    (void)bytes;
+    return -1;
+#endif
+}
+
 /* Where the filter ran each rank's last chunk (gpulz_last_backend), on stderr by rank 0. */
 static void report_filter_backends(void)
 {
@@ -248,7 +323,7 @@ static void target_close(target *T, int remove_file)
 static int target_open(const options *o, io_path path, file_kind fk, size_t chunk_bytes, const part *P,
                        target *T)
 {
-    *T = (target){-1, -1, -1, -1, -1, -1, -1, -1, path != PATH_DIRECT_OWN, ""};
+    *T = (target){-1, -1, -1, -1, -1, -1, -1, -1, !own_file(path), ""};
     hsize_t total = o->size / 2, mine = P->bytes / 2, start = P->offset / 2;
     hsize_t dims[1] = {T->shared ? total : mine}, cdims[1] = {chunk_bytes / 2};
     hid_t space = -1;
@@ -477,6 +552,11 @@ static int write_pass(io_path path, const part *P, target *T, shared_write *S, d
     case PATH_DIRECT_OWN:
         ok = gpulz_h5_write_direct(T->dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, P->data, &direct) >= 0 && direct;
         break;
+    case PATH_DIRECT_DEVICE:
+        ok = gpulz_h5_write_direct_device(T->dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, P->d_data, NULL, &direct) >=
+                 0 &&
+             direct;
+        break;
     default:
         ok = shared_write_all(P, T->dset, S) == 0;
         break;
@@ -492,6 +572,8 @@ static int read_pass(io_path path, const part *P, target *T, double *secs, int *
 {
     int ok = 1, direct = 1;
     memset(P->back, 0, P->bytes);
+    if (path == PATH_DIRECT_DEVICE)
+        ok = device_zero(P->d_back, P->bytes) == 0;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     switch (path) {
@@ -502,6 +584,11 @@ static int read_pass(io_path path, const part *P, target *T, double *secs, int *
     case PATH_DIRECT_OWN:
         ok = gpulz_h5_read_direct(T->dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, P->back, &direct) >= 0 && direct;
         break;
+    case PATH_DIRECT_DEVICE:
+        ok = ok && gpulz_h5_read_direct_device(T->dset, H5T_STD_U16LE, H5S_ALL, H5P_DEFAULT, P->d_back, NULL,
+                                               &direct) >= 0 &&
+             direct;
+        break;
     default:
         /* reading changes no metadata: each rank its own chunks, independently */
         ok = gpulz_h5_read_direct(T->dset, H5T_STD_U16LE, T->fspace, H5P_DEFAULT, P->back, &direct) >= 0 && direct;
@@ -509,6 +596,8 @@ static int read_pass(io_path path, const part *P, target *T, double *secs, int *
     }
     MPI_Barrier(MPI_COMM_WORLD);
     *secs = MPI_Wtime() - t0;
+    if (ok && path == PATH_DIRECT_DEVICE)
+        ok = device_fetch(P->back, P->d_back, P->bytes) == 0;
     int same = ok && memcmp(P->back, P->data, P->bytes) == 0;
     if (ok && !same)
         fprintf(stderr, "mpi_bench: rank %d: %s read back different bytes\n", rank, path_names[path]);
@@ -527,8 +616,12 @@ static void measure(const options *o, file_kind fk, size_t chunk_bytes, io_path 
     r->chunk_bytes = chunk_bytes;
     r->path = path;
     snprintf(r->status, sizeof r->status, "error");
-    if (fk == FILE_MEMORY && path != PATH_DIRECT_OWN) {
+    if (fk == FILE_MEMORY && !own_file(path)) {
         snprintf(r->status, sizeof r->status, "skipped: the core driver is serial (no shared file in memory)");
+        return;
+    }
+    if (path == PATH_DIRECT_DEVICE && !all_ok(P->d_data != NULL)) {
+        snprintf(r->status, sizeof r->status, "skipped: no usable GPU on every rank (device buffers)");
         return;
     }
     int ok = path != PATH_DIRECT_SHARED || shared_setup(o, chunk_bytes, P, &S) == 0;
@@ -568,7 +661,7 @@ static void measure(const options *o, file_kind fk, size_t chunk_bytes, io_path 
     }
     /* stored bytes: the shared dataset's, or the sum of the ranks' own */
     double stored = (double)H5Dget_storage_size(T.dset), sum = stored;
-    if (path == PATH_DIRECT_OWN)
+    if (own_file(path))
         MPI_Allreduce(&stored, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     r->ratio = sum > 0 ? (double)o->size / sum : 0;
     r->write_s = bench_median(wt, o->repeats);
@@ -621,7 +714,7 @@ static void header(FILE *out, const options *o)
         fprintf(out, "# timed (MPI_Wtime between barriers): write call(s) + H5Fflush; read call; bytes compared "
                      "untimed; GB/s = 1e9 B/s of uncompressed data of all ranks, median\n");
         fprintf(out, "# disk files in %s (page cache: H5Fflush does not sync); memory: the core driver, serial, so "
-                     "direct-own only\n",
+                     "direct-own and direct-device only\n",
                 o->dir);
         fprintf(out, "# direct-shared: compressed chunks gathered on every rank, every rank writes every chunk "
                      "(H5Dwrite_chunk changes metadata, which parallel HDF5 needs every rank to change alike)\n");
@@ -668,8 +761,9 @@ static void usage(FILE *out)
             "  --size N          bytes of uint16 codes in all, a multiple of 64 MiB (K, M, G; default 4G)\n"
             "  --seed N          generator seed (default 1, as h5direct_bench's)\n"
             "  --chunks LIST     chunk sizes in MiB dividing 64, comma-separated (default 4,16)\n"
-            "  --paths LIST      of none,filter,direct-own,direct-shared (default all)\n"
-            "  --files LIST      of disk,memory (default both; memory: direct-own only)\n"
+            "  --paths LIST      of none,filter,direct-own,direct-shared,direct-device (default all;\n"
+            "                    direct-device: each rank's part in its GPU's memory)\n"
+            "  --files LIST      of disk,memory (default both; memory: the own-file paths only)\n"
             "  --dir DIR         where the disk files go (default /tmp); removed after each row\n"
             "  --repeats N       timed passes after the warm-up (default 2, at most %d)\n"
             "  --mode M          gpulz mode lz, fast, ratio or auto (default lz, as h5direct_bench)\n"
@@ -819,6 +913,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "mpi_bench: cannot make the codes\n");
         goto done;
     }
+    if (o.paths[PATH_DIRECT_DEVICE])
+        device_setup(&P);
     /* the CSV gets each row as it is measured: a run cut short keeps them */
     FILE *csv_out = NULL;
     if (rank == 0 && strcmp(o.csv_path, "-") != 0 && !(csv_out = fopen(o.csv_path, "w")))
@@ -866,6 +962,7 @@ int main(int argc, char **argv)
     }
 done:
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    device_free(&P);
     free(P.data);
     free(P.back);
     free(R);

@@ -4,7 +4,8 @@
 # process writing through 1, 2 and 4 GPUs (direct chunk I/O from host
 # buffers, GPULZ_DEVICE a list) and MPI programs with 1, 2 and 4 ranks, one
 # GPU each (GPULZ_DEVICE=local-rank), through the filter and by direct chunk
-# I/O, on the same 4 GiB of quantization codes.  Counts above the machine's
+# I/O from host and from device buffers, on the same 4 GiB of quantization
+# codes.  Counts above the machine's
 # GPUs are left out, so the same command runs on 1, 2 and 4 GPUs.
 #
 #   KIT/gpulz-*.tar.gz   a `make dist` tarball
@@ -24,8 +25,10 @@
 # Environment: OUT (default ./multi_gpu_round), ROUND_SIZE (bytes of codes,
 #   default 4G, a multiple of 64M), ROUND_CHUNKS (MiB, default "4 16"),
 #   ROUND_REPEATS (timed passes after the warm-up, default 2), ROUND_RANKS
-#   (default "1 2 4"), ROUND_MPI_PATHS (default filter,direct-own,direct-shared;
-#   none adds MPI-IO without a filter), ROUND_H5DIRECT_FILES (default memory;
+#   (default "1 2 4"), ROUND_MPI_PATHS (default
+#   filter,direct-own,direct-shared,direct-device; none adds MPI-IO without a
+#   filter), ROUND_MODE (gpulz's mode for both benchmarks, default lz),
+#   ROUND_H5DIRECT_FILES (default memory;
 #   memory,disk adds the disk file), ROUND_DISK (a folder on local disk,
 #   default $HOME),
 #   ROUND_DEADLINE, SKIP_CHECK=1, ROUND_CPU=N (a rehearsal of this script on
@@ -49,7 +52,8 @@ size=${ROUND_SIZE:-4G}
 chunks=${ROUND_CHUNKS:-4 16}
 repeats=${ROUND_REPEATS:-2}
 ranks=${ROUND_RANKS:-1 2 4}
-mpi_paths=${ROUND_MPI_PATHS:-filter,direct-own,direct-shared}
+mpi_paths=${ROUND_MPI_PATHS:-filter,direct-own,direct-shared,direct-device}
+mode=${ROUND_MODE:-lz}
 direct_files=${ROUND_H5DIRECT_FILES:-memory}
 deadline=${ROUND_DEADLINE:-450}
 t0=$(date +%s)
@@ -126,7 +130,7 @@ fs=$(stat -f -c %T "$disk" 2>/dev/null)
     echo "disk folder: $disk ($fs), $(df -h "$disk" | awk 'NR == 2 { print $4 " free" }')"
     echo "mpiexec: ${mpiexec:-none} $(${mpiexec:-true} --version 2>/dev/null | head -n 1)"
     echo "settings: size $size, chunks $chunks MiB, $repeats timed passes, GPU counts $gpu_counts," \
-        "MPI ranks${mpi_ranks:- none}, MPI paths $mpi_paths, deadline $deadline s"
+        "MPI ranks${mpi_ranks:- none}, MPI paths $mpi_paths, mode $mode, deadline $deadline s"
     nvidia-smi --query-gpu=index,name,memory.total,driver_version,pcie.link.gen.max --format=csv
     nvidia-smi topo -m
 } > "$out/ENV.txt" 2>&1
@@ -192,7 +196,7 @@ export GPULZ_BACKEND=gpu
 unset GPULZ_DEVICE
 for c in $chunks; do
     step "h5direct_bench ${c} MiB, GPUs $gpu_counts" 200 "$out/h5direct_$c.txt" "$out/h5direct_$c.log" \
-        bench/h5direct_bench --size "$size" --chunks "$c" --paths direct-host --files "$direct_files" \
+        bench/h5direct_bench --size "$size" --chunks "$c" --mode "$mode" --paths direct-host --files "$direct_files" \
         --disk "$disk/h5direct.h5" --gpus "$gpu_counts" --repeats "$repeats" --csv "$out/h5direct_$c.csv"
     sed -n '/^file /,/^$/p' "$out/h5direct_$c.txt" | tee -a "$out/summary.txt"
 done
@@ -208,7 +212,7 @@ else
         GPULZ_DEVICE=local-rank GPULZ_THREADS=$threads \
             step "mpi_bench, $n rank(s)" 240 "$out/mpi_n$n.txt" "$out/mpi_n$n.log" \
             "$mpiexec" --oversubscribe --bind-to none -n "$n" -x GPULZ_DEVICE -x GPULZ_BACKEND -x GPULZ_THREADS \
-            -x LD_LIBRARY_PATH bench/mpi_bench --size "$size" --chunks "$(echo "$chunks" | tr ' ' ,)" \
+            -x LD_LIBRARY_PATH bench/mpi_bench --size "$size" --mode "$mode" --chunks "$(echo "$chunks" | tr ' ' ,)" \
             --paths "$mpi_paths" --files disk,memory --dir "$disk" --repeats "$repeats" --csv "$out/mpi_n$n.csv"
         grep '^# rank' "$out/mpi_n$n.txt" | tee -a "$out/summary.txt"
         sed -n '/^ranks /,/^$/p' "$out/mpi_n$n.txt" | tee -a "$out/summary.txt"

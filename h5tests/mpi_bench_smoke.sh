@@ -3,8 +3,9 @@
 # bench/mpi_bench with 2 ranks on 128 MiB on the CPU, so that it keeps
 # working between GPU rounds: every path on disk gives an ok row whose
 # bytes read back, the gpulz paths store the same chunks (equal ratios),
-# the shared paths' memory rows say the core driver is serial, the rank
-# lines name both ranks, and bad options exit 2.  Built and run only for a
+# the shared paths' memory rows say the core driver is serial, the
+# device-buffer rows say no GPU is used, the rank lines name both ranks, and
+# bad options exit 2.  Built and run only for a
 # parallel HDF5 (mpi.inc).
 . "$top_srcdir/h5tests/cli_common.sh"
 BENCH="$top_builddir/bench/mpi_bench"
@@ -21,15 +22,17 @@ limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout -k 10 ${H5_MPI_TIME_LIMIT:-300}"
 
 GPULZ_BACKEND=cpu GPULZ_THREADS=1 $limit "$MPIEXEC" "$@" 2 "$BENCH" --size 128M --chunks 16 --repeats 1 \
-    --paths none,filter,direct-own,direct-shared --files disk,memory --dir "$PWD" --csv run.csv \
+    --paths none,filter,direct-own,direct-shared,direct-device --files disk,memory --dir "$PWD" --csv run.csv \
     >run.txt 2>run.err || fail "mpi_bench exited $?: $(cat run.err)"
 head -n 1 run.csv | grep -q '^ranks,file,path,gpus,mode,chunk_mib,chunk_bytes,size_bytes,ratio,write_gbs,read_gbs,write_gbs_max,read_gbs_max,write_s,read_s,repeats,status$' ||
     fail "no CSV header: $(head -n 1 run.csv)"
-[ "$(tail -n +2 run.csv | wc -l | tr -d ' ')" = 8 ] || fail "not 2 files x 4 paths rows: $(cat run.csv)"
+[ "$(tail -n +2 run.csv | wc -l | tr -d ' ')" = 10 ] || fail "not 2 files x 5 paths rows: $(cat run.csv)"
 [ "$(grep -c '^2,disk,[a-z-]*,0,[a-z-]*,16,.*,ok$' run.csv)" = 4 ] || fail "disk rows not ok: $(cat run.csv)"
 grep -q '^2,memory,direct-own,0,lz,16,.*,ok$' run.csv || fail "memory direct-own row: $(cat run.csv)"
 [ "$(grep -c '^2,memory,.*skipped: the core driver is serial' run.csv)" = 3 ] ||
     fail "memory rows of the shared paths: $(cat run.csv)"
+[ "$(grep -c '^2,[a-z]*,direct-device,.*skipped: no usable GPU' run.csv)" = 2 ] ||
+    fail "device-buffer rows on the CPU: $(cat run.csv)"
 tail -n +2 run.csv | awk -F, '$17 == "ok" && !($10 > 0 && $11 > 0) { bad = 1 }
     $17 == "ok" && $3 == "none" && !($9 > 0.99 && $9 < 1.01) { bad = 1 }
     $17 == "ok" && $3 != "none" && !($9 > 1.5) { bad = 1 } END { exit bad }' || fail "speeds or ratios: $(cat run.csv)"
