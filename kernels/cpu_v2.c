@@ -575,16 +575,68 @@ static void span16_vec_fold(const span16_vec *a, span16 *s)
  * 128 KiB at most, in L2). */
 #define COUNT16_COMPACT 4096u
 
+/* The counting passes of fast_count16 for the transforms in `which` (bit
+ * 0 the symbols, bit 1 their deltas), a constant where it is inlined. */
+static inline __attribute__((always_inline)) void count16_compact(const uint8_t *src, uint64_t m, uint64_t C,
+                                                                  uint32_t *cv, uint32_t lv, uint32_t nv,
+                                                                  uint32_t *cd, uint32_t ld, uint32_t nd,
+                                                                  const unsigned which)
+{
+    for (uint64_t first = 0; first < m; first += C) {
+        const uint64_t end = m - first < C ? m : first + C;
+        uint32_t prev = 0;
+        uint64_t i = first;
+        for (; i + 4 <= end; i += 4)
+#pragma GCC unroll 4
+            for (unsigned k = 0; k < 4; k++) {
+                const uint32_t v = (uint32_t)sym_get(src + (i + k) * 2, 2), d = (v - prev) & 0xFFFF;
+                prev = v;
+                if (which & 1)
+                    cv[k * nv + ((v - lv) & 0xFFFF)]++;
+                if (which & 2)
+                    cd[k * nd + ((d - ld) & 0xFFFF)]++;
+            }
+        for (; i < end; i++) {
+            const uint32_t v = (uint32_t)sym_get(src + i * 2, 2), d = (v - prev) & 0xFFFF;
+            prev = v;
+            if (which & 1)
+                cv[(v - lv) & 0xFFFF]++;
+            if (which & 2)
+                cd[(d - ld) & 0xFFFF]++;
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void count16_wide(const uint8_t *src, uint64_t m, uint64_t C,
+                                                               uint64_t *c0, uint64_t *c1, const unsigned which)
+{
+    for (uint64_t first = 0; first < m; first += C) {
+        const uint64_t end = m - first < C ? m : first + C;
+        uint32_t prev = 0;
+        for (uint64_t i = first; i < end; i++) {
+            const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
+            if (which & 1)
+                c0[v]++;
+            if (which & 2)
+                c1[(v - prev) & 0xFFFF]++;
+            prev = v;
+        }
+    }
+}
+
 /*
  * fast_count_both_s for S = 2: first each transform's span (span16) in a
  * pass of its own, 8 symbols at a time with SSE2; then the counts.  Where
  * both ranges are short, into 4 copies of 32-bit counters of the range
  * alone, a symbol's copy by its place mod 4, so that runs of one value do
  * not wait on their own increments, added into the histograms at the end;
- * else straight into the 2^16 counters.
+ * else straight into the 2^16 counters.  With only 0 or 1 (DELTA picked
+ * from the sample, §19) just that transform is counted, as on the GPU: the
+ * other's histogram is left empty.
  */
-static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uint64_t C)
+static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uint64_t C, int only)
 {
+    const unsigned which = only < 0 ? 3u : 1u << only;
     gpulz_hist *h0 = &H->whole[0], *h1 = &H->whole[1];
     span16 sp[2] = {SPAN16_EMPTY, SPAN16_EMPTY};
 #if V2_SSE2
@@ -628,24 +680,10 @@ static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uin
         uint32_t *cv = calloc(4 * ((size_t)nv + nd), sizeof *cv), *cd = cv + 4 * (size_t)nv;
         if (!cv)
             return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");
-        for (uint64_t first = 0; first < m; first += C) {
-            const uint64_t end = m - first < C ? m : first + C;
-            uint32_t prev = 0;
-            uint64_t i = first;
-            for (; i + 4 <= end; i += 4)
-#pragma GCC unroll 4
-                for (unsigned k = 0; k < 4; k++) {
-                    const uint32_t v = (uint32_t)sym_get(src + (i + k) * 2, 2), d = (v - prev) & 0xFFFF;
-                    prev = v;
-                    cv[k * nv + ((v - lv) & 0xFFFF)]++;
-                    cd[k * nd + ((d - ld) & 0xFFFF)]++;
-                }
-            for (; i < end; i++) {
-                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2), d = (v - prev) & 0xFFFF;
-                prev = v;
-                cv[(v - lv) & 0xFFFF]++;
-                cd[(d - ld) & 0xFFFF]++;
-            }
+        switch (which) {
+        case 1: count16_compact(src, m, C, cv, lv, nv, cd, ld, nd, 1); break;
+        case 2: count16_compact(src, m, C, cv, lv, nv, cd, ld, nd, 2); break;
+        default: count16_compact(src, m, C, cv, lv, nv, cd, ld, nd, 3); break;
         }
         for (uint32_t j = 0; j < nv; j++)
             h0->count[(lv + j) & 0xFFFF] += (uint64_t)cv[j] + cv[nv + j] + cv[2 * nv + j] + cv[3 * nv + j];
@@ -653,20 +691,14 @@ static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uin
             h1->count[(ld + j) & 0xFFFF] += (uint64_t)cd[j] + cd[nd + j] + cd[2 * nd + j] + cd[3 * nd + j];
         free(cv);
     } else {
-        uint64_t *c0 = h0->count, *c1 = h1->count;
-        for (uint64_t first = 0; first < m; first += C) {
-            const uint64_t end = m - first < C ? m : first + C;
-            uint32_t prev = 0;
-            for (uint64_t i = first; i < end; i++) {
-                const uint32_t v = (uint32_t)sym_get(src + i * 2, 2);
-                c0[v]++;
-                c1[(v - prev) & 0xFFFF]++;
-                prev = v;
-            }
+        switch (which) {
+        case 1: count16_wide(src, m, C, h0->count, h1->count, 1); break;
+        case 2: count16_wide(src, m, C, h0->count, h1->count, 2); break;
+        default: count16_wide(src, m, C, h0->count, h1->count, 3); break;
         }
     }
-    h0->N += m;
-    h1->N += m;
+    h0->N += which & 1 ? m : 0;
+    h1->N += which & 2 ? m : 0;
     return GPULZ_OK;
 }
 
@@ -678,7 +710,8 @@ static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uin
  * plane, flushed before they could overflow.
  */
 static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hists *H, const uint8_t *src,
-                                                                    const gpulz_layout *L, const unsigned S)
+                                                                    const gpulz_layout *L, const unsigned S,
+                                                                    int only)
 {
     const uint64_t m = L->symbols, C = L->block_symbols, mask = gpulz_symbol_mask(S);
     if (S == 1) {
@@ -698,7 +731,7 @@ static inline __attribute__((always_inline)) int fast_count_both_s(gpulz_fast_hi
         return GPULZ_OK;
     }
     if (S == 2)
-        return fast_count16(H, src, m, C);
+        return fast_count16(H, src, m, C, only);
     uint32_t (*c)[S][256] = calloc(2, sizeof *c);
     if (!c)
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");
@@ -768,19 +801,21 @@ static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, un
     const uint64_t m = L->symbols;
     int rc = GPULZ_OK;
     *own = NULL;
+    /* past the threshold DELTA comes from the sample, and only its
+     * transform is counted (S = 2 alone takes the sample) */
+    int fixed = -1;
+    if (gpulz_pick_sampled(m, S) && (rc = pick_delta(src, m, L->block_symbols, &fixed)) != GPULZ_OK)
+        return rc;
     switch (S) {
-    case 1: rc = fast_count_both_s(H, src, L, 1); break;
-    case 2: rc = fast_count_both_s(H, src, L, 2); break;
-    case 4: rc = fast_count_both_s(H, src, L, 4); break;
-    default: rc = fast_count_both_s(H, src, L, 8); break;
+    case 1: rc = fast_count_both_s(H, src, L, 1, -1); break;
+    case 2: rc = fast_count_both_s(H, src, L, 2, fixed); break;
+    case 4: rc = fast_count_both_s(H, src, L, 4, -1); break;
+    default: rc = fast_count_both_s(H, src, L, 8, -1); break;
     }
     if (rc != GPULZ_OK)
         return rc;
     if (S == 2)
         gpulz_fast_hists_planes_from_whole(H);
-    int fixed = -1;
-    if (gpulz_pick_sampled(m, S) && (rc = pick_delta(src, m, L->block_symbols, &fixed)) != GPULZ_OK)
-        return rc;
     if ((rc = gpulz_fast_choose(H, g, fixed, delta, split)) != GPULZ_OK)
         return rc;
     if (*delta) {
