@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r145: the compression checksum forked to the side stream before the statistics (GPULZ_CK_EARLY=1,
 # an experiment's switch) against after them (unset), one build (c145 = 7421a19+docs + the switch)
 START=$(date +%s); R=$PWD; W=/tmp/w145; rm -rf $W; mkdir -p $W/new $W/res $W/nvc

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r146: count2 summing the checksum (c146) against c140 (the kernels of main): tests, bytes, speed, ncu, sanitizers
 START=$(date +%s); R=$PWD; W=/tmp/w146; rm -rf $W; mkdir -p $W/prev $W/new $W/res $W/nvc
 S=$OUT/summary.txt

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r147: count2 summing the checksum: c146 (as r146), c147a (the next step's words loaded a step ahead),
 # c147b (c147a and an L2 prefetch 4 steps ahead), against c140 (main's kernels)
 START=$(date +%s); R=$PWD; W=/tmp/w147; rm -rf $W; mkdir -p $W/res $W/nvc

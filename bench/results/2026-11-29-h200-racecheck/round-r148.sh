@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r148: main (cfff99b) on the GPU: make check without the sanitizer test, then racecheck of
 # gpu_codec_test at GPULZ_TEST_QUICK=2 (gpu_sanitizer.sh's run) with its progress timed
 START=$(date +%s); R=$PWD; W=/tmp/w148; rm -rf $W; mkdir -p $W/new $W/res

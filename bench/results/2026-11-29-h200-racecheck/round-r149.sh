@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r149: gpu_codec_test's racecheck run (GPULZ_TEST_QUICK=2) trimmed: its time and result on main + the trim
 START=$(date +%s); R=$PWD; W=/tmp/w149; rm -rf $W; mkdir -p $W/new $W/res
 S=$OUT/summary.txt

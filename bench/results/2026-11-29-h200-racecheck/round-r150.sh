@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r150: gpu_codec_test at GPULZ_TEST_QUICK=2 (the racecheck run's inputs) and 1, without the sanitizer, on c150
 START=$(date +%s); R=$PWD; W=/tmp/w150; rm -rf $W; mkdir -p $W/new
 S=$OUT/summary.txt

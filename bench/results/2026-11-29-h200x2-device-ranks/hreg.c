@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hreg: what registering a caller's pageable buffer costs, and the copies it saves. */
 #include <cuda_runtime_api.h>
 #include <pthread.h>

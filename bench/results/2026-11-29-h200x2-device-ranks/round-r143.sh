@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r143: two H200s: multi_gpu_round (auto, 1 GiB, 1 and 2 GPUs/ranks, direct-device added), then hreg
 set -u
 O=${OUT:-/tmp/out}; mkdir -p $O

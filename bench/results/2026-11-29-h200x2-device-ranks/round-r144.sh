@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # r144: two H200s: direct chunk I/O batches ramped (new) against even batches (base):
 # mpi_bench 1 and 2 ranks (direct-own, direct-device, memory files, auto), h5direct_bench one GPU
 set -u
