@@ -428,10 +428,115 @@ static void pick_trials(void)
     free(in);
 }
 
+/*
+ * §19's sampled DELTA as docs/FORMAT.md states it, written from the text
+ * alone (none of gpulz_format2.h's sample or weight helpers): the threshold
+ * G > 2^22, e = ceil(G / 2^16), R = ceil(ceil(G / 32) / e), run w at group
+ * 32 r_w with r_w = w e + ((w 2654435761 mod 2^32) >> 7) mod e, groups
+ * below G; counts of the symbols and of their deltas restarting every C;
+ * weight c lg(c), lg(c) = 256 b + floor((c - 2^b) 256 / 2^b).  1: DELTA,
+ * 0: no DELTA, -1: not sampled (the exact estimate decides).
+ */
+static uint64_t ref_lg(uint64_t c)
+{
+    unsigned b = 0;
+    while (c >> (b + 1))
+        b++;
+    return 256 * (uint64_t)b + (c - ((uint64_t)1 << b)) * 256 / ((uint64_t)1 << b);
+}
+
+static int ref_sampled_delta(const uint8_t *x, uint64_t m, uint64_t C)
+{
+    const uint64_t G = m / 8;
+    if (G <= ((uint64_t)1 << 22))
+        return -1;
+    const uint64_t e = (G + 65535) / 65536, R = ((G + 31) / 32 + e - 1) / e;
+    uint64_t *cnt = calloc(2 * 65536, sizeof *cnt), weight[2] = {0, 0};
+    if (!cnt)
+        return -2;
+    for (uint64_t w = 0; w < R; w++) {
+        const uint64_t r = w * e + ((uint64_t)(uint32_t)(w * 2654435761ull) >> 7) % e;
+        for (uint64_t g = 32 * r; g < 32 * r + 32 && g < G; g++)
+            for (uint64_t i = 8 * g; i < 8 * g + 8; i++) {
+                const unsigned v = x[2 * i] | (unsigned)x[2 * i + 1] << 8;
+                const unsigned before = i % C ? x[2 * i - 2] | (unsigned)x[2 * i - 1] << 8 : 0;
+                cnt[v]++;
+                cnt[65536 + ((v - before) & 0xFFFFu)]++;
+            }
+    }
+    for (uint32_t v = 0; v < 2 * 65536; v++)
+        weight[v >> 16] += cnt[v] ? cnt[v] * ref_lg(cnt[v]) : 0;
+    free(cnt);
+    return weight[1] > weight[0];
+}
+
+/*
+ * The library's sampled DELTA against ref_sampled_delta: codec_pick.h's two
+ * inputs, then mixtures of a 4-value walk (its deltas weigh more) and a
+ * choice between two far values (its symbols do) in regions of random
+ * lengths and shares, at sizes past the threshold whose last group and run
+ * are partial, with several block sizes.  Both answers must come up.
+ */
+static void pick_reference_trials(void)
+{
+    static const unsigned blocks[] = {256, 1024, 4096, 16384};
+    uint8_t *in = tu_xmalloc(2 * PICK_SYMBOLS);
+    uint64_t seed = 4242;
+    int seen[2] = {0, 0};
+    for (int t = 0; t < 8; t++) {
+        uint64_t m = PICK_SYMBOLS;
+        const unsigned C = t < 2 ? 4096 : blocks[tu_below(&seed, 4)];
+        if (t < 2) {
+            TU_CHECK(pick_input(in, t) == 0, "reference pick: out of memory");
+        } else {
+            m = 8 * (((uint64_t)1 << 22) + 1 + tu_below(&seed, PICK_GROUPS - ((uint64_t)1 << 22) - 1)) +
+                tu_below(&seed, 8);
+            const uint64_t share = 300 + tu_below(&seed, 500); /* of 1000: the walk's */
+            unsigned at = 1;
+            for (uint64_t i = 0; i < m;) {
+                const uint64_t len = 1 + tu_below(&seed, 400000);
+                const int walk = tu_below(&seed, 1000) < share;
+                for (uint64_t j = 0; j < len && i < m; j++, i++) {
+                    const uint64_t r = tu_next(&seed);
+                    unsigned v;
+                    if (walk) {
+                        at = at == 0 ? 1 : at == 3 ? 2 : (r & 1) ? at + 1 : at - 1;
+                        v = 100 + at;
+                    } else {
+                        v = r & 1 ? 5007 : 5000;
+                    }
+                    in[2 * i] = (uint8_t)v;
+                    in[2 * i + 1] = (uint8_t)(v >> 8);
+                }
+            }
+        }
+        const int want = ref_sampled_delta(in, m, C);
+        TU_CHECK(want == 0 || want == 1, "reference pick %d: %llu symbols not sampled (%d)", t,
+                 (unsigned long long)m, want);
+        gpulz_params p;
+        tu_params(&p, 2, 128, C, 2);
+        p.mode = GPULZ_MODE_FAST;
+        size_t len = 0;
+        uint8_t *c = tu_compress(in, 2 * m, &p, &len);
+        gpulz_layout L;
+        const int rc = c ? gpulz_header_parse(c, len, &L, NULL) : GPULZ_ERR_PARAM;
+        const int got = rc == GPULZ_OK ? !!(L.flags & GPULZ_V2_FLAG_DELTA) : -1;
+        TU_CHECK(got == want, "reference pick %d (%llu symbols, C %u): the chunk's DELTA %d, FORMAT.md's rule %d",
+                 t, (unsigned long long)m, C, got, want);
+        if (want == 0 || want == 1)
+            seen[want]++;
+        free(c);
+    }
+    TU_CHECK(seen[0] && seen[1], "reference pick: DELTA %d times, none %d times; both must come up", seen[1],
+             seen[0]);
+    free(in);
+}
+
 int main(void)
 {
     long_segment_trial();
     pick_trials();
+    pick_reference_trials();
     kinds_trials();
     auto_trials();
     ratio_trials();
