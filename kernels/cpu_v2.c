@@ -675,8 +675,10 @@ static int fast_count16(gpulz_fast_hists *H, const uint8_t *src, uint64_t m, uin
         span16_narrow(h0, &sp[0]);
         span16_narrow(h1, &sp[1]);
     }
-    if (fresh && h0->span <= COUNT16_COMPACT && h1->span <= COUNT16_COMPACT && m <= UINT32_MAX) {
-        const uint32_t lv = h0->lo, ld = h1->lo, nv = h0->span, nd = h1->span;
+    /* short ranges of the transforms counted (a transform left out has none) */
+    if (fresh && (!(which & 1) || h0->span <= COUNT16_COMPACT) && (!(which & 2) || h1->span <= COUNT16_COMPACT) &&
+        m <= UINT32_MAX) {
+        const uint32_t lv = h0->lo, ld = h1->lo, nv = which & 1 ? h0->span : 0, nd = which & 2 ? h1->span : 0;
         uint32_t *cv = calloc(4 * ((size_t)nv + nd), sizeof *cv), *cd = cv + 4 * (size_t)nv;
         if (!cv)
             return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the choice's counters");
