@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cpubench MIB THREADS KIND: gpulz_compress of mode fast on the CPU, S = 2, C = 4096, over MIB MiB of
- * gpulz_gen KIND data, best of 3; the output's FNV-1a hash to compare builds. */
+ * gpulz_gen KIND data (or walk16: a walk over all 16-bit values, steps -4..4), best of 3; the output's
+ * FNV-1a hash to compare builds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,9 @@ static double now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);retu
 int main(int argc, char **argv){
   size_t n = (size_t)atol(argv[1]) << 20; unsigned threads = argc > 2 ? atoi(argv[2]) : 1;
   const char *kind = argc > 3 ? argv[3] : "quant";
-  unsigned char *src = malloc(n); gpulz_gen(kind, src, n, 3);
+  unsigned char *src = malloc(n);
+  if (!strcmp(kind, "walk16")) { unsigned v = 0, x = 7; for (size_t i = 0; i + 1 < n; i += 2) { x = x * 1103515245u + 12345u; v = (v + ((x >> 16) % 9) - 4) & 0xFFFF; src[i] = v; src[i+1] = v >> 8; } }
+  else gpulz_gen(kind, src, n, 3);
   gpulz_params p; gpulz_params_init(&p); p.symbol_size = 2; p.block_symbols = 4096; p.mode = GPULZ_MODE_FAST; p.backend = GPULZ_BACKEND_CPU; p.threads = threads;
   size_t bound = gpulz_compress_bound(n, &p), len = 0; unsigned char *c = malloc(bound);
   double best = 1e9;
