@@ -55,7 +55,8 @@ static void same_chunks(hid_t a, hid_t b, const char *what)
         uint8_t *ca = malloc(size_a), *cb = malloc(size_b);
         uint32_t fa, fb;
         CHECK(ca && cb);
-        CHECK(H5Dread_chunk(a, H5P_DEFAULT, off, &fa, ca) >= 0 && H5Dread_chunk(b, H5P_DEFAULT, off, &fb, cb) >= 0);
+        CHECK(gpulz_h5_read_chunk(a, H5P_DEFAULT, off, &fa, ca, (size_t)size_a) >= 0 &&
+              gpulz_h5_read_chunk(b, H5P_DEFAULT, off, &fb, cb, (size_t)size_b) >= 0);
         CHECKF(memcmp(ca, cb, size_a) == 0, "%s: chunk %llu bytes differ", what, (unsigned long long)i);
         free(ca);
         free(cb);
@@ -221,7 +222,7 @@ static uint8_t *stored_chunk(hid_t d, hsize_t at, size_t *size)
     uint32_t mask = 0;
     CHECK(H5Dget_chunk_storage_size(d, off, &n) >= 0 && n > 0);
     uint8_t *b = malloc((size_t)n);
-    CHECK(b && H5Dread_chunk(d, H5P_DEFAULT, off, &mask, b) >= 0 && mask == 0);
+    CHECK(b && gpulz_h5_read_chunk(d, H5P_DEFAULT, off, &mask, b, (size_t)n) >= 0 && mask == 0);
     *size = (size_t)n;
     return b;
 }

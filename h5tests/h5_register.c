@@ -96,7 +96,7 @@ int main(void)
     static uint8_t raw[8000 * 8 + 1024];
     offset[0] = 0;
     CHECK(H5Dget_chunk_storage_size(d, offset, &size) >= 0 && size <= sizeof raw);
-    CHECK(H5Dread_chunk(d, H5P_DEFAULT, offset, &mask, raw) >= 0 && mask == 0);
+    CHECK(gpulz_h5_read_chunk(d, H5P_DEFAULT, offset, &mask, raw, sizeof raw) >= 0 && mask == 0);
     /* format 2 (byte 4), and no CHECKSUM stage (bit 4 of byte 5) */
     CHECKF(raw[4] == 2 && !(raw[5] & 0x10), "format %u, stage flags 0x%02x", raw[4], raw[5]);
     printf("mode auto: 64000-byte chunk stored in %llu bytes, format %u, stage flags 0x%02x\n",
@@ -126,7 +126,7 @@ int main(void)
     CHECKF(n == 7 && cd[0] == 1 && cd[6] == H5Z_GPULZ_CD_MODE_LZ, "lz: stored %zu values {%u,...,%u}",
            n, cd[0], cd[6]);
     CHECK(H5Dget_chunk_storage_size(d, offset, &size) >= 0 && size <= sizeof raw);
-    CHECK(H5Dread_chunk(d, H5P_DEFAULT, offset, &mask, raw) >= 0 && mask == 0);
+    CHECK(gpulz_h5_read_chunk(d, H5P_DEFAULT, offset, &mask, raw, sizeof raw) >= 0 && mask == 0);
     CHECKF(raw[4] == 1, "lz: chunk format %u", raw[4]);
     printf("mode lz: 64000-byte chunk stored in %llu bytes, format %u\n", (unsigned long long)size,
            raw[4]);

@@ -46,7 +46,7 @@ static void pipeline(const char *name, hid_t type, const void *buf, size_t elem,
      * chunk, and the gpulz header starts it (shuffle keeps the size) */
     uint8_t *raw = malloc(size);
     uint32_t fmask;
-    CHECK(raw && H5Dread_chunk(d, H5P_DEFAULT, offset, &fmask, raw) >= 0);
+    CHECK(raw && gpulz_h5_read_chunk(d, H5P_DEFAULT, offset, &fmask, raw, (size_t)size) >= 0);
     CHECK(memcmp(raw, "GPLZ", 4) == 0 && raw[6] == S);
     uint64_t n = 0;
     for (int i = 7; i >= 0; i--)

@@ -15,6 +15,7 @@
 #include <hdf5.h>
 
 #include "gpulz_h5filter.h"
+#include "h5_compat.h"
 
 #define CHECK(cond)                                                                          \
     do {                                                                                     \

@@ -30,6 +30,7 @@
 #endif
 
 #include "H5Zgpulz.h"
+#include "h5_compat.h"
 
 /* ---- what a call works on --------------------------------------------------- */
 
@@ -887,8 +888,8 @@ static herr_t read_stored(read_batch *R, hid_t dxpl, uint8_t *buf, hsize_t first
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of stored chunks", sum);
     for (size_t j = 0; j < n; j++) {
         uint32_t mask = 0;
-        if (R->kind[j] != CHUNK_FILL && H5Dread_chunk(P->dset, dxpl, R->at[j].offset, &mask,
-                                                      R->host_in.p + R->pos[j]) < 0)
+        if (R->kind[j] != CHUNK_FILL && gpulz_h5_read_chunk(P->dset, dxpl, R->at[j].offset, &mask,
+                                                            R->host_in.p + R->pos[j], R->stored[j]) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_READERROR, -1, "gpulz: cannot read a chunk");
     }
     R->total = sum;
