@@ -54,4 +54,21 @@ static inline int pick_input(uint8_t *in, int walk_sampled)
     return 0;
 }
 
+/*
+ * The first chunk size past the threshold, in groups of 8 symbols, whose
+ * sample's last run starts at or past its last group (past = 1), or runs
+ * over it (past = 0), by FORMAT.md §19's own formulas; 0 below
+ * PICK_GROUPS where there is none.
+ */
+static inline uint64_t pick_edge_groups(int past)
+{
+    for (uint64_t G = ((uint64_t)1 << 22) + 1; G < PICK_GROUPS; G++) {
+        const uint64_t e = (G + 65535) / 65536, R = ((G + 31) / 32 + e - 1) / e, w = R - 1;
+        const uint64_t r = w * e + ((uint64_t)(uint32_t)(w * 2654435761ull) >> 7) % e;
+        if (past ? 32 * r >= G : 32 * r < G && 32 * r + 32 > G)
+            return G;
+    }
+    return 0;
+}
+
 #endif

@@ -9,6 +9,9 @@
  * the API (the bound, a small output buffer, modes on the GPU); fast's
  * DELTA from the sample on large chunks of 16-bit symbols.
  */
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "codec_pick.h"
 #include "codec_testutil.h"
 #include "datagen.h"
@@ -532,11 +535,57 @@ static void pick_reference_trials(void)
     free(in);
 }
 
+/*
+ * Chunk sizes whose sample's last run starts at or past the last group, or
+ * runs over it (FORMAT.md §19: only groups below G count; pick_edge_groups),
+ * each input ending where an unreadable page begins: a read past the chunk
+ * crashes the test, and the pick must be the text's.
+ */
+static void pick_edge_trials(void)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint64_t seed = 777;
+    for (int past = 0; past < 2; past++) {
+        const uint64_t G = pick_edge_groups(past);
+        TU_CHECK(G > 0, "edge pick: no size whose last run is %s the end", past ? "past" : "over");
+        if (!G)
+            continue;
+        const uint64_t m = 8 * G + (past ? 5 : 0);
+        const size_t n = 2 * m, span = (n + page - 1) / page * page + page;
+        uint8_t *base = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        TU_CHECK(base != MAP_FAILED, "edge pick: cannot map %zu bytes", span);
+        if (base == MAP_FAILED)
+            return;
+        TU_CHECK(mprotect(base + span - page, page, PROT_NONE) == 0, "edge pick: cannot protect the guard page");
+        uint8_t *in = base + span - page - n;
+        for (uint64_t i = 0; i < m; i++) {
+            const unsigned v = i % 4096 < 2048 ? 100 + (unsigned)(i % 3) : (tu_next(&seed) & 1 ? 5007 : 5000);
+            in[2 * i] = (uint8_t)v;
+            in[2 * i + 1] = (uint8_t)(v >> 8);
+        }
+        const int want = ref_sampled_delta(in, m, 4096);
+        gpulz_params p;
+        tu_params(&p, 2, 128, 4096, 2);
+        p.mode = GPULZ_MODE_FAST;
+        size_t len = 0;
+        uint8_t *c = tu_compress(in, n, &p, &len);
+        gpulz_layout L;
+        const int rc = c ? gpulz_header_parse(c, len, &L, NULL) : GPULZ_ERR_PARAM;
+        TU_CHECK(rc == GPULZ_OK && !!(L.flags & GPULZ_V2_FLAG_DELTA) == want,
+                 "edge pick (G %llu, last run %s the end): the chunk's DELTA %d, FORMAT.md's rule %d",
+                 (unsigned long long)G, past ? "past" : "over", rc == GPULZ_OK ? !!(L.flags & GPULZ_V2_FLAG_DELTA) : -1,
+                 want);
+        free(c);
+        munmap(base, span);
+    }
+}
+
 int main(void)
 {
     long_segment_trial();
     pick_trials();
     pick_reference_trials();
+    pick_edge_trials();
     kinds_trials();
     auto_trials();
     ratio_trials();

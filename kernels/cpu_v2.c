@@ -776,7 +776,10 @@ static int pick_delta(const uint8_t *src, uint64_t m, uint64_t C, int *delta)
     const uint64_t groups = m / 8, every = gpulz_sample_every(groups, GPULZ_PICK_SAMPLE);
     const uint64_t picks = gpulz_sample_picks(groups, every);
     for (uint64_t w = 0; w < picks; w++) {
+        /* the last run may start past the last group: none of it is counted */
         const uint64_t k0 = gpulz_sample_run(w, every) * GPULZ_SAMPLE_RUN;
+        if (k0 >= groups)
+            continue;
         const uint64_t k1 = groups - k0 < GPULZ_SAMPLE_RUN ? groups : k0 + GPULZ_SAMPLE_RUN;
         for (uint64_t i = 8 * k0; i < 8 * k1; i++) {
             const uint32_t v = (uint32_t)sym_get(src + 2 * i, 2);
