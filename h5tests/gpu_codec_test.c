@@ -773,6 +773,11 @@ static void v2_picked(void)
     if (in && !quick) {
         gpulz_gen("quant", in, 2 * PICK_SYMBOLS, 3);
         v2_one(in, 2 * PICK_SYMBOLS, 2, 128, 4096, 0, GPULZ_MODE_AUTO);
+        /* a size whose sample's last run starts past the last group: no part of it counts */
+        const uint64_t G = pick_edge_groups(1);
+        CHECK(G > 0, "no chunk size whose sample's last run starts past its end");
+        if (G)
+            v2_one(in, 2 * (8 * G + 5), 2, 128, 4096, 0, GPULZ_MODE_FAST);
     }
     free(in);
     printf("sampled DELTA done, %d failures\n", failures);
