@@ -11,9 +11,10 @@
  *    also be read as the range of the values, which §15 later bounds by
  *    2^(8u)).
  *  - §14/§16: a rANS stream of N = 0 (a table, no directory, no segment) is
- *    valid; only §18 (the encoder) stores empty streams.  gpulz refuses it.
- *  - §12 says flag bits past T_k are 0 and §20 does not list them: refused
- *    when set, as version 1 does (§5).
+ *    valid; only §18 (the encoder) stores empty streams.  gpulz's CPU
+ *    decoder reads it too.
+ *  - §12 and §20: flag bits past T_k are 0, refused when set, as version 1
+ *    does (§5).
  *  - §20 "every match as section 9 checks it": version 2 matches keep
  *    version 1's Lmin <= L.
  *  - A stream's body too short for what it declares (its table, say) is
