@@ -316,6 +316,23 @@ static void api_trials(void)
         TU_CHECK(gpulz_gpu_available() ? rc == GPULZ_OK : rc == GPULZ_ERR_NO_GPU || rc == GPULZ_ERR_CUDA,
                  "mode %s on the GPU backend: %d", gpulz_mode_name(p.mode), rc);
     }
+    /* an empty input at NULL in every format 2 mode, and its chunk decoded
+     * into NULL: no offset from or copy out of the null pointer (the
+     * sanitizers' build, codec_asan.sh, would stop there) */
+    for (int m = GPULZ_MODE_FAST; m <= GPULZ_MODE_AUTO; m++) {
+        gpulz_params q;
+        tu_params(&q, 2, 128, 2048, 2);
+        q.mode = (gpulz_mode)m;
+        const size_t cap = gpulz_compress_bound(0, &q);
+        uint8_t *chunk = tu_xmalloc(cap ? cap : 1);
+        size_t clen = 0, got = 1;
+        int rc = gpulz_compress(NULL, 0, chunk, cap, &clen, &q);
+        TU_CHECK(rc == GPULZ_OK, "mode %s: an empty input at NULL: %s", gpulz_mode_name(q.mode), gpulz_strerror(rc));
+        rc = rc == GPULZ_OK ? gpulz_decompress(chunk, clen, NULL, 0, &got, &q) : rc;
+        TU_CHECK(rc == GPULZ_OK && got == 0, "mode %s: its chunk into NULL: %s, %zu bytes", gpulz_mode_name(q.mode),
+                 gpulz_strerror(rc), got);
+        free(chunk);
+    }
     /* an output buffer that holds the result but not the bound */
     p.backend = GPULZ_BACKEND_CPU;
     uint8_t *c = tu_compress(in, n, &p, &len);

@@ -366,8 +366,8 @@ static int delta_run(const uint8_t *x, uint8_t *y, const gpulz_layout *L, unsign
 /* Stream j of m symbols at y: byte j of each with SPLIT, else the symbols. */
 static gpulz_units symbol_units(const uint8_t *y, uint64_t m, unsigned S, int split, unsigned j)
 {
-    /* no offset into an empty (possibly NULL) buffer */
-    gpulz_units U = {(uint8_t *)(uintptr_t)y + (split && m ? j : 0), S, split ? 1u : S, m};
+    /* no offset from a NULL buffer (an empty input may have one) */
+    gpulz_units U = {y ? (uint8_t *)(uintptr_t)y + (split && m ? j : 0) : NULL, S, split ? 1u : S, m};
     return U;
 }
 

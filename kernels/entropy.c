@@ -796,8 +796,10 @@ static void write_stored(const gpulz_units *U, uint8_t *out, size_t *len)
     gpulz_stream_header_write(out, GPULZ_STREAM_STORED, U->N, U->N * U->u);
     uint8_t *p = out + GPULZ_STREAM_HEADER_SIZE;
     const size_t stride = U->stride;
-    if (stride == U->u)
-        memcpy(p, U->base, U->N * U->u);
+    if (stride == U->u) {
+        if (U->N) /* an empty stream's base may be NULL */
+            memcpy(p, U->base, U->N * U->u);
+    }
     else if (U->u == 1) /* a byte plane: no call per unit */
         for (uint64_t i = 0; i < U->N; i++)
             p[i] = U->base[i * stride];
@@ -825,7 +827,8 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
 {
     int rc = GPULZ_OK;
     enc_job J = {0};
-    unsigned workers = 0;
+    /* tmp_count: the workers' scratch slots, freed whatever workers ends as */
+    unsigned workers = 0, tmp_count = 0;
     if (U->N == 0) {
         write_stored(U, out, len);
         return GPULZ_OK;
@@ -859,6 +862,7 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
     const size_t seg0 = (size_t)gpulz_rans_segments_at(tsize, nseg);
     J.words = malloc(nseg * sizeof *J.words);
     J.tmp = calloc(workers, sizeof *J.tmp);
+    tmp_count = workers;
     if (!J.words || !J.tmp)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate coder scratch for %llu segments", (unsigned long long)nseg);
     if ((rc = gpulz_workers_alloc(&workers, enc_init, &J)) != GPULZ_OK)
@@ -915,7 +919,7 @@ int gpulz_stream_encode_model(const gpulz_units *U, const gpulz_model *m, unsign
 done:
     free((void *)J.tab);
     if (J.tmp)
-        for (unsigned w = 0; w < workers; w++)
+        for (unsigned w = 0; w < tmp_count; w++)
             free(J.tmp[w]);
     free(J.tmp);
     enc_slots_free(&J, gpulz_segments_of(U->N, g));
