@@ -187,6 +187,127 @@ static void fallbacks(void)
     printf("fallbacks              conversion, shuffle + gpulz: through HDF5, same data\n");
 }
 
+/* Two datasets of n int32 in chunks of 4: one written by H5Dwrite, one by
+ * the direct call, from the same selection of `fs` (a dataspace of either);
+ * both read back whole and compared. */
+static void as_hdf5(const char *tag, hid_t a, hid_t b, hid_t fs, hsize_t n, const int32_t *v, hsize_t all)
+{
+    int direct = -1;
+    hid_t ms = H5Screate_simple(1, &n, NULL);
+    int32_t ra[64], rb[64];
+    CHECK(all <= 64);
+    CHECKF(H5Dwrite(a, H5T_NATIVE_INT32, ms, fs, H5P_DEFAULT, v) >= 0, "%s: H5Dwrite", tag);
+    CHECKF(gpulz_h5_write_direct(b, H5T_NATIVE_INT32, fs, H5P_DEFAULT, v, &direct) >= 0 && direct == 0,
+           "%s: direct write (chunk path %d)", tag, direct);
+    CHECK(H5Dread(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, ra) >= 0);
+    CHECK(H5Dread(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, rb) >= 0);
+    CHECKF(memcmp(ra, rb, all * sizeof *ra) == 0, "%s: the direct write stored other values than H5Dwrite", tag);
+    /* and read back through the same selection */
+    memset(ra, 0, sizeof ra);
+    memset(rb, 0, sizeof rb);
+    CHECK(H5Dread(a, H5T_NATIVE_INT32, ms, fs, H5P_DEFAULT, ra) >= 0);
+    CHECKF(gpulz_h5_read_direct(b, H5T_NATIVE_INT32, fs, H5P_DEFAULT, rb, &direct) >= 0 && direct == 0,
+           "%s: direct read (chunk path %d)", tag, direct);
+    CHECKF(memcmp(ra, rb, n * sizeof *ra) == 0, "%s: the direct read gave other values than H5Dread", tag);
+    H5Sclose(ms);
+}
+
+/*
+ * Selections the chunk path cannot lay out as chunks, though their bounds
+ * make a box: points in another order than the box's, or repeated; a
+ * file_space of an extent the dataset has left (it grew since).  They go
+ * through HDF5, with its results.
+ */
+static void unlike_boxes(void)
+{
+    hsize_t dims[1] = {8}, maxd[1] = {H5S_UNLIMITED}, chunk[1] = {4};
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t space = H5Screate_simple(1, dims, maxd);
+    hid_t a = H5Dcreate2(file, "points_a", H5T_NATIVE_INT32, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t b = H5Dcreate2(file, "points_b", H5T_NATIVE_INT32, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(a >= 0 && b >= 0);
+    const int32_t v[8] = {10, 20, 30, 40, 50, 60, 70, 80}, zero[8] = {0};
+    hid_t fs = H5Scopy(space);
+    const hsize_t reversed[8] = {7, 6, 5, 4, 3, 2, 1, 0}, repeated[8] = {0, 0, 1, 2, 3, 5, 6, 7};
+    CHECK(H5Dwrite(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, zero) >= 0 &&
+          H5Dwrite(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, zero) >= 0);
+    CHECK(H5Sselect_elements(fs, H5S_SELECT_SET, 8, reversed) >= 0);
+    as_hdf5("points in reverse", a, b, fs, 8, v, 8);
+    CHECK(H5Sselect_elements(fs, H5S_SELECT_SET, 8, repeated) >= 0);
+    /* the box 0..7 holds 8 points, one of them twice and 4 never */
+    CHECK(H5Dwrite(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, zero) >= 0 &&
+          H5Dwrite(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, zero) >= 0);
+    as_hdf5("a repeated point", a, b, fs, 8, v, 8);
+    /* fs keeps extent 8; the datasets grow to 16, full of 7s */
+    H5Sclose(fs);
+    fs = H5Dget_space(b);
+    hsize_t grown[1] = {16}, start[1] = {4}, count[1] = {4};
+    int32_t sevens[16];
+    for (int i = 0; i < 16; i++)
+        sevens[i] = 7;
+    CHECK(H5Dset_extent(a, grown) >= 0 && H5Dset_extent(b, grown) >= 0);
+    CHECK(H5Dwrite(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, sevens) >= 0 &&
+          H5Dwrite(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, sevens) >= 0);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+    as_hdf5("a file_space of the old extent", a, b, fs, 4, v, 16);
+    H5Sclose(fs);
+    H5Sclose(space);
+    H5Dclose(a);
+    H5Dclose(b);
+    H5Pclose(dcpl);
+    printf("unlike boxes           points reversed or repeated, an old extent: through HDF5, its values\n");
+}
+
+/* Variable-length strings inside arrays and compounds: pointers in memory,
+ * heap references in the file, so never the chunk path. */
+static void vlen_inside(void)
+{
+    typedef struct {
+        int32_t a;
+        char *s;
+    } rec;
+    hid_t vs = H5Tcopy(H5T_C_S1);
+    CHECK(vs >= 0 && H5Tset_size(vs, H5T_VARIABLE) >= 0);
+    hsize_t two[1] = {2}, dims[1] = {8}, chunk[1] = {4};
+    hid_t arr = H5Tarray_create2(vs, 1, two), cmp = H5Tcreate(H5T_COMPOUND, sizeof(rec));
+    CHECK(arr >= 0 && cmp >= 0 && H5Tinsert(cmp, "a", HOFFSET(rec, a), H5T_NATIVE_INT32) >= 0 &&
+          H5Tinsert(cmp, "s", HOFFSET(rec, s), vs) >= 0);
+    char *strs[16] = {"a", "bb", "ccc", "dddd", "e", "ff", "g", "hh", "i", "j", "kk", "l", "m", "nn", "o", "p"};
+    rec recs[8];
+    for (int i = 0; i < 8; i++) {
+        recs[i].a = i;
+        recs[i].s = strs[i];
+    }
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_OPTIONAL, 0, NULL);
+    const hid_t types[2] = {arr, cmp};
+    const void *data[2] = {strs, recs};
+    for (int t = 0; t < 2; t++) {
+        hid_t d = make(t ? "vlen_in_compound" : "vlen_in_array", types[t], 1, dims, dcpl);
+        int direct = -1;
+        CHECKF(gpulz_h5_write_direct(d, types[t], H5S_ALL, H5P_DEFAULT, data[t], &direct) >= 0 && direct == 0,
+               "vlen inside %d: direct write (chunk path %d)", t, direct);
+        char *back_s[16] = {0};
+        rec back_r[8];
+        memset(back_r, 0, sizeof back_r);
+        void *back = t ? (void *)back_r : (void *)back_s;
+        CHECKF(gpulz_h5_read_direct(d, types[t], H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 && direct == 0,
+               "vlen inside %d: direct read (chunk path %d)", t, direct);
+        for (int i = 0; i < (t ? 8 : 16); i++) {
+            const char *got = t ? back_r[i].s : back_s[i], *want = t ? recs[i].s : strs[i];
+            CHECKF(got && strcmp(got, want) == 0, "vlen inside %d: element %d read as %s", t, i, got ? got : "NULL");
+        }
+        hid_t space = H5Dget_space(d);
+        CHECK(H5Dvlen_reclaim(types[t], space, H5P_DEFAULT, back) >= 0);
+        H5Sclose(space);
+        H5Dclose(d);
+    }
+    H5Pclose(dcpl);
+    H5Tclose(arr);
+    H5Tclose(cmp);
+    H5Tclose(vs);
+    printf("vlen inside            arrays and compounds of variable strings: through HDF5\n");
+}
+
 /* A user fill value: edge chunks padded with it, unallocated chunks read as it. */
 static void fill_value(void)
 {
@@ -341,6 +462,8 @@ int main(int argc, char **argv)
         whole(tag, esizes[e], 3, d3, c3, dcpl, (unsigned)e);
         H5Pclose(dcpl);
     }
+    unlike_boxes();
+    vlen_inside();
     /* more chunks than one batch takes (1024): batches pipelined, edge
      * chunks in every batch */
     {

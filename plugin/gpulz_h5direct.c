@@ -163,13 +163,57 @@ done:
 }
 
 /*
+ * Whether values of type t hold anything whose memory form is not its
+ * stored form: variable-length sequences or strings, or references, at any
+ * depth of compound members and array elements (H5Tdetect_class finds no
+ * variable-length string, which is of class STRING).  1, 0, or -1.
+ */
+static int type_not_as_stored(hid_t t)
+{
+    const H5T_class_t cls = H5Tget_class(t);
+    int ret_value = 0;
+    switch (cls) {
+    case H5T_NO_CLASS:
+        return -1;
+    case H5T_VLEN:
+    case H5T_REFERENCE:
+        return 1;
+    case H5T_STRING:
+        return H5Tis_variable_str(t) != 0;
+    case H5T_ARRAY: {
+        const hid_t base = H5Tget_super(t);
+        if (base < 0)
+            return -1;
+        ret_value = type_not_as_stored(base);
+        H5Tclose(base);
+        return ret_value;
+    }
+    case H5T_COMPOUND: {
+        const int n = H5Tget_nmembers(t);
+        if (n < 0)
+            return -1;
+        for (int i = 0; i < n && ret_value == 0; i++) {
+            const hid_t m = H5Tget_member_type(t, (unsigned)i);
+            if (m < 0)
+                return -1;
+            ret_value = type_not_as_stored(m);
+            H5Tclose(m);
+        }
+        return ret_value;
+    }
+    default:
+        return 0;
+    }
+}
+
+/*
  * Whether the chunk path can do this call exactly: 1 (P filled), 0 for the
  * path through H5Dwrite/H5Dread (P->npoints still set), -1 on an error.
  */
 static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int writing)
 {
     int ret_value = 1;
-    hid_t space = -1;
+    hid_t space = -1, now = -1;
     unsigned cd[8], config;
     size_t ncd = 8;
     *P = (plan){.dset = dset, .dcpl = -1, .type = -1};
@@ -196,11 +240,13 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
     }
     if (ret_value != 1)
         goto done;
-    /* no conversion, and no variable-length data (whose memory form is not its stored form) */
+    /* no conversion, and no variable-length data or references (whose
+     * memory form is not their stored form) */
     htri_t same = H5Tequal(mem_type, P->type);
-    if (same < 0)
+    const int unlike = type_not_as_stored(P->type);
+    if (same < 0 || unlike < 0)
         PUSH_AND_GOTO(H5E_DATATYPE, H5E_CANTCOMPARE, -1, "gpulz: cannot compare the datatypes");
-    if (!same || H5Tdetect_class(P->type, H5T_VLEN) != 0 || H5Tis_variable_str(P->type) != 0)
+    if (!same || unlike)
         ret_value = 0;
     /* HDF5 stores such edge chunks unfiltered without a mask bit saying so */
     unsigned opts = 0;
@@ -211,9 +257,24 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
     if (ret_value != 1)
         goto done;
     P->rank = H5Pget_chunk(P->dcpl, H5S_MAX_RANK, P->chunk);
-    if (P->rank <= 0 || H5Sget_simple_extent_dims(space, P->dims, NULL) != P->rank ||
+    if (P->rank <= 0 || (now = H5Dget_space(dset)) < 0 || H5Sget_simple_extent_dims(now, P->dims, NULL) != P->rank ||
         !(P->esize = H5Tget_size(P->type)))
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the chunk or dataset shape");
+    /* a file_space of another extent (taken before the dataset grew, say):
+     * H5Dwrite places it in the dataset as it is now */
+    hsize_t sel_dims[H5S_MAX_RANK];
+    if (H5Sget_simple_extent_dims(space, sel_dims, NULL) != P->rank)
+        ret_value = 0;
+    for (int d = 0; d < P->rank && ret_value == 1; d++)
+        if (sel_dims[d] != P->dims[d])
+            ret_value = 0;
+    /* points are in the caller's order, which may repeat one: only boxes
+     * (all, or hyperslabs, which are sets) are laid out as the chunks are */
+    const H5S_sel_type sel = H5Sget_select_type(space);
+    if (sel != H5S_SEL_ALL && sel != H5S_SEL_HYPERSLABS)
+        ret_value = 0;
+    if (ret_value != 1)
+        goto done;
     /* the selection must be one box whose sides fall on chunk borders or
      * the dataset's end */
     hsize_t end[H5S_MAX_RANK];
@@ -245,6 +306,8 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
 done:
     if (space >= 0)
         H5Sclose(space);
+    if (now >= 0)
+        H5Sclose(now);
     return ret_value;
 }
 
