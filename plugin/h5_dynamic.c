@@ -76,14 +76,25 @@ static int bind_all(void *lib)
 
 int gpulz_h5_api_load(const void *caller)
 {
+    int rc = 0;
     pthread_mutex_lock(&load_lock);
     if (!bound) {
         /* a failure is tried again next time: the first caller may not be
          * HDF5 (ctypes asking before init_filter) */
         void *lib = library_of(caller);
         bound = lib && bind_all(lib) == 0;
+        rc = bound ? 0 : -1;
+    } else {
+        /* A second HDF5 in the process (two wheels' copies, say) would have
+         * the filter call into the first with its own identifiers: it gets
+         * no filter.  A caller that is no HDF5 (ctypes) is let through. */
+        void *lib = library_of(caller);
+        void *open = lib ? dlsym(lib, "H5open") : NULL;
+        if (open && open != (void *)gpulz_h5.open)
+            rc = -1;
+        if (lib)
+            dlclose(lib);
     }
-    int rc = bound ? 0 : -1;
     pthread_mutex_unlock(&load_lock);
     return rc;
 }
