@@ -76,9 +76,11 @@ herr_t gpulz_h5_register(void);
  * caller keeps ownership of every buffer and identifier.
  *
  * The chunk path is taken when the selection is one box (H5S_ALL, or one
- * hyperslab block) whose every side starts on a chunk border and ends on
- * one or at the dataset's extent, mem_type equals the dataset's datatype
- * (H5Tequal: no conversion; not variable-length), the layout is chunked,
+ * hyperslab block; not points) whose every side starts on a chunk border
+ * and ends on one or at the dataset's extent, file_space has the dataset's
+ * current extent, mem_type equals the dataset's datatype (H5Tequal: no
+ * conversion) and holds no variable-length data or reference at any depth,
+ * the layout is chunked,
  * the pipeline holds the gpulz filter alone, the dataset does not set
  * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, and, writing, the file is not open
  * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
