@@ -169,13 +169,15 @@ def _plan(h5py, dset, selection, dtype, writing):
     # h5py built for an HDF5 before 1.10.5 cannot locate chunks by their offset
     if not writing and not hasattr(dset.id, "get_chunk_info_by_coord"):
         return None
-    # no conversion, and no variable-length data (whose memory form is not its stored form)
+    # no conversion, and no variable-length data or references (whose memory
+    # form is not their stored form): h5py gives them object fields at any
+    # depth, where HDF5's class test misses a string inside an array or compound
     ftype = dset.id.get_type()
     try:
         same = dtype == dset.dtype and h5py.h5t.py_create(dtype).equal(ftype)
     except (TypeError, ValueError):
         same = False
-    if not same or ftype.detect_class(h5py.h5t.VLEN) or (
+    if not same or dtype.hasobject or ftype.detect_class(h5py.h5t.VLEN) or (
             isinstance(ftype, h5py.h5t.TypeStringID) and ftype.is_variable_str()):
         return None
     if _dont_filter_partial(h5py, dcpl) is not False:
