@@ -158,4 +158,21 @@ if command -v python3 >/dev/null 2>&1 &&
 fi
 [ -z "$(ls dir)" ] || fail "something was written into dir"
 no_temporaries "refusals"
+
+# the process's own descriptors: /dev/stdout after a shell's >> appends to
+# the file there (it is not replaced, even with -f), into a pipe it streams
+echo precious >log.txt
+"$GPULZ" decompress -f q.gplz -o /dev/stdout >>log.txt || fail "-o /dev/stdout >> log.txt"
+head -n 1 log.txt | grep -qx precious || fail "-o /dev/stdout -f replaced the file that >> appends to"
+tail -c +10 log.txt | cmp -s - q.raw || fail "-o /dev/stdout >> log.txt: the decoded bytes are not after the old ones"
+"$GPULZ" decompress q.gplz -o /dev/stdout | cmp -s - q.raw || fail "-o /dev/stdout into a pipe"
+"$GPULZ" decompress q.gplz -o /dev/fd/1 >fd1.raw && cmp -s fd1.raw q.raw || fail "-o /dev/fd/1"
+# the input is kept, even with -f, whatever name the output takes for it
+cp q.raw same.raw
+expect 2 "$GPULZ" compress -f same.raw -o same.raw
+grep -q 'is the input' err.log || fail "-o the input: $(cat err.log)"
+ln -s same.raw same.link
+expect 2 "$GPULZ" compress -f same.raw -o same.link
+cmp -s same.raw q.raw || fail "compress -f X -o X (or a link to X) changed X"
+no_temporaries "descriptors and the input"
 done_ok

@@ -115,6 +115,9 @@ int cli_read_all(const char *path, uint8_t **buf, size_t *len);
 /*
  * An output being written.  What path names decides how:
  *  - "-" (or NULL): stdout, written in place;
+ *  - /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N: that open
+ *    descriptor of the process (a shell's > or >> file, a pipe), written in
+ *    place through a copy of it, never replaced, truncated or renamed;
  *  - an existing character or block device or FIFO (/dev/null, a named
  *    pipe), also through symbolic links: written in place as a stream,
  *    never created, truncated or renamed, so no force is needed; binary
@@ -139,6 +142,10 @@ typedef struct cli_output {
 
 /* Open the output as above: 0, CLI_USAGE (a terminal) or CLI_IO, with the message printed. */
 int cli_output_open(cli_output *o, const char *path, int force);
+
+/* Whether the output path names the same file as the input path (both
+ * existing, links followed): 1 (the message printed, CLI_USAGE meant), or 0. */
+int cli_output_is_input(const char *cmd, const char *in, const char *out);
 
 /* Write len bytes: 0, or CLI_IO with the message printed. */
 int cli_output_write(cli_output *o, const void *buf, size_t len);

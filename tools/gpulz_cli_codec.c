@@ -216,6 +216,11 @@ static int run(int compress, int argc, char **argv)
         rc = cli_usage_error(cmd, "refusing to read compressed data from a terminal");
         goto done;
     }
+    /* the input is kept, even with -f */
+    if (cli_output_is_input(cmd, A.in, out)) {
+        rc = CLI_USAGE;
+        goto done;
+    }
     /* the output first: a destination that cannot be written fails before
      * the work, not after it */
     if ((rc = cli_output_open(&O, out, A.force)))

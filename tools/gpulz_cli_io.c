@@ -239,12 +239,57 @@ static int open_temporary(cli_output *o, const struct stat *old)
     return 0;
 }
 
+/* The descriptor number a path names that stands for one of the process's
+ * open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N),
+ * else -1: resolved as links, such a path would lead to the file behind a
+ * shell's > or >>, which must be written through the descriptor, not
+ * replaced. */
+static int named_descriptor(const char *path)
+{
+    static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+    if (!strcmp(path, "/dev/stdout"))
+        return STDOUT_FILENO;
+    if (!strcmp(path, "/dev/stderr"))
+        return STDERR_FILENO;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        const size_t len = strlen(dirs[i]);
+        if (strncmp(path, dirs[i], len) || !path[len])
+            continue;
+        char *end;
+        errno = 0;
+        const long fd = strtol(path + len, &end, 10);
+        if (!*end && !errno && fd >= 0 && fd <= INT_MAX && path[len] >= '0' && path[len] <= '9')
+            return (int)fd;
+    }
+    return -1;
+}
+
+int cli_output_is_input(const char *cmd, const char *in, const char *out)
+{
+    struct stat a, b;
+    if (cli_is_std(in) || cli_is_std(out) || named_descriptor(out) >= 0 || stat(in, &a) != 0 ||
+        stat(out, &b) != 0 || !S_ISREG(b.st_mode))
+        return 0;
+    if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return 0;
+    cli_usage_error(cmd, "the output %s is the input %s: it would be replaced", out, in);
+    return 1;
+}
+
 /* cli_output_open() without the cleanup of a failure. */
 static int output_open(cli_output *o, const char *path)
 {
     struct stat st;
     if (cli_is_std(path)) {
         o->fd = STDOUT_FILENO;
+        return 0;
+    }
+    const int named = named_descriptor(path);
+    if (named >= 0) {
+        if ((o->fd = fcntl(named, F_DUPFD_CLOEXEC, 3)) < 0)
+            return cli_error(CLI_IO, path, "cannot write to descriptor %d: %s", named, strerror(errno));
+        if (!o->force && isatty(o->fd))
+            return cli_error(CLI_USAGE, path, "refusing to write binary data to a terminal (use -f)");
         return 0;
     }
     if (lstat(path, &st) != 0) {
