@@ -242,6 +242,33 @@ static void damage_trials(void)
 }
 
 /* Header fields of §11 one at a time. */
+/* A fast chunk whose header declares far more bytes than its streams hold
+ * units (n and nb rewritten alike): refused as CORRUPT by the layout walk
+ * of gpulz_chunk_info_get, before anything of that size is allocated. */
+static void declared_size_trial(void)
+{
+    size_t n = 1000, len = 0;
+    uint8_t *in = tu_xmalloc(n);
+    gpulz_gen("quant", in, n, 4);
+    gpulz_params p;
+    tu_params(&p, 1, 128, 256, 1);
+    p.mode = GPULZ_MODE_FAST;
+    uint8_t *c = tu_compress(in, n, &p, &len);
+    if (c) {
+        const uint64_t big = (uint64_t)1 << 30, nb = big / 256;
+        for (int k = 0; k < 8; k++) {
+            c[12 + k] = (uint8_t)(big >> (8 * k));
+            c[20 + k] = (uint8_t)(nb >> (8 * k));
+        }
+        gpulz_chunk_info info;
+        const int rc = gpulz_chunk_info_get(c, len, &info);
+        TU_CHECK(rc == GPULZ_ERR_CORRUPT, "a chunk declaring 2^30 bytes over streams of 1000 units: %s",
+                 gpulz_strerror(rc));
+    }
+    free(c);
+    free(in);
+}
+
 static void header_trials(void)
 {
     size_t n = 3000, len = 0, got;
@@ -608,6 +635,7 @@ int main(void)
     ratio_trials();
     damage_trials();
     header_trials();
+    declared_size_trial();
     api_trials();
     return tu_finish("codec_v2");
 }

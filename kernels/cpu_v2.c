@@ -1292,6 +1292,12 @@ int gpulz_v2_span_check(const uint8_t *src, size_t n, const gpulz_layout *L)
         int rc = gpulz_stream_peek(src + pos, n - pos, &N, "of the chunk");
         if (rc != GPULZ_OK)
             return rc;
+        /* without LZSS every stream holds one unit a symbol (§12), checked
+         * before its size as the decoders check it: a header's n is not
+         * believed where its streams cannot make it */
+        if (!(L->flags & GPULZ_V2_FLAG_LZSS) && N != L->symbols)
+            return gpulz_fail(GPULZ_ERR_CORRUPT, "stream %u of the chunk: %llu units where the chunk has %llu", j,
+                              (unsigned long long)N, (unsigned long long)L->symbols);
         const uint64_t size = gpulz_get_u64(src + pos + 9);
         if (size > n - pos - GPULZ_STREAM_HEADER_SIZE)
             return gpulz_fail(GPULZ_ERR_TRUNCATED, "stream %u of the chunk: %llu bytes, %zu left", j,
