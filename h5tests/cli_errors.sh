@@ -110,4 +110,18 @@ cmp q.raw q.copy || fail "an existing output was changed without -f"
 expect 3 "$GPULZ" info no-such-file
 expect 3 "$GPULZ" compress . -o o.gplz
 expect 3 "$GPULZ" gen quant 1K -o no-such-dir/x
+# an endless stream that is no chunk is refused at its first bytes, not
+# read until memory runs out (a bounded address space makes that an error)
+if [ -r /dev/zero ]; then
+    limit=
+    command -v timeout >/dev/null 2>&1 && limit="timeout 60"
+    for cmd in "info /dev/zero" "decompress /dev/zero -o zero.out"; do
+        # shellcheck disable=SC2086
+        (ulimit -v 4000000 2>/dev/null; exec $limit "$GPULZ" $cmd) >out.log 2>err.log
+        rc=$?
+        [ $rc -eq 1 ] || fail "gpulz $cmd exited $rc, expected 1: $(cat err.log)"
+        grep -q 'not a gpulz chunk' err.log || fail "gpulz $cmd: $(cat err.log)"
+    done
+    [ ! -e zero.out ] || fail "decompress /dev/zero left an output"
+fi
 done_ok

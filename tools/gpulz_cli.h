@@ -169,6 +169,9 @@ int cli_flush_stdout(void);
  * is large (CLI_PROGRESS_MIN_BYTES, or more read from a pipe). */
 typedef struct cli_progress cli_progress;
 int cli_read_all_progress(const char *path, uint8_t **buf, size_t *len, cli_progress *pg);
+/* The same for a gpulz chunk: reading stops as soon as the first bytes
+ * are not the chunk magic (CLI_DATA, the message printed). */
+int cli_read_chunk_progress(const char *path, uint8_t **buf, size_t *len, cli_progress *pg);
 
 /* cli_output_write() telling pg how far it got, where len is large. */
 int cli_output_write_progress(cli_output *o, const void *buf, size_t len, cli_progress *pg);

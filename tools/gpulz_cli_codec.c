@@ -226,7 +226,7 @@ static int run(int compress, int argc, char **argv)
     if ((rc = cli_output_open(&O, out, A.force)))
         goto done;
     pg = cli_progress_start(cmd, A.quiet);
-    if ((rc = cli_read_all_progress(A.in, &src, &n, pg)))
+    if ((rc = compress ? cli_read_all_progress(A.in, &src, &n, pg) : cli_read_chunk_progress(A.in, &src, &n, pg)))
         goto done;
     if (compress) {
         size_t cap = gpulz_compress_bound(n, &A.p);

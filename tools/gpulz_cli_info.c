@@ -100,7 +100,7 @@ static int describe(const char *path, int blocks, int check, unsigned threads)
     uint8_t *buf = NULL;
     size_t n = 0;
     gpulz_chunk_info I;
-    int rc = cli_read_all(path, &buf, &n);
+    int rc = cli_read_chunk_progress(path, &buf, &n, NULL);
     if (rc)
         return rc;
     int st = gpulz_chunk_info_get(buf, n, &I);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpulz_cli.h"
+#include "gpulz_format.h"
 
 /* Linux moves at most about 2 GiB per read() or write(); larger files loop. */
 #define IO_STEP ((size_t)1 << 30)
@@ -42,10 +43,14 @@ static void report_read(cli_progress *pg, const char *name, size_t n, size_t hin
         cli_progress_set(pg, "%s: reading %.0f MiB", name, MIB(n));
 }
 
-/* Read fd to its end into a buffer grown geometrically from hint bytes. */
+/* Read fd to its end into a buffer grown geometrically from hint bytes;
+ * with chunk, stop as soon as the first bytes are not a gpulz chunk's
+ * magic (a stream such as /dev/zero would otherwise be read until memory
+ * runs out): CLI_DATA. */
 static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t *len,
-                   cli_progress *pg)
+                   cli_progress *pg, int chunk)
 {
+    static const uint8_t magic[4] = {GPULZ_MAGIC0, GPULZ_MAGIC1, GPULZ_MAGIC2, GPULZ_MAGIC3};
     size_t cap = hint ? hint + 1 : (size_t)1 << 20, n = 0;
     size_t step = pg ? PROGRESS_STEP : IO_STEP;
     uint8_t *b = malloc(cap);
@@ -73,7 +78,14 @@ static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t 
         }
         if (got == 0)
             break;
+        const size_t before = n;
         n += (size_t)got;
+        if (chunk && before < sizeof magic && n >= sizeof magic && memcmp(b, magic, sizeof magic) != 0) {
+            const int rc = cli_error(CLI_DATA, name, "bad magic %02x %02x %02x %02x: not a gpulz chunk", b[0],
+                                     b[1], b[2], b[3]);
+            free(b);
+            return rc;
+        }
         if (pg)
             report_read(pg, name, n, hint);
     }
@@ -87,10 +99,22 @@ int cli_read_all(const char *path, uint8_t **buf, size_t *len)
     return cli_read_all_progress(path, buf, len, NULL);
 }
 
+static int read_path(const char *path, uint8_t **buf, size_t *len, cli_progress *pg, int chunk);
+
 int cli_read_all_progress(const char *path, uint8_t **buf, size_t *len, cli_progress *pg)
 {
+    return read_path(path, buf, len, pg, 0);
+}
+
+int cli_read_chunk_progress(const char *path, uint8_t **buf, size_t *len, cli_progress *pg)
+{
+    return read_path(path, buf, len, pg, 1);
+}
+
+static int read_path(const char *path, uint8_t **buf, size_t *len, cli_progress *pg, int chunk)
+{
     if (cli_is_std(path))
-        return read_fd(STDIN_FILENO, "stdin", 0, buf, len, pg);
+        return read_fd(STDIN_FILENO, "stdin", 0, buf, len, pg, chunk);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return cli_error(CLI_IO, path, "%s", strerror(errno));
@@ -103,7 +127,7 @@ int cli_read_all_progress(const char *path, uint8_t **buf, size_t *len, cli_prog
     size_t hint = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < SIZE_MAX
                       ? (size_t)st.st_size
                       : 0;
-    int rc = read_fd(fd, path, hint, buf, len, pg);
+    int rc = read_fd(fd, path, hint, buf, len, pg, chunk);
     close(fd);
     return rc;
 }
