@@ -55,16 +55,32 @@ static inline int pick_input(uint8_t *in, int walk_sampled)
 }
 
 /*
+ * FORMAT.md §19's sample as its text gives it, for the tests' own checks
+ * (none of gpulz_format2.h's helpers): for G groups, e = ceil(G / 2^16)
+ * and R = ceil(ceil(G / 32) / e) runs; run w starts at group 32 r_w.
+ */
+static inline void ref_sample_shape(uint64_t G, uint64_t *e, uint64_t *R)
+{
+    *e = (G + 65535) / 65536;
+    *R = ((G + 31) / 32 + *e - 1) / *e;
+}
+
+static inline uint64_t ref_sample_run(uint64_t w, uint64_t e)
+{
+    return w * e + ((uint64_t)(uint32_t)(w * 2654435761ull) >> 7) % e;
+}
+
+/*
  * The first chunk size past the threshold, in groups of 8 symbols, whose
  * sample's last run starts at or past its last group (past = 1), or runs
- * over it (past = 0), by FORMAT.md §19's own formulas; 0 below
- * PICK_GROUPS where there is none.
+ * over it (past = 0); 0 below PICK_GROUPS where there is none.
  */
 static inline uint64_t pick_edge_groups(int past)
 {
     for (uint64_t G = ((uint64_t)1 << 22) + 1; G < PICK_GROUPS; G++) {
-        const uint64_t e = (G + 65535) / 65536, R = ((G + 31) / 32 + e - 1) / e, w = R - 1;
-        const uint64_t r = w * e + ((uint64_t)(uint32_t)(w * 2654435761ull) >> 7) % e;
+        uint64_t e, R;
+        ref_sample_shape(G, &e, &R);
+        const uint64_t r = ref_sample_run(R - 1, e);
         if (past ? 32 * r >= G : 32 * r < G && 32 * r + 32 > G)
             return G;
     }

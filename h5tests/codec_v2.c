@@ -478,9 +478,8 @@ static void pick_trials(void)
 /*
  * §19's sampled DELTA as docs/FORMAT.md states it, written from the text
  * alone (none of gpulz_format2.h's sample or weight helpers): the threshold
- * G > 2^22, e = ceil(G / 2^16), R = ceil(ceil(G / 32) / e), run w at group
- * 32 r_w with r_w = w e + ((w 2654435761 mod 2^32) >> 7) mod e, groups
- * below G; counts of the symbols and of their deltas restarting every C;
+ * G > 2^22, the runs of codec_pick.h's ref_sample_shape/ref_sample_run,
+ * groups below G; counts of the symbols and of their deltas restarting every C;
  * weight c lg(c), lg(c) = 256 b + floor((c - 2^b) 256 / 2^b).  1: DELTA,
  * 0: no DELTA, -1: not sampled (the exact estimate decides).
  */
@@ -497,12 +496,13 @@ static int ref_sampled_delta(const uint8_t *x, uint64_t m, uint64_t C)
     const uint64_t G = m / 8;
     if (G <= ((uint64_t)1 << 22))
         return -1;
-    const uint64_t e = (G + 65535) / 65536, R = ((G + 31) / 32 + e - 1) / e;
+    uint64_t e, R;
+    ref_sample_shape(G, &e, &R);
     uint64_t *cnt = calloc(2 * 65536, sizeof *cnt), weight[2] = {0, 0};
     if (!cnt)
         return -2;
     for (uint64_t w = 0; w < R; w++) {
-        const uint64_t r = w * e + ((uint64_t)(uint32_t)(w * 2654435761ull) >> 7) % e;
+        const uint64_t r = ref_sample_run(w, e);
         for (uint64_t g = 32 * r; g < 32 * r + 32 && g < G; g++)
             for (uint64_t i = 8 * g; i < 8 * g + 8; i++) {
                 const unsigned v = x[2 * i] | (unsigned)x[2 * i + 1] << 8;
