@@ -257,17 +257,21 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
     if (ret_value != 1)
         goto done;
     P->rank = H5Pget_chunk(P->dcpl, H5S_MAX_RANK, P->chunk);
-    if (P->rank <= 0 || (now = H5Dget_space(dset)) < 0 || H5Sget_simple_extent_dims(now, P->dims, NULL) != P->rank ||
+    if (P->rank <= 0 || H5Sget_simple_extent_dims(space, P->dims, NULL) != P->rank ||
         !(P->esize = H5Tget_size(P->type)))
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the chunk or dataset shape");
-    /* a file_space of another extent (taken before the dataset grew, say):
-     * H5Dwrite places it in the dataset as it is now */
-    hsize_t sel_dims[H5S_MAX_RANK];
-    if (H5Sget_simple_extent_dims(space, sel_dims, NULL) != P->rank)
-        ret_value = 0;
-    for (int d = 0; d < P->rank && ret_value == 1; d++)
-        if (sel_dims[d] != P->dims[d])
+    /* a file_space of another extent than the dataset's now (taken before it
+     * grew, say): H5Dwrite places it in the dataset as it is now */
+    if (file_space != H5S_ALL) {
+        hsize_t cur[H5S_MAX_RANK];
+        if ((now = H5Dget_space(dset)) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's extent");
+        if (H5Sget_simple_extent_dims(now, cur, NULL) != P->rank)
             ret_value = 0;
+        for (int d = 0; d < P->rank && ret_value == 1; d++)
+            if (cur[d] != P->dims[d])
+                ret_value = 0;
+    }
     /* points are in the caller's order, which may repeat one: only boxes
      * (all, or hyperslabs, which are sets) are laid out as the chunks are */
     const H5S_sel_type sel = H5Sget_select_type(space);
