@@ -175,4 +175,24 @@ ln -s same.raw same.link
 expect 2 "$GPULZ" compress -f same.raw -o same.link
 cmp -s same.raw q.raw || fail "compress -f X -o X (or a link to X) changed X"
 no_temporaries "descriptors and the input"
+
+# a name as long as the folder allows is written, new or replaced, here and
+# in another folder: the temporary beside it takes a shorter name
+max=$(getconf NAME_MAX . 2>/dev/null || echo 255)
+long=$(printf "%${max}s" "" | tr ' ' n)
+"$GPULZ" decompress q.gplz -o "$long" || fail "-o a name of $max bytes"
+cmp -s "$long" q.raw || fail "-o a name of $max bytes: wrong bytes"
+"$GPULZ" decompress -f q.gplz -o "dir/$long" && cmp -s "dir/$long" q.raw || fail "-o dir/ and a name of $max bytes"
+"$GPULZ" gen ramp 1000 -f -o "$long" && "$GPULZ" decompress -f q.gplz -o "$long" && cmp -s "$long" q.raw ||
+    fail "-f -o a name of $max bytes, replaced"
+# x and then two-byte UTF-8 characters, so that the cut before the suffix
+# falls inside one of them (the temporary's name is cut before it)
+e=$(printf '\303\251')
+wide=x
+while [ "$(printf '%s' "$wide$e" | wc -c)" -le "$max" ]; do
+    wide=$wide$e
+done
+"$GPULZ" decompress q.gplz -o "$wide" && cmp -s "$wide" q.raw || fail "-o a name of UTF-8 characters"
+rm -f "$long" "dir/$long" "$wide"
+no_temporaries "long names"
 done_ok

@@ -234,15 +234,47 @@ static void catch_fatal_signals(void)
             sigaction(fatal_signals[i], &sa, NULL);
 }
 
+#define TEMP_SUFFIX ".tmp-XXXXXX"
+
+/*
+ * How much of path (its folder and all of its name but what a temporary's
+ * suffix needs) names the temporary: a name of up to the folder's longest
+ * is a file the command may write, and its temporary must fit there too.
+ * A cut name ends before a UTF-8 sequence, not inside one.
+ */
+static size_t temp_stem(const char *path)
+{
+    const size_t len = strlen(path);
+    const char *slash = strrchr(path, '/');
+    const size_t base_at = slash ? (size_t)(slash - path) + 1 : 0;
+    long most = NAME_MAX;
+    if (base_at) {
+        char *dir = strndup(path, base_at);
+        long got = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
+        free(dir);
+        most = got > 0 ? got : most;
+    } else {
+        long got = pathconf(".", _PC_NAME_MAX);
+        most = got > 0 ? got : most;
+    }
+    const size_t room = (size_t)most > sizeof TEMP_SUFFIX ? (size_t)most - (sizeof TEMP_SUFFIX - 1) : 1;
+    if (len - base_at <= room)
+        return len;
+    size_t cut = base_at + room;
+    while (cut > base_at + 1 && ((unsigned char)path[cut] & 0xC0) == 0x80)
+        cut--;
+    return cut;
+}
+
 /* A regular file: a temporary beside o->target, with the mode of old (NULL: a new file). */
 static int open_temporary(cli_output *o, const struct stat *old)
 {
-    size_t len = strlen(o->target);
+    size_t len = temp_stem(o->target);
     sigset_t mask;
-    if (!(o->tmp = malloc(len + sizeof ".tmp-XXXXXX")))
+    if (!(o->tmp = malloc(len + sizeof TEMP_SUFFIX)))
         return cli_error(CLI_IO, o->name, "out of memory");
     memcpy(o->tmp, o->target, len);
-    memcpy(o->tmp + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+    memcpy(o->tmp + len, TEMP_SUFFIX, sizeof TEMP_SUFFIX);
     catch_fatal_signals();
     block_fatal(&mask);
     o->fd = mkstemp(o->tmp);
