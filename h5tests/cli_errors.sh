@@ -57,6 +57,10 @@ for c in compress decompress info bench gen h5repack-args; do
     expect 0 "$GPULZ" help "$c"
     grep -q "^Usage: gpulz $c" out.log || fail "help $c has no usage line"
 done
+for c in version help; do
+    expect 0 "$GPULZ" help "$c"
+    grep -q "^Usage: gpulz $c" out.log || fail "help $c has no usage line"
+done
 expect 0 "$GPULZ" --help
 expect 0 "$GPULZ" --version
 grep -q '^gpulz [0-9]' out.log || fail "--version"

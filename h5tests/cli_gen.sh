@@ -15,6 +15,14 @@ for kind in random runs ramp records quant float int; do
     cmp -s a d || fail "gen $kind: stdout differs from -o"
     rm -f a b c d
 done
+# seeds are decimal: 010 is ten (not eight), and 08 a number
+expect 0 "$GPULZ" gen quant 4K --seed 010 -o a
+expect 0 "$GPULZ" gen quant 4K --seed 10 -o b
+expect 0 "$GPULZ" gen quant 4K --seed 08 -o c
+expect 0 "$GPULZ" gen quant 4K --seed 8 -o d
+cmp -s a b || fail "gen --seed 010 is not seed 10"
+cmp -s c d || fail "gen --seed 08 is not seed 8"
+rm -f a b c d
 expect 0 "$GPULZ" gen zeros 1M -o z
 [ "$(size z)" = 1048576 ] || fail "gen zeros 1M wrote $(size z) bytes"
 [ "$(tr -d '\000' <z | wc -c | tr -d ' ')" = 0 ] || fail "gen zeros wrote a non-zero byte"

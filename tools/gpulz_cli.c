@@ -3,6 +3,7 @@
  * gpulz_cli.c - the gpulz command: picks the subcommand and hands it its
  * arguments (argv[0] is the subcommand's name, as getopt expects).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -117,7 +118,13 @@ static int run(int argc, char **argv)
             return CLI_OK;
         }
         const subcommand *s = find(argv[2]);
-        if (!s || !s->main)
+        if (s && !s->main) {
+            /* version and help, listed beside the others, take no options */
+            printf("Usage: gpulz %s%s\n%c%s.\n", s->name, strcmp(s->name, "help") ? "" : " [COMMAND]",
+                   toupper((unsigned char)s->summary[0]), s->summary + 1);
+            return CLI_OK;
+        }
+        if (!s)
             return cli_error(CLI_USAGE, "help", "unknown command '%s' (gpulz --help)", argv[2]);
         char *help_argv[] = {(char *)s->name, "--help", NULL};
         return s->main(2, help_argv);

@@ -77,7 +77,8 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out
 {
     char *end;
     errno = 0;
-    unsigned long long v = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 0) : 0;
+    /* decimal, as the options say: base 0 read --seed 010 as 8 and refused 08 */
+    unsigned long long v = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 10) : 0;
     if (!(*s >= '0' && *s <= '9') || *end || errno)
         return cli_usage_error(cmd, "%s: '%s' is not a number", opt, s);
     *out = v;
