@@ -41,6 +41,11 @@
  * selection covers it in pieces.  --cache-mib sets another size (0: HDF5's
  * 1 MiB default).
  *
+ * The host buffers (the data written and the buffer read into) are
+ * pageable, from malloc, unless --pinned, which takes them from
+ * cudaHostAlloc: the host paths' copies then skip the library's staging
+ * (the CSV's memory column says "pinned").
+ *
  * Output: a header (device, HDF5, sizes, settings), a readable table with
  * each direct path's factor over the filter path, and the issue's targets;
  * the CSV (--csv, default h5direct.csv) has one row per file, chunk size,
@@ -97,6 +102,7 @@ typedef struct options {
     unsigned mode; /* H5Z_GPULZ_CD_MODE_* */
     long cache_mib; /* -1: one chunk plus 1 MiB */
     int fsync_writes;
+    int pinned; /* --pinned: the host buffers from cudaHostAlloc */
     unsigned gpu_counts[MAX_GPU_COUNTS]; /* --gpus: direct-host on the first N devices */
     int ngpu_counts;
 } options;
@@ -121,6 +127,7 @@ typedef struct dataset_data {
     uint8_t *host, *back;
     void *d_src, *d_back;
     size_t bytes;
+    int pinned; /* host and back are cudaHostAlloc's */
 } dataset_data;
 
 static double now(void)
@@ -218,6 +225,43 @@ static void describe_device(FILE *out)
 #else
     fprintf(out, "# device: none (this build has no CUDA)\n");
 #endif
+}
+
+/* The host buffers: pinned (--pinned, with a usable GPU) or pageable. */
+static int host_alloc(dataset_data *D, int pinned)
+{
+#if GPULZ_HAVE_CUDA
+    if (pinned) {
+        D->pinned = 1;
+        if (!gpu_usable || !CUDA_OK(cudaHostAlloc((void **)&D->host, D->bytes, cudaHostAllocDefault)) ||
+            !CUDA_OK(cudaHostAlloc((void **)&D->back, D->bytes, cudaHostAllocDefault))) {
+            fprintf(stderr, "h5direct_bench: --pinned: cannot pin 2 x %zu bytes (%s)\n", D->bytes,
+                    gpu_usable ? cudaGetErrorString(cudaGetLastError()) : "no usable GPU");
+            return -1;
+        }
+        return 0;
+    }
+#endif
+    if (pinned) {
+        fprintf(stderr, "h5direct_bench: --pinned needs a build with CUDA\n");
+        return -1;
+    }
+    return (D->host = malloc(D->bytes)) && (D->back = malloc(D->bytes)) ? 0 : -1;
+}
+
+static void host_free(dataset_data *D)
+{
+#if GPULZ_HAVE_CUDA
+    if (D->pinned) {
+        cudaFreeHost(D->host);
+        cudaFreeHost(D->back);
+        D->host = D->back = NULL;
+        return;
+    }
+#endif
+    free(D->host);
+    free(D->back);
+    D->host = D->back = NULL;
 }
 
 static int device_alloc(dataset_data *D)
@@ -477,6 +521,7 @@ static void header(FILE *out, const options *o, const dataset_data *D)
     fprintf(out, "# gpulz mode %s, GPULZ_BACKEND=%s, GPULZ_THREADS=%s; %d timed passes after a warm-up\n",
             gpulz_mode_name((gpulz_mode)o->mode), backend ? backend : "(unset: auto)", threads ? threads : "(unset: all cores)",
             o->repeats);
+    fprintf(out, "# host buffers: %s\n", o->pinned ? "pinned (cudaHostAlloc)" : "pageable (malloc)");
     fprintf(out, "# timed: write call + H5Fflush%s; read call (bytes compared untimed); GB/s = 1e9 B/s of "
                  "uncompressed data, median\n",
             o->fsync_writes ? " + fsync and page drop (disk)" : "");
@@ -534,7 +579,8 @@ static void csv(FILE *out, const options *o, const result *R, int n, size_t byte
         const result *r = &R[i], *f = find(R, n, r->file, r->chunk_bytes, PATH_FILTER);
         int both = ok_row(r) && ok_row(f);
         fprintf(out, "%s,%s,%s,%u,%s,%g,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,%.6f,%.6f,%d,%s,%.2f,%.2f,%s\n",
-                file_names[r->file], path_names[r->path], r->path == PATH_DIRECT_DEVICE ? "device" : "host",
+                file_names[r->file], path_names[r->path],
+                r->path == PATH_DIRECT_DEVICE ? "device" : o->pinned ? "pinned" : "host",
                 r->gpus, r->path == PATH_NONE ? "-" : gpulz_mode_name((gpulz_mode)o->mode), (double)r->chunk_bytes / MIB, r->chunk_bytes,
                 bytes, r->cache_bytes, r->ratio, r->write_gbs, r->read_gbs, r->write_gbs_max, r->read_gbs_max,
                 r->write_s, r->read_s, o->repeats, r->direct < 0 ? "-" : r->direct ? "1" : "0",
@@ -602,6 +648,7 @@ static void usage(FILE *out)
             "  --mode M          gpulz mode lz, fast, ratio or auto (default lz, gpulz_h5_set_dcpl's)\n"
             "  --cache-mib N     chunk cache per dataset in MiB (default one chunk + 1 MiB; 0: HDF5's)\n"
             "  --fsync           disk writes include fsync; the file's pages are dropped before reads\n"
+            "  --pinned          the host buffers pinned (cudaHostAlloc), not from malloc\n"
             "  --gpus LIST       GPU counts for direct-host, e.g. 1,2,4: GPULZ_DEVICE is set to the first N\n"
             "                    of its own list, or of every visible device (default: GPULZ_DEVICE as set)\n"
             "  --csv FILE        the CSV (default h5direct.csv; - for stdout)\n",
@@ -633,6 +680,9 @@ static int parse_options(int argc, char **argv, options *o)
             exit(0);
         } else if (strcmp(a, "--fsync") == 0) {
             o->fsync_writes = 1;
+            continue;
+        } else if (strcmp(a, "--pinned") == 0) {
+            o->pinned = 1;
             continue;
         }
         if (!v) {
@@ -745,7 +795,7 @@ int main(int argc, char **argv)
         return 77;
     }
     D.bytes = o.size;
-    if (!(D.host = malloc(D.bytes)) || !(D.back = malloc(D.bytes)) ||
+    if (host_alloc(&D, o.pinned) != 0 ||
         !(R = calloc((size_t)(FILE_COUNT * MAX_CHUNKS * (PATH_COUNT + MAX_GPU_COUNTS)), sizeof *R))) {
         fprintf(stderr, "h5direct_bench: cannot allocate 2 x %zu bytes\n", D.bytes);
         goto done;
@@ -810,8 +860,7 @@ done:
     if (csv_out && csv_out != stdout && fclose(csv_out) != 0)
         status = 1;
     device_free(&D);
-    free(D.host);
-    free(D.back);
+    host_free(&D);
     free(R);
     return status;
 }

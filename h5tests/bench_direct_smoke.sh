@@ -46,10 +46,25 @@ GPULZ_BACKEND=cpu "$BENCH" --size 1M --chunks 1 --files memory --paths filter,di
 "$BENCH" --size 1M --chunks 1 --files memory --paths direct-device --repeats 1 --csv dev.csv >dev.txt 2>dev.err
 rc=$?
 case $rc in
-77) grep -q 'no usable GPU' dev.txt || fail "device-only skip without a reason: $(cat dev.txt)" ;;
-0) grep -q '^memory,direct-device,device,1,lz,1,.*,1,[0-9.]*,[0-9.]*,ok$' dev.csv || fail "device row: $(cat dev.csv)" ;;
+77) grep -q 'no usable GPU' dev.txt || fail "device-only skip without a reason: $(cat dev.txt)"
+    gpu=no ;;
+0) grep -q '^memory,direct-device,device,1,lz,1,.*,1,[0-9.]*,[0-9.]*,ok$' dev.csv || fail "device row: $(cat dev.csv)"
+    gpu=yes ;;
 *) fail "device-only run exited $rc: $(cat dev.err)" ;;
 esac
+
+# pinned host buffers: measured and named where a GPU is usable, else a
+# clear failure (nothing to pin them with)
+"$BENCH" --pinned --size 2M --chunks 1 --files memory --paths filter,direct-host --repeats 1 --csv pin.csv \
+    >pin.txt 2>pin.err
+rc=$?
+if [ "$gpu" = yes ]; then
+    [ $rc = 0 ] || fail "--pinned exited $rc: $(cat pin.err)"
+    grep -q '^# host buffers: pinned' pin.txt || fail "--pinned: no header line: $(cat pin.txt)"
+    [ "$(grep -c '^memory,[a-z-]*,pinned,.*,ok$' pin.csv)" = 2 ] || fail "--pinned rows: $(cat pin.csv)"
+else
+    [ $rc = 1 ] && grep -q 'cannot pin' pin.err || fail "--pinned without a GPU: exit $rc: $(cat pin.err)"
+fi
 
 # GPU counts: direct-host once per count, the other paths once; without a
 # GPU the first count runs on the CPU and the others are skipped, with a GPU

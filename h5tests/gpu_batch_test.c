@@ -12,7 +12,10 @@
  */
 #include <cuda_runtime_api.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "gpu_tune.h"
 #include "gpulz.h"
 #include "h5_util.h"
 
@@ -271,6 +274,135 @@ static void staging_reuse(void)
 }
 
 /*
+ * Host chunks in pinned memory are copied in place, the rest through the
+ * slots, with the same bytes and statuses.  Chunks 0-3 lie in one
+ * cudaHostAlloc block, 4 and 5 in malloc'd memory registered by
+ * cudaHostRegister, 6 is pageable, and 7 starts in registered pages and
+ * ends in unregistered ones (it must be staged).  Compressed, chunk 2's
+ * pinned output gets too little room; decoded, chunk 2 is damaged, and its
+ * pinned output must keep its old bytes.  The in-place copies counted are
+ * the uploads of non-empty pinned inputs and the downloads of non-empty
+ * outputs into pinned memory of the chunks that did not fail.
+ */
+#define PIN_CHUNKS 8
+static void pinned_host(gpulz_mode mode)
+{
+    static const size_t sizes[PIN_CHUNKS] = {1 << 20, 0, 100, 3000001, 65536, 262147, 4096, 70000};
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    gpulz_params p, cpu;
+    gpulz_params_init(&p);
+    p.mode = mode;
+    p.symbol_size = 2;
+    p.backend = GPULZ_BACKEND_GPU;
+    cpu = p;
+    cpu.backend = GPULZ_BACKEND_CPU;
+    size_t len[PIN_CHUNKS], cap[PIN_CHUNKS], got[PIN_CHUNKS], want_len[PIN_CHUNKS], dec_len[PIN_CHUNKS];
+    size_t block = 0, bound_sum = 0;
+    int st[PIN_CHUNKS];
+    for (int i = 0; i < PIN_CHUNKS; i++) {
+        len[i] = sizes[i];
+        block += i < 4 ? len[i] : 0;
+    }
+    CHECK(gpulz_compress_batch_bound(PIN_CHUNKS, len, &p, cap) > 0);
+    for (int i = 0; i < PIN_CHUNKS; i++)
+        bound_sum += cap[i];
+    /* the inputs: a pinned block, a registered buffer, pageable memory and
+     * a mapping whose first pages only are registered */
+    uint8_t *pin_in = NULL, *reg = malloc(len[4] + len[5]), *pageable = malloc(len[6]);
+    CHECK(cudaHostAlloc((void **)&pin_in, block, cudaHostAllocDefault) == cudaSuccess && reg && pageable);
+    CHECK(cudaHostRegister(reg, len[4] + len[5], cudaHostRegisterDefault) == cudaSuccess);
+    const size_t map_len = 8 * ((len[7] + page - 1) / page) * page;
+    uint8_t *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(map != MAP_FAILED);
+    CHECK(cudaHostRegister(map, map_len / 2, cudaHostRegisterDefault) == cudaSuccess);
+    uint8_t *in[PIN_CHUNKS];
+    for (int i = 0, at = 0; i < 4; at += (int)len[i], i++)
+        in[i] = pin_in + at;
+    in[4] = reg;
+    in[5] = reg + len[4];
+    in[6] = pageable;
+    in[7] = map + map_len / 2 - len[7] / 2; /* across the registered pages' end */
+    for (int i = 0; i < PIN_CHUNKS; i++)
+        chunk_fill(in[i], len[i], (size_t)i + 1);
+    /* the outputs: chunks 0-3 in one pinned block, the rest pageable */
+    uint8_t *pin_out = NULL, *want[PIN_CHUNKS];
+    void *dst[PIN_CHUNKS];
+    CHECK(cudaHostAlloc((void **)&pin_out, bound_sum, cudaHostAllocDefault) == cudaSuccess);
+    for (int i = 0, at = 0; i < PIN_CHUNKS; at += (int)cap[i], i++) {
+        dst[i] = i < 4 ? (void *)(pin_out + at) : malloc(cap[i]);
+        want[i] = malloc(cap[i]);
+        CHECK(dst[i] && want[i]);
+        CHECK(gpulz_compress(in[i], len[i], want[i], cap[i], &want_len[i], &cpu) == GPULZ_OK);
+    }
+    cap[2] = 16; /* chunk 2 cannot fit */
+    unsigned long long before = gpu_tune_in_place_copies(), expect = 0;
+    int rc = gpulz_compress_batch(PIN_CHUNKS, (const void *const *)in, len, dst, cap, got, st, &p,
+                                  GPULZ_MEMORY_HOST, NULL, NULL, 0);
+    CHECKF(rc == GPULZ_ERR_DST_SIZE && st[2] == GPULZ_ERR_DST_SIZE, "pinned, mode %d: call %d, chunk 2 %d", mode,
+           rc, st[2]);
+    for (int i = 0; i < PIN_CHUNKS; i++) {
+        expect += (i < 6 && len[i]) + (i < 4 && i != 2); /* uploads, downloads (never empty) */
+        if (i == 2)
+            continue;
+        CHECKF(st[i] == GPULZ_OK && got[i] == want_len[i] && memcmp(dst[i], want[i], got[i]) == 0,
+               "pinned, mode %d: chunk %d (%zu bytes) is not the CPU's: %d", mode, i, len[i], st[i]);
+    }
+    unsigned long long copies = gpu_tune_in_place_copies() - before;
+    CHECKF(copies == expect, "pinned, mode %d: %llu chunk copies in place, %llu expected", mode, copies, expect);
+    /* and back: the CPU's chunks, in pinned memory for 0-3 (chunk 2
+     * damaged), into the inputs' memory */
+    const void *csrc[PIN_CHUNKS];
+    void *out[PIN_CHUNKS];
+    for (int i = 0, at = 0; i < PIN_CHUNKS; at += (int)want_len[i], i++) {
+        if (i < 4) {
+            memcpy(pin_out + at, want[i], want_len[i]);
+            csrc[i] = pin_out + at;
+        } else {
+            csrc[i] = want[i];
+        }
+        out[i] = in[i];
+        memset(in[i], 0xA5, len[i]);
+    }
+    uint8_t *damaged = (uint8_t *)csrc[2];
+    damaged[0] ^= 0x7f;
+    before = gpu_tune_in_place_copies();
+    rc = gpulz_decompress_batch(PIN_CHUNKS, csrc, want_len, out, len, dec_len, st, &p, GPULZ_MEMORY_HOST, NULL,
+                                NULL, 0);
+    CHECKF(rc != GPULZ_OK && st[2] != GPULZ_OK, "pinned, mode %d: damaged chunk 2 decodes (%d)", mode, st[2]);
+    size_t kept = 0;
+    while (kept < len[2] && in[2][kept] == 0xA5)
+        kept++;
+    CHECKF(kept == len[2], "pinned, mode %d: the damaged chunk's output was written", mode);
+    expect = 0;
+    for (int i = 0; i < PIN_CHUNKS; i++) {
+        expect += (i < 4) + (i < 6 && i != 2 && len[i]); /* uploads (never empty), downloads */
+        if (i == 2)
+            continue;
+        uint8_t *back = malloc(len[i] ? len[i] : 1);
+        CHECK(back);
+        chunk_fill(back, len[i], (size_t)i + 1);
+        CHECKF(st[i] == GPULZ_OK && dec_len[i] == len[i] && memcmp(out[i], back, len[i]) == 0,
+               "pinned, mode %d: chunk %d decodes wrong (%d)", mode, i, st[i]);
+        free(back);
+    }
+    copies = gpu_tune_in_place_copies() - before;
+    CHECKF(copies == expect, "pinned, mode %d: %llu chunk copies in place decoding, %llu expected", mode, copies,
+           expect);
+    for (int i = 0; i < PIN_CHUNKS; i++) {
+        if (i >= 4)
+            free(dst[i]);
+        free(want[i]);
+    }
+    CHECK(cudaHostUnregister(reg) == cudaSuccess && cudaHostUnregister(map) == cudaSuccess);
+    munmap(map, map_len);
+    free(reg);
+    free(pageable);
+    cudaFreeHost(pin_in);
+    cudaFreeHost(pin_out);
+    printf("pinned host chunks, mode %d: copied in place, the CPU's bytes, failures per chunk\n", mode);
+}
+
+/*
  * Host chunks spread over several GPUs (GPULZ_DEVICE a list): the bytes
  * and statuses of one CPU call per chunk, whatever the order of the list;
  * the caller's stream is used on its own device only.  And the first of
@@ -470,6 +602,11 @@ int main(void)
     batch(GPULZ_MEMORY_HOST, GPULZ_MODE_LZ, 4, 0, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_AUTO, 2, 0, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 4, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
+    unsetenv("GPULZ_GPU_LANES");
+    pinned_host(GPULZ_MODE_LZ);
+    pinned_host(GPULZ_MODE_AUTO);
+    setenv("GPULZ_GPU_LANES", "1", 1);
+    pinned_host(GPULZ_MODE_FAST);
     unsetenv("GPULZ_GPU_LANES");
     mixed_decode();
     staging_reuse();

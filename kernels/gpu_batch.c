@@ -11,7 +11,11 @@
  * copies the next chunks' inputs into pinned memory and the last ones'
  * outputs out of it, each as soon as its slot or its download allows, so
  * that the host's copies overlap the chunks' calls.  The slots stay with
- * the device's context between calls (gpu_context.h says how far).
+ * the device's context between calls (gpu_context.h says how far).  A
+ * caller's chunk in pinned memory (cudaHostAlloc, cudaHostRegister) skips
+ * its slot: the copy engines read or write it in place, so that its bytes
+ * cross host memory once instead of three times (a core copies about 12
+ * GB/s, and the host's memory, not PCIe, bounds the batch).
  *
  * Where GPULZ_DEVICE lists several devices, the chunks are cut into one run
  * of consecutive chunks per device, even in bytes (gpulz_batch_split).  A
@@ -23,10 +27,13 @@
  * chunk builds its models on the host between them; with lanes the device
  * runs the other lanes' chunks meanwhile.
  */
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu_context.h"
+#include "gpu_tune.h"
 #include "gpulz_batch.h"
 #include "gpulz_format.h"
 #include "gpulz_parallel.h"
@@ -36,6 +43,7 @@
 typedef struct slot {
     uint8_t *h_in, *h_out, *d_in, *d_out;
     cudaEvent_t uploaded, downloaded;
+    int out_in_place; /* the chunk's output went straight to the caller's pinned dst */
 } slot;
 
 typedef struct pipeline {
@@ -145,15 +153,54 @@ static void pipeline_close(pipeline *P)
     }
 }
 
-/* Chunk i's input into its slot's pinned memory, and its upload queued. */
+static atomic_ullong in_place_copies;
+
+unsigned long long gpu_tune_in_place_copies(void)
+{
+    return atomic_load(&in_place_copies);
+}
+
+/*
+ * Whether the n bytes at p are pinned host memory, which a copy engine reads
+ * and writes in place: its first and last byte page-locked, at the same
+ * distance in the device's view as in the host's.  Pageable memory (and
+ * whatever CUDA cannot tell) goes through the slots.
+ */
+static int host_pinned(const void *p, size_t n)
+{
+    struct cudaPointerAttributes a, b;
+    if (!p || !n)
+        return 0;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: clear it for the next call */
+        return 0;
+    }
+    if (a.type != cudaMemoryTypeHost || !a.devicePointer)
+        return 0;
+    const uint8_t *last = (const uint8_t *)p + (n - 1);
+    if (cudaPointerGetAttributes(&b, last) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return b.type == cudaMemoryTypeHost && b.devicePointer &&
+           (const uint8_t *)b.devicePointer - (const uint8_t *)a.devicePointer == (ptrdiff_t)(n - 1);
+}
+
+/* Chunk i's input into its slot's pinned memory (unless pinned already),
+ * and its upload queued. */
 static int stage_in(pipeline *P, size_t i)
 {
     int rc = GPULZ_OK;
     slot *s = &P->s[i % SLOTS];
     size_t n = P->B->src_len[i];
-    if (n)
+    const uint8_t *from = s->h_in;
+    if (host_pinned(P->B->src[i], n)) {
+        from = P->B->src[i]; /* the caller's, unchanged until the call returns */
+        atomic_fetch_add(&in_place_copies, 1);
+    } else if (n) {
         memcpy(s->h_in, P->B->src[i], n);
-    GPULZ_CK(cudaMemcpyAsync(s->d_in, s->h_in, n, cudaMemcpyHostToDevice, P->copy));
+    }
+    GPULZ_CK(cudaMemcpyAsync(s->d_in, from, n, cudaMemcpyHostToDevice, P->copy));
     GPULZ_CK(cudaEventRecord(s->uploaded, P->copy));
 done:
     return rc;
@@ -175,9 +222,15 @@ static int run_chunk(pipeline *P, size_t i)
     if (chunk_rc == GPULZ_ERR_CUDA || chunk_rc == GPULZ_ERR_NO_GPU)
         return chunk_rc;
     gpulz_batch_done(B, i, chunk_rc);
+    /* set before the lane counts the chunk run, which the copier waits for */
+    s->out_in_place = chunk_rc == GPULZ_OK && host_pinned(B->dst[i], B->dst_len[i]);
+    if (s->out_in_place)
+        atomic_fetch_add(&in_place_copies, 1);
     if (chunk_rc == GPULZ_OK) {
-        /* the device API returned with the chunk done: no wait on the work stream */
-        GPULZ_CK(cudaMemcpyAsync(s->h_out, s->d_out, B->dst_len[i], cudaMemcpyDeviceToHost, P->copy));
+        /* the device API returned with the chunk done (decoded chunks
+         * verified): no wait on the work stream, and only its dst_len bytes */
+        GPULZ_CK(cudaMemcpyAsync(s->out_in_place ? B->dst[i] : s->h_out, s->d_out, B->dst_len[i],
+                                 cudaMemcpyDeviceToHost, P->copy));
     }
     GPULZ_CK(cudaEventRecord(s->downloaded, P->copy));
 done:
@@ -191,7 +244,7 @@ static int stage_out(pipeline *P, size_t i)
     gpulz_batch *B = P->B;
     slot *s = &P->s[i % SLOTS];
     GPULZ_CK(cudaEventSynchronize(s->downloaded));
-    if (B->statuses[i] == GPULZ_OK && B->dst_len[i])
+    if (B->statuses[i] == GPULZ_OK && B->dst_len[i] && !s->out_in_place)
         memcpy(B->dst[i], s->h_out, B->dst_len[i]);
 done:
     return rc;

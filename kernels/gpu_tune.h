@@ -30,6 +30,11 @@ int gpu_tune_sample_groups(unsigned groups);
  * both. */
 int gpu_tune_ck_apart(int apart);
 
+/* How many chunk copies host batches have made in place since the process
+ * began: uploads from, and downloads into, the caller's pinned memory
+ * (gpu_batch.c), so that the tests see that path taken. */
+unsigned long long gpu_tune_in_place_copies(void);
+
 #ifdef __cplusplus
 }
 #endif
