@@ -515,25 +515,31 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
         *cost = byte * GPULZ_STREAM_HEADER_SIZE;
         return GPULZ_OK;
     }
-    gpulz_model m;
-    int rc = model_make(&m, h, 0);
+    /* a model is 48 KiB: on the heap, as a caller's thread may have a
+     * small stack (64 KiB overflowed here) */
+    gpulz_model *m = malloc(sizeof *m);
+    if (!m)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a model");
+    int rc = model_make(m, h, 0);
     if (rc != GPULZ_OK)
-        return rc;
-    if (m.distinct == 1) {
-        *cost = byte * (GPULZ_STREAM_HEADER_SIZE + m.u);
+        goto done;
+    if (m->distinct == 1) {
+        *cost = byte * (GPULZ_STREAM_HEADER_SIZE + m->u);
     } else {
         uint64_t c = 0;
         /* the kept values only: the same sum without a pass over 2^(8u) */
-        for (unsigned i = 0; i < m.K; i++)
-            c += h->count[m.value[i]] * gpulz_rans_cost[m.freq[i] - 1];
-        if (m.E)
-            c += m.escaped * gpulz_rans_cost[m.freq[m.K] - 1] + m.escaped * byte * m.u;
-        c += byte * (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + 3 * (uint64_t)(m.K + m.E) +
+        for (unsigned i = 0; i < m->K; i++)
+            c += h->count[m->value[i]] * gpulz_rans_cost[m->freq[i] - 1];
+        if (m->E)
+            c += m->escaped * gpulz_rans_cost[m->freq[m->K] - 1] + m->escaped * byte * m->u;
+        c += byte * (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + 3 * (uint64_t)(m->K + m->E) +
                      (GPULZ_RANS_STATE_BYTES + GPULZ_DIR_ENTRY_BYTES) * gpulz_segments_of(h->N, g));
         *cost = c;
     }
-    gpulz_model_free(&m);
-    return GPULZ_OK;
+    gpulz_model_free(m);
+done:
+    free(m);
+    return rc;
 }
 
 /* ---- coding (§16) -------------------------------------------------------- */
@@ -814,11 +820,15 @@ static void write_stored(const gpulz_units *U, uint8_t *out, size_t *len)
 int gpulz_stream_encode(const gpulz_units *U, const gpulz_hist *h, unsigned g, unsigned threads,
                         uint8_t *out, size_t *len)
 {
-    gpulz_model m = {0};
-    int rc = U->N ? gpulz_model_build(&m, h) : GPULZ_OK;
+    /* on the heap, as in gpulz_stream_estimate */
+    gpulz_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a model");
+    int rc = U->N ? gpulz_model_build(m, h) : GPULZ_OK;
     if (rc == GPULZ_OK)
-        rc = gpulz_stream_encode_model(U, &m, g, threads, out, len);
-    gpulz_model_free(&m);
+        rc = gpulz_stream_encode_model(U, m, g, threads, out, len);
+    gpulz_model_free(m);
+    free(m);
     return rc;
 }
 
