@@ -15,6 +15,7 @@
  * than 100 s there; trimmed so, the whole racecheck run took 191 s.
  */
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,6 +412,67 @@ static void null_stream_order(void)
     cudaFree(d_out);
     cudaFreeHost(h_src);
     cudaFreeHost(h_chunk);
+    free(ref);
+    free(got);
+}
+
+/* Uploads of 64 MiB on a stream of their own until told to stop: the copy
+ * engine they keep busy delays the uploads of the calls beside them. */
+static int busy_stop;
+static void *busy_uploads(void *unused)
+{
+    const size_t n = (size_t)64 << 20;
+    void *h = NULL, *d = NULL;
+    cudaStream_t st = NULL;
+    (void)unused;
+    if (cudaMallocHost(&h, n) == cudaSuccess && cudaMalloc(&d, n) == cudaSuccess &&
+        cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) == cudaSuccess)
+        while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED)) {
+            for (int k = 0; k < 4; k++)
+                cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, st);
+            cudaStreamSynchronize(st);
+        }
+    if (st)
+        cudaStreamDestroy(st);
+    cudaFree(d);
+    cudaFreeHost(h);
+    return NULL;
+}
+
+/*
+ * Host compression of chunks whose last copy piece is only the tail (1 MiB
+ * and 1..7 bytes at S = 8) or that are shorter than a symbol: no encoder
+ * waits for that piece's upload, yet the finish copies the tail from the
+ * device input.  Each input differs from the one before, so a tail read
+ * before its upload gives the earlier chunk's bytes; the copy engine is kept
+ * busy so that the upload comes late.
+ */
+static void tail_piece_trials(int rounds)
+{
+    const size_t most = ((size_t)1 << 20) + 8;
+    gpulz_params pc, pg;
+    params_for(&pc, 8, 32, 1024, GPULZ_BACKEND_CPU);
+    params_for(&pg, 8, 32, 1024, GPULZ_BACKEND_GPU);
+    const size_t bound = gpulz_compress_bound(most, &pc);
+    uint8_t *src = malloc(most), *ref = malloc(bound), *got = malloc(bound);
+    CHECK(src && ref && got, "malloc");
+    pthread_t th;
+    const int busy = pthread_create(&th, NULL, busy_uploads, NULL) == 0;
+    for (int r = 0; r < rounds && src && ref && got; r++) {
+        const size_t n = (r % 2 ? (size_t)1 << 20 : 0) + 1 + (size_t)(r % 7);
+        for (size_t k = 0; k < n; k++)
+            src[k] = (uint8_t)rnd();
+        size_t lr = 0, lg = 0;
+        CHECK(gpulz_compress(src, n, ref, bound, &lr, &pc) == GPULZ_OK, "cpu compress");
+        int rc = gpulz_compress(src, n, got, bound, &lg, &pg);
+        CHECK(rc == GPULZ_OK && lg == lr && memcmp(got, ref, lr) == 0,
+              "round %d: %zu bytes at S=8 (a last piece of only the tail): GPU %d, %zu bytes, differs from the CPU",
+              r, n, rc, lg);
+    }
+    __atomic_store_n(&busy_stop, 1, __ATOMIC_RELAXED);
+    if (busy)
+        pthread_join(th, NULL);
+    free(src);
     free(ref);
     free(got);
 }
@@ -1046,6 +1108,7 @@ int main(void)
     device_trials();
     device_adaptive();
     null_stream_order();
+    tail_piece_trials(quick ? 40 : 400);
     scan_trials();
     format2_trials();
     printf("device trials done, %d failures\n", failures);

@@ -253,6 +253,7 @@ int gpu_ctx_acquire_lane(gpu_ctx **out, int *prev, int want, unsigned lane)
         GPULZ_CK(cudaEventCreateWithFlags(&c->side_sum, cudaEventDisableTiming));
         GPULZ_CK(cudaEventCreateWithFlags(&c->coded, cudaEventDisableTiming));
         GPULZ_CK(cudaEventCreateWithFlags(&c->coder_end, cudaEventDisableTiming));
+        GPULZ_CK(cudaEventCreateWithFlags(&c->copied, cudaEventDisableTiming));
         for (unsigned w = 0; w < c->pol.work_streams; w++) {
             GPULZ_CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
             GPULZ_CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));

@@ -88,6 +88,7 @@ typedef struct gpu_ctx {
     cudaStream_t stream;
     cudaStream_t copy_stream, work[GPULZ_WORK_STREAMS_MAX]; /* host path: transfers in, encoders */
     cudaEvent_t work_done[GPULZ_WORK_STREAMS_MAX];
+    cudaEvent_t copied; /* host compression: every transfer in on copy_stream queued */
     /* format 2: the checksum on side, beside the histograms and the models
      * (side_sum: its sum is on the host), and auto's ratio tokens beside
      * fast's coding on the call's stream (gpu_v2.c); side_fork orders them

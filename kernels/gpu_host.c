@@ -34,6 +34,12 @@ int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *
         GPULZ_CK(cudaEventRecord(c->work_done[w], c->work[w]));
         GPULZ_CK(cudaStreamWaitEvent(c->stream, c->work_done[w], 0));
     }
+    /* and the transfers themselves: a last piece of only the tail (fewer
+     * than S bytes, or a chunk shorter than one symbol) has no encoder that
+     * waits for it, yet the finish reads the tail from d_in and the output
+     * comes back through the pinned buffer that piece is sent from */
+    GPULZ_CK(cudaEventRecord(c->copied, c->copy_stream));
+    GPULZ_CK(cudaStreamWaitEvent(c->stream, c->copied, 0));
     if ((rc = gpu_enc_finish(c, L, c->d_in, c->d_out, bound, c->d_scratch, &P, c->stream, &len)) !=
         GPULZ_OK)
         goto done;
