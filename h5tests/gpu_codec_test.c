@@ -477,6 +477,53 @@ static void tail_piece_trials(int rounds)
     free(got);
 }
 
+/* A device allocation the device refuses (the scratch of a 4 TiB chunk)
+ * leaves no CUDA error behind: the next call on the thread, and the
+ * caller's own cudaGetLastError(), find none. */
+static void refused_alloc_trial(void)
+{
+    const size_t n = 65536, huge = (size_t)1 << 42;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess || total_b >= huge / 2) {
+        printf("refused allocation: skipped (the device's memory is not known or too large)\n");
+        return;
+    }
+    gpulz_params pc, pg;
+    params_for(&pc, 2, 64, 2048, GPULZ_BACKEND_CPU);
+    params_for(&pg, 2, 64, 2048, GPULZ_BACKEND_GPU);
+    const size_t bound = gpulz_compress_bound(n, &pc);
+    uint8_t *src = malloc(n), *ref = malloc(bound), *got = malloc(bound), *d_src = NULL, *d_dst = NULL;
+    size_t lr = 0, lg = 0;
+    CHECK(src && ref && got, "malloc");
+    gpulz_gen("quant", src, n, 5);
+    CHECK(gpulz_compress(src, n, ref, bound, &lr, &pc) == GPULZ_OK, "cpu compress");
+    CHECK(cudaMalloc((void **)&d_src, n) == cudaSuccess && cudaMalloc((void **)&d_dst, bound) == cudaSuccess,
+          "cudaMalloc");
+    CHECK(cudaMemcpy(d_src, src, n, cudaMemcpyHostToDevice) == cudaSuccess, "cudaMemcpy");
+    /* nothing of the chunk is read before its scratch is allocated */
+    int rc = gpulz_compress_device(d_src, huge, d_dst, bound, &lg, &pg, NULL, NULL, 0);
+    CHECK(rc == GPULZ_ERR_CUDA, "a 4 TiB chunk's scratch: %d", rc);
+    cudaError_t left = cudaGetLastError();
+    CHECK(left == cudaSuccess, "the refused allocation left %s for the caller", cudaGetErrorString(left));
+    rc = gpulz_compress_device(d_src, huge, d_dst, bound, &lg, &pg, NULL, NULL, 0);
+    CHECK(rc == GPULZ_ERR_CUDA, "a 4 TiB chunk's scratch again: %d", rc);
+    rc = gpulz_compress_device(d_src, n, d_dst, bound, &lg, &pg, NULL, NULL, 0);
+    CHECK(rc == GPULZ_OK, "the next chunk after a refused allocation: %d", rc);
+    CHECK(rc != GPULZ_OK || (cudaMemcpy(got, d_dst, lg, cudaMemcpyDeviceToHost) == cudaSuccess && lg == lr &&
+                             memcmp(got, ref, lr) == 0),
+          "the next chunk after a refused allocation differs from the CPU's");
+    rc = gpulz_compress_device(d_src, huge, d_dst, bound, &lg, &pg, NULL, NULL, 0);
+    CHECK(rc == GPULZ_ERR_CUDA, "a 4 TiB chunk's scratch a third time: %d", rc);
+    rc = gpulz_compress(src, n, got, bound, &lg, &pg);
+    CHECK(rc == GPULZ_OK && lg == lr && memcmp(got, ref, lr) == 0,
+          "host compression after a refused allocation: %d", rc);
+    cudaFree(d_src);
+    cudaFree(d_dst);
+    free(src);
+    free(ref);
+    free(got);
+}
+
 /* A child forked after the GPU was used must not touch CUDA: backend GPU
  * says so, auto falls back to the CPU with the same bytes. */
 static void fork_trial(void)
@@ -1109,6 +1156,9 @@ int main(void)
     device_adaptive();
     null_stream_order();
     tail_piece_trials(quick ? 40 : 400);
+    /* not under compute-sanitizer (the quick runs), which counts the refusal as an error */
+    if (!quick)
+        refused_alloc_trial();
     scan_trials();
     format2_trials();
     printf("device trials done, %d failures\n", failures);

@@ -69,11 +69,18 @@ typedef struct gpu_policy {
 /* The policy of device dev from its attributes. */
 int gpu_policy_fill(gpu_policy *pol, int dev);
 
-/* One call of a CUDA function that may fail; needs rc and a done label. */
+/*
+ * One call of a CUDA function that may fail; needs rc and a done label.
+ * A failure that is not sticky (an allocation beyond the device's memory)
+ * stays the thread's last CUDA error until read: it is cleared here, or
+ * the next launch check of this thread, in any later call, would take it
+ * for its own and fail a chunk that has nothing wrong.
+ */
 #define GPULZ_CK(call)                                                                             \
     do {                                                                                           \
         cudaError_t e_ = (call);                                                                   \
         if (e_ != cudaSuccess) {                                                                   \
+            (void)cudaGetLastError();                                                              \
             rc = gpulz_fail(GPULZ_ERR_CUDA, "%s: %s", #call, cudaGetErrorString(e_));              \
             goto done;                                                                             \
         }                                                                                          \

@@ -326,9 +326,11 @@ typedef struct mem {
 #define CUDA_OR_GOTO(call)                                                                   \
     do {                                                                                     \
         cudaError_t e_ = (call);                                                             \
-        if (e_ != cudaSuccess)                                                               \
+        if (e_ != cudaSuccess) {                                                             \
+            (void)cudaGetLastError(); /* not left for the codec's next launch check */       \
             PUSH_AND_GOTO(H5E_RESOURCE, H5E_CANTCOPY, -1, "gpulz: %s: %s", #call,              \
                           cudaGetErrorString(e_));                                           \
+        }                                                                                    \
     } while (0)
 #define CUDA_STREAM(M) ((cudaStream_t)(M)->stream)
 #endif
@@ -627,6 +629,9 @@ static int host_grow(host_buf *b, size_t need)
             b->cap = need;
             return 0;
         }
+        /* the refusal is the thread's last CUDA error until read: left,
+         * the codec's next launch check on this thread would fail on it */
+        (void)cudaGetLastError();
         b->p = NULL;
         b->pinned = 0;
     }
@@ -1000,6 +1005,8 @@ static void *read_batch_codec(void *arg)
             R->dev_cap = 0;
             if ((e = cudaMalloc((void **)&R->dev_in, R->total)) == cudaSuccess)
                 R->dev_cap = R->total;
+            else
+                (void)cudaGetLastError(); /* as CUDA_OR_GOTO */
         }
         if (e == cudaSuccess && R->total)
             e = cudaMemcpyAsync(R->dev_in, R->host_in.p, R->total, cudaMemcpyHostToDevice, CUDA_STREAM(M));
