@@ -153,9 +153,16 @@ static void whole_call_errors(void)
                  st[0] == GPULZ_ERR_PARAM && st[1] == GPULZ_ERR_PARAM,
              "bad parameters refused for every chunk");
     p.window = 128;
+    st[0] = st[1] = GPULZ_OK; /* what a caller's array may hold before the call */
     TU_CHECK(gpulz_compress_batch(2, NULL, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
-                 GPULZ_ERR_PARAM,
-             "null array refused");
+                     GPULZ_ERR_PARAM &&
+                 st[0] == GPULZ_ERR_PARAM && st[1] == GPULZ_ERR_PARAM,
+             "null array refused for every chunk: %d %d", st[0], st[1]);
+    st[0] = st[1] = GPULZ_OK;
+    TU_CHECK(gpulz_decompress_batch(2, src, len, dst, cap, NULL, st, NULL, GPULZ_MEMORY_DEVICE, NULL, NULL, 0) ==
+                     GPULZ_ERR_PARAM &&
+                 st[0] == GPULZ_ERR_PARAM && st[1] == GPULZ_ERR_PARAM,
+             "null dst_len refused for every chunk: %d %d", st[0], st[1]);
     TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, b, 1) ==
                  GPULZ_ERR_PARAM,
              "device scratch with host buffers refused");

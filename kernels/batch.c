@@ -166,11 +166,13 @@ static int batch_run(gpulz_batch *B, gpulz_memory memory, void *d_scratch, size_
     int rc = GPULZ_OK;
     size_t i;
     int *own = NULL;
-    if (B->count && (!B->src || !B->src_len || !B->dst || !B->dst_cap || !B->dst_len))
-        return gpulz_fail(GPULZ_ERR_PARAM, "null array");
     if (!B->statuses && B->count && !(B->statuses = own = calloc(B->count, sizeof *own)))
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the statuses of %zu chunks", B->count);
-    if (memory != GPULZ_MEMORY_HOST && memory != GPULZ_MEMORY_DEVICE)
+    /* a whole-call error, written to every status as the others: the
+     * caller's statuses are otherwise what they held before, GPULZ_OK too */
+    if (B->count && (!B->src || !B->src_len || !B->dst || !B->dst_cap || !B->dst_len))
+        rc = gpulz_fail(GPULZ_ERR_PARAM, "null array");
+    else if (memory != GPULZ_MEMORY_HOST && memory != GPULZ_MEMORY_DEVICE)
         rc = gpulz_fail(GPULZ_ERR_PARAM, "memory %d is not host or device", (int)memory);
     else if (memory == GPULZ_MEMORY_HOST && d_scratch)
         rc = gpulz_fail(GPULZ_ERR_PARAM, "device scratch given for host buffers");
