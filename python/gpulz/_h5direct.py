@@ -264,9 +264,10 @@ def _write_chunks(P, data, M, p):
     out = xp.empty(P.batch * bound, dtype=xp.uint8)
     for first in range(0, P.nchunks, P.batch):
         n = min(P.batch, P.nchunks - first)
-        where, src = [], []
+        where, valid, src = [], [], []
         for j in range(n):
             offset, outer, inner, edge, run = P.locate(first + j)
+            valid.append(inner)
             if run is not None and flat is not None:
                 src.append(flat[run:run + cb])  # compressed in place
             else:
@@ -297,6 +298,16 @@ def _write_chunks(P, data, M, p):
                               % (where[j],))
             if j in stored:
                 h5d.write_direct_chunk(where[j], stored[j], 0)
+            elif first + j == P.nchunks - 1:
+                # HDF5 (1.10 to 2.0 at least) caches the chunk that
+                # write_direct_chunk stored last with filter mask 0, whatever
+                # its mask: until another chunk is looked up, a read of it
+                # (h5py's, read_direct_chunk's) decodes its unfiltered bytes
+                # and fails.  The call's last chunk, when unfiltered, goes
+                # through the filter instead, which stores the same bytes
+                # and mask and caches them right.
+                region = tuple(slice(o, o + s.stop) for o, s in zip(where[j], valid[j]))
+                P.dset[region] = _typed(P, M.to_host(src[j]))[valid[j]]
             else:
                 h5d.write_direct_chunk(where[j], M.to_host(src[j]), 1)
 
