@@ -138,7 +138,9 @@ def encoder_options(symbol_size=0, window=None, level=None, block=None, adaptive
         raise ValueError("give window or level, not both")
     if level is not None:
         level = integer("level", level)
-        window = lib.gpulz_level_window(level)
+        # ctypes passes an int argument modulo 2**32: 2**32 + 4 would be level 4
+        fits = C["GPULZ_LEVEL_MIN"] <= level <= C["GPULZ_LEVEL_MAX"]
+        window = lib.gpulz_level_window(level) if fits else 0
         if not window:
             raise ValueError("level must be %d..%d, not %r"
                              % (C["GPULZ_LEVEL_MIN"], C["GPULZ_LEVEL_MAX"], level))
@@ -157,17 +159,24 @@ def encoder_options(symbol_size=0, window=None, level=None, block=None, adaptive
     return opts
 
 
+_UINT_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_uint)) - 1
+
+
 def make_params(opts, symbol_size, threads=0, backend="auto"):
     p = _Params()
     lib.gpulz_params_init(ctypes.byref(p))
-    try:
-        p.symbol_size = symbol_size
-        p.window = opts["window"]
-        p.block_symbols = opts["block"]
-        p.flags = opts["flags"]
-        p.threads = integer("threads", threads)
-    except OverflowError as e:  # ctypes refuses what does not fit an unsigned
-        raise ValueError(str(e)) from None
+    fields = dict(symbol_size=symbol_size, window=opts["window"], block=opts["block"],
+                  flags=opts["flags"], threads=integer("threads", threads))
+    for name, value in fields.items():
+        # ctypes stores an unsigned field modulo 2**32 (window 2**32 + 128
+        # would be window 128) and refuses only what no C integer holds
+        if not 0 <= value <= _UINT_MAX:
+            raise ValueError("%s %d does not fit gpulz_params (an unsigned int)" % (name, value))
+    p.symbol_size = fields["symbol_size"]
+    p.window = fields["window"]
+    p.block_symbols = fields["block"]
+    p.flags = fields["flags"]
+    p.threads = fields["threads"]
     p.backend = choice("backend", backend, BACKENDS)
     p.mode = opts["mode"]
     _check(lib.gpulz_params_check(ctypes.byref(p)), "parameters")

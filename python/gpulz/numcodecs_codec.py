@@ -5,8 +5,8 @@ is installed; zarr v2 arrays take it as compressor)."""
 from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
-from ._codec import (BACKENDS, DEFAULT_MODE, MODES, compress, decompress, encoder_options,
-                     integer, symbol_size_of)
+from ._codec import (DEFAULT_MODE, MODES, compress, decompress, encoder_options, integer,
+                     make_params, symbol_size_of)
 
 _MODE_NAMES = {v: k for k, v in MODES.items()}
 
@@ -31,8 +31,8 @@ class GpulzCodec(Codec):
         self.mode = _MODE_NAMES[o["mode"]]
         self.checksum = bool(checksum)
         self.threads = integer("threads", threads)
-        if backend not in BACKENDS:
-            raise ValueError("backend must be one of %s, not %r" % (", ".join(BACKENDS), backend))
+        # threads and backend checked now, not at the first encode
+        make_params(o, o["symbol_size"] or 1, self.threads, backend)
         self.backend = backend
 
     def _options(self):

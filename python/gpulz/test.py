@@ -94,13 +94,20 @@ def test_codec():
         except TypeError:
             continue
         raise Failed("%r was not a TypeError" % kwargs)
+    # values that a C unsigned (or int) holds only modulo 2**32 are refused,
+    # not taken as window 128, level 4...
+    big = 2 ** 32
     for kwargs in ({"window": 256}, {"block": 1000}, {"symbol_size": 3}, {"mode": "zip"},
-                   {"level": 5}, {"threads": -1}):
-        try:
-            gpulz.compress(x, **kwargs)
-        except ValueError:
-            continue
-        raise Failed("%r was not a ValueError" % kwargs)
+                   {"level": 5}, {"threads": -1}, {"window": big + 128}, {"block": big + 2048},
+                   {"symbol_size": big + 4}, {"level": big + 4}, {"threads": big}):
+        for call in (gpulz.compress, gpulz.Gpulz):
+            if call is gpulz.Gpulz and "threads" in kwargs:
+                continue
+            try:
+                call(x, **kwargs) if call is gpulz.compress else call(**kwargs)
+            except ValueError:
+                continue
+            raise Failed("%s(%r) was not a ValueError" % (call.__name__, kwargs))
     bad = bytearray(gpulz.compress(x))
     bad[len(bad) // 2] ^= 0x55
     bad[len(bad) // 2 + 7] ^= 0xAA
@@ -625,6 +632,12 @@ def test_numcodecs():
     check(again == codec and again.encode(x) == enc, "numcodecs: config round trip")
     check(GpulzCodec().mode == "auto" and numcodecs.get_codec({"id": "gpulz"}).mode == "auto",
           "numcodecs: the default mode is not auto")
+    for config in ({"window": 2 ** 32 + 128}, {"threads": 2 ** 32}, {"threads": 5000}):
+        try:
+            numcodecs.get_codec(dict(config, id="gpulz"))
+            raise Failed("numcodecs: %r was accepted" % config)
+        except ValueError:
+            pass
     return "numcodecs %s: get_codec({'id': 'gpulz'}) round trip" % numcodecs.__version__
 
 
