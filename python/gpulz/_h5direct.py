@@ -496,7 +496,13 @@ def read_direct(dset, out, selection=None, *, threads=0, backend="auto"):
     p = _codec.make_params(_codec.encoder_options(), 1, threads, backend)
     P = _plan(h5py, dset, selection, arr.dtype, False)
     if P is None or _selection_shape(P) != tuple(arr.shape):
-        host = dset[index] if arr.dtype == dset.dtype else dset.astype(arr.dtype)[index]
+        # a numpy array holds the elements of an array type (h5py's subarray
+        # dtype) on trailing axes, in the base type: out's dtype is then
+        # that of the elements, which HDF5 converts as an array type
+        want = arr.dtype
+        if dset.dtype.subdtype is not None:
+            want = numpy.dtype((arr.dtype, dset.dtype.shape))
+        host = dset[index] if want == dset.dtype else dset.astype(want)[index]
         if device:
             _codec._after_producer(out)
             host = cupy.asarray(host)

@@ -491,6 +491,22 @@ def test_h5py_direct():
         check(gpulz.read_direct(dv, out) is False and list(out["a"]) == list(vrec["a"]),
               "compound with a string: read through h5py")
 
+        # an array type: h5py gives its elements as trailing axes of the base
+        # type, the out a caller makes as np.empty(d.shape, d.dtype) makes it
+        va = np.arange(30, dtype=np.int32).reshape(10, 3)
+        da = f.create_dataset("subarray", shape=(10,), dtype=("<i4", (3,)), chunks=(4,),
+                              **gpulz.Gpulz())
+        check(gpulz.write_direct(da, va) is False and np.array_equal(da[...], va),
+              "array type: written through h5py")
+        for sel, out in ((None, np.empty(da.shape, da.dtype)), (np.s_[4:8], np.empty((4, 3))),
+                         (5, np.empty(3, np.int64))):
+            try:
+                took = gpulz.read_direct(da, out, sel)
+            except OSError as e:
+                raise Failed("array type: read_direct of %r into %s: %s" % (sel, out.dtype, e))
+            check(took is False and np.array_equal(out, va[sel if sel is not None else ...]),
+                  "array type: read_direct of %r into %s" % (sel, out.dtype))
+
         # batches: a dataset's chunks over several batched calls
         old = _h5direct.BATCH_CHUNKS
         _h5direct.BATCH_CHUNKS = 3
