@@ -293,7 +293,9 @@ def _write_chunks(P, data, M, p):
         else:
             stored = {j: dst[j][:int(dst_len[j])] for j in kept}
         for j in range(n):
-            if not ok[j] and not P.optional:
+            # backend "gpu" without a usable GPU fails every chunk: that is
+            # the caller's argument, refused, not incompressible data
+            if not ok[j] and (not P.optional or statuses[j] == C["GPULZ_ERR_NO_GPU"]):
                 _codec._check(int(statuses[j]), "gpulz: cannot compress the chunk at %s"
                               % (where[j],))
             if j in stored:
@@ -407,8 +409,10 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
     (the whole dataset), or what dset[...] takes that is one box: slices of
     step 1 and integers (numpy.s_[0:256, :], 3, ...).  threads and backend
     ("auto", "cpu", "gpu") say where host chunks are compressed, never what
-    is stored; unlike the filter, the GPULZ_BACKEND and GPULZ_THREADS
-    variables are not read, as for compress().
+    is stored ("gpu" without a usable GPU raises GpulzError, as for
+    compress(), where the filter would store chunks unfiltered); unlike
+    the filter, the GPULZ_BACKEND and GPULZ_THREADS variables are not
+    read, as for compress().
 
     The chunk path is taken when the selection is a box whose sides start
     on chunk borders and end on one or at the dataset's extent, data's

@@ -577,6 +577,19 @@ def test_h5py_direct():
         except ValueError:
             pass
 
+        # backend "gpu" without a usable GPU fails the write, as compress()
+        # fails, rather than store every chunk unfiltered under the optional filter
+        if not gpulz.get_config()["gpu_usable"]:
+            d = f.create_dataset("no_gpu", shape=x.shape, dtype=x.dtype, chunks=(16, 32),
+                                 **gpulz.Gpulz())
+            try:
+                gpulz.write_direct(d, x, backend="gpu")
+                raise Failed("write_direct(backend='gpu') without a GPU stored %d chunks"
+                             % d.id.get_num_chunks())
+            except gpulz.GpulzError as e:
+                check(e.status == _codec.C["GPULZ_ERR_NO_GPU"] and d.id.get_num_chunks() == 0,
+                      "write_direct(backend='gpu') without a GPU: %s" % e)
+
         # damaged chunks, and a chunk of another size, fail the read
         d = f.create_dataset("damaged", data=x, chunks=(16, 32), **gpulz.Gpulz())
         info = d.id.get_chunk_info(1)
