@@ -35,6 +35,11 @@ class GpulzError(RuntimeError):
         super().__init__(message)
         self.status = status
 
+    def __reduce__(self):
+        # pickle (multiprocessing, concurrent.futures, dask) rebuilds an
+        # exception from its args, which hold the message alone
+        return type(self), (self.status, str(self))
+
 
 class _Params(ctypes.Structure):
     # struct gpulz_params of gpulz.h: five unsigned, then two enums (int)

@@ -20,6 +20,7 @@ installed".
                      absence is a failure, not a skip
 """
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -116,6 +117,11 @@ def test_codec():
         raise Failed("a truncated chunk was decoded")
     except gpulz.GpulzError as e:
         check(e.status < 0, "status of the error")
+        # a worker process's error reaches the parent (multiprocessing,
+        # concurrent.futures) pickled: where it could not be rebuilt, the pool broke
+        again = pickle.loads(pickle.dumps(e))
+        check(type(again) is gpulz.GpulzError and again.status == e.status
+              and str(again) == str(e), "a pickled GpulzError: %r" % again)
     return "round trips in modes lz, fast, ratio, auto; typed arguments; damaged input refused"
 
 
