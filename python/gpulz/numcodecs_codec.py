@@ -16,7 +16,10 @@ class GpulzCodec(Codec):
 
     The options are those of gpulz.compress(); symbol_size 0 (default) takes
     the element size of each buffer encoded (1 for bytes).  threads and
-    backend choose where the work runs and never change the bytes.
+    backend choose where the work runs and never change the bytes: they
+    describe this machine, not the data, and get_config() (what Zarr v2
+    stores in .zarray) leaves them out, so that an array written with
+    backend="gpu" reads where there is no GPU.
     """
 
     codec_id = "gpulz"
@@ -34,6 +37,11 @@ class GpulzCodec(Codec):
         # threads and backend checked now, not at the first encode
         make_params(o, o["symbol_size"] or 1, self.threads, backend)
         self.backend = backend
+
+    def get_config(self):
+        config = super().get_config()
+        del config["threads"], config["backend"]
+        return config
 
     def _options(self):
         return dict(window=self.window, block=self.block, adaptive=self.adaptive, mode=self.mode,

@@ -665,6 +665,12 @@ def test_numcodecs():
     check(np.array_equal(out, x), "numcodecs: decode into out")
     again = numcodecs.get_codec(codec.get_config())
     check(again == codec and again.encode(x) == enc, "numcodecs: config round trip")
+    # where the work ran is no part of what is stored (Zarr v2's .zarray):
+    # a config naming backend "gpu" could not be decoded without a GPU
+    config = GpulzCodec(mode="ratio", threads=1, backend="cpu").get_config()
+    check("backend" not in config and "threads" not in config
+          and numcodecs.get_codec(config).decode(enc) == codec.decode(enc),
+          "numcodecs: the config holds where the work runs: %r" % config)
     check(GpulzCodec().mode == "auto" and numcodecs.get_codec({"id": "gpulz"}).mode == "auto",
           "numcodecs: the default mode is not auto")
     for config in ({"window": 2 ** 32 + 128}, {"threads": 2 ** 32}, {"threads": 5000}):
