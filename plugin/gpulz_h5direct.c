@@ -777,8 +777,38 @@ static void *write_batch_codec(void *arg)
     return NULL;
 }
 
+/*
+ * The part of chunk c inside the dataset, from raw (the whole chunk, host
+ * memory), through H5Dwrite: HDF5's filter stores it as the direct path
+ * would.  For the call's last chunk where it is stored unfiltered: HDF5
+ * (1.10 to 2.0) keeps the chunk H5Dwrite_chunk stored last in its lookup
+ * cache with filter mask 0 whatever the mask given, so that the next read
+ * of that chunk ran the filter on its raw bytes and failed ("bad magic")
+ * until the dataset was reopened.  Stored this way it is cached right.
+ */
+static herr_t write_through_filter(const plan *P, hid_t dxpl, const chunk_at *c, const uint8_t *raw)
+{
+    herr_t ret_value = 0;
+    hid_t mem_space = -1, file_space = -1;
+    hsize_t zero[H5S_MAX_RANK] = {0};
+    if ((mem_space = H5Screate_simple(P->rank, P->chunk, NULL)) < 0 ||
+        H5Sselect_hyperslab(mem_space, H5S_SELECT_SET, zero, NULL, c->valid, NULL) < 0 ||
+        (file_space = H5Dget_space(P->dset)) < 0 ||
+        H5Sselect_hyperslab(file_space, H5S_SELECT_SET, c->offset, NULL, c->valid, NULL) < 0)
+        PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTSELECT, -1, "gpulz: cannot select a chunk");
+    if (H5Dwrite(P->dset, P->type, mem_space, file_space, dxpl, raw) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write an unfiltered chunk through HDF5");
+done:
+    if (mem_space >= 0)
+        H5Sclose(mem_space);
+    if (file_space >= 0)
+        H5Sclose(file_space);
+    return ret_value;
+}
+
 /* Store chunk j of the batch: compressed, or (optional filter, no gain or a
- * failure) unfiltered with the filter's mask bit, as HDF5 would. */
+ * failure) unfiltered with the filter's mask bit, as HDF5 would; the
+ * call's last chunk unfiltered through HDF5 (write_through_filter). */
 static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
 {
     herr_t ret_value = 0;
@@ -799,6 +829,11 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
         if (mem_get(M, W->host_raw, raw, P->chunk_bytes) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot fetch a raw chunk");
         raw = W->host_raw;
+    }
+    if (W->first + j == P->nchunks - 1) {
+        if (write_through_filter(P, dxpl, c, raw) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write the last chunk");
+        goto done;
     }
     if (H5Dwrite_chunk(P->dset, dxpl, 1u, c->offset, P->chunk_bytes, raw) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write an unfiltered chunk");
