@@ -136,7 +136,15 @@ int gpu_host_devices(gpulz_devices *out)
     int rc = GPULZ_OK, count = 0;
     cuda_touched = 1;
     out->count = 0;
-    GPULZ_CK(cudaGetDeviceCount(&count));
+    /* a runtime that cannot count the devices (no driver, one too old for
+     * this runtime) has no usable GPU, as gpulz.h names that status: the
+     * callers that fall back to the CPU, or refuse backend gpu, tell it
+     * from a CUDA failure by it */
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return gpulz_fail(GPULZ_ERR_NO_GPU, "cudaGetDeviceCount(&count): %s", cudaGetErrorString(e));
+    }
     if (count <= 0)
         return gpulz_fail(GPULZ_ERR_NO_GPU, "no CUDA device");
     if (gpulz_env_devices(count, out) != GPULZ_OK) {
