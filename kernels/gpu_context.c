@@ -304,7 +304,8 @@ int gpu_grow_device(uint8_t **buf, size_t *cap, size_t need)
         GPULZ_CK(cudaFree(*buf));
     *buf = NULL;
     *cap = 0;
-    need += need / 8; /* room for the next, slightly larger chunk */
+    /* room for the next, slightly larger chunk, where the sum does not wrap */
+    need += need / 8 <= SIZE_MAX - need ? need / 8 : 0;
     GPULZ_CK(cudaMalloc((void **)buf, need));
     *cap = need;
 done:
@@ -315,7 +316,7 @@ int gpu_grow_pinned(gpu_ctx *c, size_t need)
 {
     if (need <= c->pinned_cap)
         return GPULZ_OK;
-    return gpu_grow_host(&c->h_pinned, &c->pinned_cap, need + need / 8);
+    return gpu_grow_host(&c->h_pinned, &c->pinned_cap, need + (need / 8 <= SIZE_MAX - need ? need / 8 : 0));
 }
 
 int gpu_grow_host(uint8_t **buf, size_t *cap, size_t need)

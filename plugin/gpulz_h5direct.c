@@ -622,7 +622,7 @@ static int host_grow(host_buf *b, size_t need)
     if (need <= b->cap)
         return 0;
     host_buf_release(b);
-    need += need / 8;
+    need += need / 8 <= SIZE_MAX - need ? need / 8 : 0; /* not wrapped past SIZE_MAX */
 #if GPULZ_HAVE_CUDA
     if (b->pinned) {
         if (cudaHostAlloc((void **)&b->p, need, cudaHostAllocPortable) == cudaSuccess) {
