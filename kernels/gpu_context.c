@@ -251,22 +251,34 @@ int gpu_ctx_acquire_lane(gpu_ctx **out, int *prev, int want, unsigned lane)
     if (dev != *prev)
         GPULZ_CK(cudaSetDevice(dev));
     if (!c->ready) {
+        /* each made once: a setup that failed part way (memory refused)
+         * keeps what it made for the next call's try, not made again and
+         * leaked */
+#define CTX_STREAM(s)                                                                              \
+    if (!(s))                                                                                      \
+    GPULZ_CK(cudaStreamCreateWithFlags(&(s), cudaStreamNonBlocking))
+#define CTX_EVENT(e)                                                                               \
+    if (!(e))                                                                                      \
+    GPULZ_CK(cudaEventCreateWithFlags(&(e), cudaEventDisableTiming))
         if ((rc = gpu_policy_fill(&c->pol, dev)) != GPULZ_OK)
             goto done;
-        GPULZ_CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
-        GPULZ_CK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
-        GPULZ_CK(cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
-        GPULZ_CK(cudaEventCreateWithFlags(&c->side_fork, cudaEventDisableTiming));
-        GPULZ_CK(cudaEventCreateWithFlags(&c->side_done, cudaEventDisableTiming));
-        GPULZ_CK(cudaEventCreateWithFlags(&c->side_sum, cudaEventDisableTiming));
-        GPULZ_CK(cudaEventCreateWithFlags(&c->coded, cudaEventDisableTiming));
-        GPULZ_CK(cudaEventCreateWithFlags(&c->coder_end, cudaEventDisableTiming));
-        GPULZ_CK(cudaEventCreateWithFlags(&c->copied, cudaEventDisableTiming));
+        CTX_STREAM(c->stream);
+        CTX_STREAM(c->copy_stream);
+        CTX_STREAM(c->side);
+        CTX_EVENT(c->side_fork);
+        CTX_EVENT(c->side_done);
+        CTX_EVENT(c->side_sum);
+        CTX_EVENT(c->coded);
+        CTX_EVENT(c->coder_end);
+        CTX_EVENT(c->copied);
         for (unsigned w = 0; w < c->pol.work_streams; w++) {
-            GPULZ_CK(cudaStreamCreateWithFlags(&c->work[w], cudaStreamNonBlocking));
-            GPULZ_CK(cudaEventCreateWithFlags(&c->work_done[w], cudaEventDisableTiming));
+            CTX_STREAM(c->work[w]);
+            CTX_EVENT(c->work_done[w]);
         }
-        GPULZ_CK(cudaHostAlloc((void **)&c->h_status, GPULZ_STATUS_BYTES, cudaHostAllocMapped));
+#undef CTX_STREAM
+#undef CTX_EVENT
+        if (!c->h_status)
+            GPULZ_CK(cudaHostAlloc((void **)&c->h_status, GPULZ_STATUS_BYTES, cudaHostAllocMapped));
         if (cudaHostGetDevicePointer((void **)&c->d_status, c->h_status, 0) != cudaSuccess) {
             (void)cudaGetLastError(); /* not sticky: the status is then copied back */
             c->d_status = NULL;
