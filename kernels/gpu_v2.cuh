@@ -33,6 +33,23 @@
  * H200's warps, so that a large chunk's warps take several pieces each */
 #define GPU_V2_CK_BLOCKS_MOST 1024
 
+/*
+ * The first step of the kernels that launch_chained (gpu_v2_launch.cu)
+ * launches: wait until the kernel before this one in the stream has ended
+ * and its writes show, and only then touch global memory; then let the
+ * kernel after this one launch.  On sm_90 and later such a kernel may
+ * start while the one before it ends (programmatic dependent launch), so
+ * that a chunk's steps do not each wait a launch; elsewhere, and when
+ * launched plainly, both are no-ops.
+ */
+__device__ __forceinline__ void v2_after_prior()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 /* Symbol i of the input, S bytes little-endian, from any alignment. */
 template <unsigned S>
 __device__ __forceinline__ uint64_t v2_sym(const uint8_t *x, uint64_t i)
@@ -185,6 +202,7 @@ template <unsigned S>
 __global__ void __launch_bounds__(256) gpu_v2_hist_kernel(gpu_v2_hist_inputs in, unsigned C, bool delta_too,
                                                           size_t bins)
 {
+    v2_after_prior();
     const uint8_t *const x = in.x[blockIdx.y];
     const uint64_t m = in.m[blockIdx.y];
     unsigned long long *const hist = (unsigned long long *)in.hist[blockIdx.y];
@@ -346,6 +364,7 @@ __device__ __forceinline__ void v2_extremes_put(const v2_extremes &e, unsigned *
 __global__ void __launch_bounds__(256) gpu_v2_range2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask,
                                                             uint64_t every, unsigned *range)
 {
+    v2_after_prior();
     v2_extremes e[2];
     const bool vec = ((uintptr_t)x & 15) == 0;
     const uint64_t groups = m / 8, picks = gpulz_sample_picks(groups, every);
@@ -470,6 +489,7 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
     gpu_v2_count2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask, unsigned ntrans, int sampled,
                          const unsigned *pick, unsigned *range, unsigned long long *hist, size_t bins)
 {
+    v2_after_prior();
     extern __shared__ uint32_t cnt[]; /* transform t at t * GPU_V2_COUNT2_WORDS */
     /* the transform fast did not pick from the sample: not counted, its own range left empty */
     const unsigned picked = pick ? *pick : 2;
@@ -537,6 +557,7 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
     gpu_v2_sample2_kernel(const uint8_t *x, uint64_t m, uint64_t cmask, int sampled, int shared,
                           const unsigned *range, unsigned long long *bins)
 {
+    v2_after_prior();
     extern __shared__ uint32_t cnt[];
     const bool skip[2] = {!shared, !shared};
     const v2_windows2 W(range, 2, sampled, skip);
@@ -584,6 +605,7 @@ __global__ void __launch_bounds__(GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM)
 #define GPU_V2_WEIGH_THREADS 1024u
 __global__ void __launch_bounds__(GPU_V2_WEIGH_THREADS) gpu_v2_weigh2_kernel(unsigned *area)
 {
+    v2_after_prior();
     __shared__ unsigned long long part[GPU_V2_WEIGH_THREADS / 32];
     __shared__ bool last;
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -614,6 +636,7 @@ __global__ void __launch_bounds__(GPU_V2_WEIGH_THREADS) gpu_v2_weigh2_kernel(uns
 __global__ void __launch_bounds__(256) gpu_v2_pack2_kernel(const unsigned *range, const unsigned long long *hist,
                                                            size_t bins, uint64_t *packed)
 {
+    v2_after_prior();
     const unsigned t = blockIdx.x;
     if (t == 0 && threadIdx.x < GPU_V2_RANGE_WORDS)
         ((unsigned *)packed)[threadIdx.x] = range[threadIdx.x];
@@ -642,6 +665,7 @@ __global__ void __launch_bounds__(1024) gpu_v2_hist2_kernel(const uint8_t *x, ui
                                                             const unsigned *range, const unsigned *pick,
                                                             unsigned long long *hist, size_t bins)
 {
+    v2_after_prior();
     extern __shared__ uint32_t pair[]; /* value v's counter: half v & 1 of word v >> 1 */
     const unsigned d = blockIdx.y, lane = threadIdx.x & 31;
     if (pick && *pick != d)
@@ -809,6 +833,7 @@ struct gpu_v2_scan_arrays {
  * (gpu_v2_scans: for arrays of a few thousand items). */
 __global__ void __launch_bounds__(GPU_V2_SCAN_THREADS) gpu_v2_scan_kernel(gpu_v2_scan_arrays A, uint64_t len)
 {
+    v2_after_prior();
     typedef cub::BlockScan<uint64_t, GPU_V2_SCAN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     uint64_t *const a = A.a[blockIdx.x];
@@ -977,6 +1002,7 @@ template <unsigned S, bool WRITE, unsigned B>
 __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_SM(S) : 8) / GPU_V2_WARPS)
     gpu_v2_encode_kernel(gpu_v2_job J, uint8_t *dst)
 {
+    v2_after_prior();
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = (uint64_t)blockIdx.x * GPU_V2_WARPS + (threadIdx.x >> 5);
     const unsigned lane = threadIdx.x & 31;
@@ -1203,6 +1229,7 @@ __device__ __forceinline__ uint64_t v2_look_back(uint64_t *look, const uint32_t 
  */
 __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_job J, uint8_t *dst)
 {
+    v2_after_prior();
     __shared__ uint64_t from_first;
     const gpu_v2_stream &st = J.s[blockIdx.y];
     const uint64_t s = blockIdx.x;
@@ -1244,6 +1271,7 @@ __global__ void __launch_bounds__(GPU_V2_PUT_THREADS) gpu_v2_put_kernel(gpu_v2_j
 template <unsigned S>
 __global__ void __launch_bounds__(256) gpu_v2_store_kernel(gpu_v2_job J, uint8_t *dst)
 {
+    v2_after_prior();
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind != GPULZ_STREAM_STORED)
         return;
@@ -1261,6 +1289,7 @@ __global__ void __launch_bounds__(256) gpu_v2_store_kernel(gpu_v2_job J, uint8_t
 /* Segment sizes (states and words) before the scan that places them. */
 __global__ void gpu_v2_sizes_kernel(const uint32_t *words, uint64_t *size, uint64_t segs)
 {
+    v2_after_prior();
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i <= segs;
          i += (uint64_t)gridDim.x * blockDim.x)
         size[i] = i < segs ? gpulz_segment_bytes(words[i]) : 0;
@@ -1575,6 +1604,7 @@ __device__ __forceinline__ void v2_dec_verdict(const gpu_v2_job &J)
 template <unsigned WARPS, bool CK>
 __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J, const uint8_t *src)
 {
+    v2_after_prior();
     __shared__ uint2 table[GPULZ_RANS_M];
     __shared__ uint32_t held[CK ? WARPS * V2_CK_HELD : 1][33]; /* v2_decode_segment_ck's */
     const gpu_v2_stream &st = J.s[blockIdx.y];
@@ -1604,6 +1634,7 @@ __global__ void __launch_bounds__(32 * WARPS) gpu_v2_decode_kernel(gpu_v2_job J,
 /* Stored and constant streams into the decoded symbols (grid y: the stream). */
 __global__ void __launch_bounds__(256) gpu_v2_unstore_kernel(gpu_v2_job J, const uint8_t *src)
 {
+    v2_after_prior();
     const gpu_v2_stream &st = J.s[blockIdx.y];
     if (st.kind == GPULZ_STREAM_RANS)
         return;
@@ -1630,6 +1661,7 @@ template <unsigned S>
 __global__ void __launch_bounds__(GPU_V2_UNDELTA_THREADS) gpu_v2_undelta_kernel(uint8_t *y, uint64_t m, unsigned C,
                                                                                  uint32_t *ck, unsigned tail)
 {
+    v2_after_prior();
     typedef cub::BlockScan<uint64_t, GPU_V2_UNDELTA_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     const uint64_t first = (uint64_t)blockIdx.x * C;

@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 #include <string.h>
 
+#include <atomic>
+
 #include <cub/device/device_scan.cuh>
 
 #include "gpu_v2.cuh"
@@ -86,6 +88,51 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     return GPULZ_OK;
 }
 
+/*
+ * A launch of one of the kernels that begin with v2_after_prior(): on a
+ * device of compute capability 9.0 or later it may start while the kernel
+ * before it in the stream ends (programmatic dependent launch), so that the
+ * device does not idle a launch's time between two steps of a chunk; the
+ * kernel waits for that one before it touches memory.  Elsewhere a plain
+ * launch.  Its error is the thread's last CUDA error, as a <<< >>> launch's.
+ */
+static bool chained_here(void)
+{
+    static std::atomic<signed char> known[GPULZ_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= GPULZ_MAX_DEVICES) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    signed char k = known[dev].load(std::memory_order_relaxed);
+    if (!k) {
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return false;
+        }
+        k = major >= 9 ? 2 : 1;
+        known[dev].store(k, std::memory_order_relaxed);
+    }
+    return k == 2;
+}
+
+template <typename... K, typename... A>
+static cudaError_t launch_chained(void (*kern)(K...), dim3 grid, dim3 block, size_t smem, cudaStream_t st,
+                                  A... args)
+{
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    cfg.attrs = attr;
+    cfg.numAttrs = chained_here() ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kern, args...);
+}
+
 static unsigned grid_for(uint64_t items, unsigned threads)
 {
     uint64_t g = (items + threads - 1) / threads;
@@ -120,8 +167,8 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
     const uint64_t every = gpulz_sample_every(m / 8, gpu_v2_sample_groups());
     if (ranged) {
         /* narrow windows counted in one pass; hist2 takes the rest */
-        gpu_v2_range2_kernel<<<grid_resident(c, m / 8 / every + 1, 256, 8), 256, 0, st>>>(d_src, m, C - 1, every,
-                                                                                           range);
+        launch_chained(gpu_v2_range2_kernel, grid_resident(c, m / 8 / every + 1, 256, 8), 256, 0, st, d_src, m, C - 1,
+                       every, range);
         GPULZ_CK(cudaGetLastError());
         if ((rc = gpu_smem_optin(c, (const void *)gpu_v2_count2_kernel, GPU_V2_COUNT2_SMEM)) != GPULZ_OK ||
             (rc = gpu_smem_optin(c, (const void *)gpu_v2_sample2_kernel, GPU_V2_COUNT2_SMEM)) != GPULZ_OK ||
@@ -132,22 +179,21 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
         /* in the windows of range2's sample; value by value without them */
         const uint64_t pick_every = gpulz_sample_every(m / 8, GPULZ_PICK_SAMPLE);
         const uint64_t runs = gpulz_sample_picks(m / 8, pick_every) * GPULZ_SAMPLE_RUN;
-        gpu_v2_sample2_kernel<<<grid_resident(c, runs, GPU_V2_COUNT2_THREADS, 1), GPU_V2_COUNT2_THREADS,
-                                ranged ? GPU_V2_COUNT2_SMEM : 0, st>>>(
-            d_src, m, C - 1, every != pick_every, ranged, range,
-            (unsigned long long *)(pick + GPU_V2_PICK_HEAD));
+        launch_chained(gpu_v2_sample2_kernel, grid_resident(c, runs, GPU_V2_COUNT2_THREADS, 1), GPU_V2_COUNT2_THREADS,
+                       ranged ? GPU_V2_COUNT2_SMEM : 0, st, d_src, m, C - 1, every != pick_every, ranged, range,
+                       (unsigned long long *)(pick + GPU_V2_PICK_HEAD));
         GPULZ_CK(cudaGetLastError());
-        gpu_v2_weigh2_kernel<<<2 * 65536 / GPU_V2_WEIGH_THREADS, GPU_V2_WEIGH_THREADS, 0, st>>>(pick);
+        launch_chained(gpu_v2_weigh2_kernel, 2 * 65536 / GPU_V2_WEIGH_THREADS, GPU_V2_WEIGH_THREADS, 0, st, pick);
         GPULZ_CK(cudaGetLastError());
         picked = pick + GPU_V2_PICK_WORD;
     }
     if (ranged) {
-        gpu_v2_count2_kernel<<<grid_resident(c, m / 8 + 1, GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM),
-                               GPU_V2_COUNT2_THREADS,
-                               GPU_V2_COUNT2_SMEM, st>>>(d_src, m, C - 1, ntrans, every > 1, picked, range, h, bins);
+        launch_chained(gpu_v2_count2_kernel, grid_resident(c, m / 8 + 1, GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_PER_SM),
+                       GPU_V2_COUNT2_THREADS, GPU_V2_COUNT2_SMEM, st, d_src, m, C - 1, ntrans, every > 1, picked,
+                       range, h, bins);
         GPULZ_CK(cudaGetLastError());
         dim3 grid(grid_resident(c, m, GPU_V2_HIST2_RUN, 1), ntrans);
-        gpu_v2_hist2_kernel<<<grid, 1024, GPU_V2_HIST2_SMEM, st>>>(d_src, m, C, range, picked, h, bins);
+        launch_chained(gpu_v2_hist2_kernel, grid, 1024, GPU_V2_HIST2_SMEM, st, d_src, m, C, range, picked, h, bins);
         GPULZ_CK(cudaGetLastError());
         return GPULZ_OK;
     }
@@ -160,10 +206,10 @@ extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, u
         in.m[0] = m;
         in.hist[0] = hist;
         switch (S) {
-        case 1: gpu_v2_hist_kernel<1><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
-        case 2: gpu_v2_hist_kernel<2><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
-        case 4: gpu_v2_hist_kernel<4><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
-        default: gpu_v2_hist_kernel<8><<<grid, 256, 0, st>>>(in, C, delta_too != 0, bins); break;
+        case 1: launch_chained(gpu_v2_hist_kernel<1>, grid, 256, 0, st, in, C, delta_too != 0, bins); break;
+        case 2: launch_chained(gpu_v2_hist_kernel<2>, grid, 256, 0, st, in, C, delta_too != 0, bins); break;
+        case 4: launch_chained(gpu_v2_hist_kernel<4>, grid, 256, 0, st, in, C, delta_too != 0, bins); break;
+        default: launch_chained(gpu_v2_hist_kernel<8>, grid, 256, 0, st, in, C, delta_too != 0, bins); break;
         }
         GPULZ_CK(cudaGetLastError());
     }
@@ -180,7 +226,7 @@ extern "C" int gpu_v2_hist_bytes(const gpu_v2_hist_inputs *in, unsigned count, c
     if (!most)
         return GPULZ_OK;
     /* C = 1 and no deltas: the bytes as they are */
-    gpu_v2_hist_kernel<1><<<dim3(grid_for(most, 256 * 16), count), 256, 0, st>>>(*in, 1, false, 256);
+    launch_chained(gpu_v2_hist_kernel<1>, dim3(grid_for(most, 256 * 16), count), 256, 0, st, *in, 1, false, 256);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;
@@ -190,8 +236,8 @@ extern "C" int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t 
                             uint64_t *packed, cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    gpu_v2_pack2_kernel<<<ntrans, 256, 0, st>>>(range + GPU_V2_RANGE_WORDS, (const unsigned long long *)hist, bins,
-                                                packed);
+    launch_chained(gpu_v2_pack2_kernel, ntrans, 256, 0, st, range + GPU_V2_RANGE_WORDS,
+                   (const unsigned long long *)hist, bins, packed);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;
@@ -242,7 +288,7 @@ extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uin
     const uint64_t max_units = write ? most_units(J, 0) : 0;
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + GPU_V2_WARPS - 1) / GPU_V2_WARPS), J->count);
-#define ENC_B(SS, WW, BB) gpu_v2_encode_kernel<SS, WW, BB><<<grid, 32 * GPU_V2_WARPS, 0, st>>>(*J, d_dst)
+#define ENC_B(SS, WW, BB) launch_chained(gpu_v2_encode_kernel<SS, WW, BB>, grid, 32 * GPU_V2_WARPS, 0, st, *J, d_dst)
 #define ENC(SS)                                                                                                 \
     (batch == GPU_V2_ENC_BATCH_FEW ? (write ? ENC_B(SS, true, GPU_V2_ENC_BATCH_FEW)                            \
                                             : ENC_B(SS, false, GPU_V2_ENC_BATCH_FEW))                          \
@@ -260,10 +306,10 @@ extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uin
     if (write && max_units) {
         dim3 grid(grid_for(max_units, 256 * 8), J->count);
         switch (J->S) {
-        case 1: gpu_v2_store_kernel<1><<<grid, 256, 0, st>>>(*J, d_dst); break;
-        case 2: gpu_v2_store_kernel<2><<<grid, 256, 0, st>>>(*J, d_dst); break;
-        case 4: gpu_v2_store_kernel<4><<<grid, 256, 0, st>>>(*J, d_dst); break;
-        default: gpu_v2_store_kernel<8><<<grid, 256, 0, st>>>(*J, d_dst); break;
+        case 1: launch_chained(gpu_v2_store_kernel<1>, grid, 256, 0, st, *J, d_dst); break;
+        case 2: launch_chained(gpu_v2_store_kernel<2>, grid, 256, 0, st, *J, d_dst); break;
+        case 4: launch_chained(gpu_v2_store_kernel<4>, grid, 256, 0, st, *J, d_dst); break;
+        default: launch_chained(gpu_v2_store_kernel<8>, grid, 256, 0, st, *J, d_dst); break;
         }
         GPULZ_CK(cudaGetLastError());
     }
@@ -277,7 +323,7 @@ extern "C" int gpu_v2_put_segments(const gpu_v2_job *J, uint8_t *d_dst, uint64_t
     int rc = GPULZ_OK;
     if (max_segs && streams) {
         dim3 grid((unsigned)max_segs, streams < J->count ? streams : J->count);
-        gpu_v2_put_kernel<<<grid, GPU_V2_PUT_THREADS, 0, st>>>(*J, d_dst);
+        launch_chained(gpu_v2_put_kernel, grid, GPU_V2_PUT_THREADS, 0, st, *J, d_dst);
         GPULZ_CK(cudaGetLastError());
     }
 done:
@@ -296,7 +342,7 @@ static int scan_in_blocks(uint64_t *const a[], const uint32_t *const words[], un
         A.a[j] = a[j];
         A.words[j] = words ? words[j] : NULL;
     }
-    gpu_v2_scan_kernel<<<count, GPU_V2_SCAN_THREADS, 0, st>>>(A, len);
+    launch_chained(gpu_v2_scan_kernel, count, GPU_V2_SCAN_THREADS, 0, st, A, len);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;
@@ -336,7 +382,7 @@ extern "C" int gpu_v2_place(const gpu_v2_job *J, uint64_t segs, uint8_t *temp, s
      * tail of small steps costs the device a few us */
     if (segs + 1 <= GPU_V2_SCAN_BLOCK_MOST)
         return scan_in_blocks(a, words, 1, segs + 1, st);
-    gpu_v2_sizes_kernel<<<grid_for(segs + 1, 256), 256, 0, st>>>(J->words, J->seg_off, segs);
+    launch_chained(gpu_v2_sizes_kernel, grid_for(segs + 1, 256), 256, 0, st, J->words, J->seg_off, segs);
     GPULZ_CK(cudaGetLastError());
     rc = gpu_v2_scans(a, 1, segs + 1, temp, temp_bytes, st);
 done:
@@ -363,16 +409,16 @@ extern "C" int gpu_v2_decode(const gpu_ctx *c, const gpu_v2_job *J, const uint8_
     if (max_segs) {
         dim3 grid((unsigned)((max_segs + warps - 1) / warps), J->count);
         if (warps == GPU_V2_DEC_WARPS_MANY && J->ck) /* gpu_v2_dec_sums sets ck only with many */
-            gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, true><<<grid, 32 * warps, 0, st>>>(*J, d_src);
+            launch_chained(gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, true>, grid, 32 * warps, 0, st, *J, d_src);
         else if (warps == GPU_V2_DEC_WARPS_MANY)
-            gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, false><<<grid, 32 * warps, 0, st>>>(*J, d_src);
+            launch_chained(gpu_v2_decode_kernel<GPU_V2_DEC_WARPS_MANY, false>, grid, 32 * warps, 0, st, *J, d_src);
         else
-            gpu_v2_decode_kernel<GPU_V2_WARPS, false><<<grid, 32 * warps, 0, st>>>(*J, d_src);
+            launch_chained(gpu_v2_decode_kernel<GPU_V2_WARPS, false>, grid, 32 * warps, 0, st, *J, d_src);
         GPULZ_CK(cudaGetLastError());
     }
     if (max_units) {
         dim3 grid(grid_for(max_units, 256 * 8), J->count);
-        gpu_v2_unstore_kernel<<<grid, 256, 0, st>>>(*J, d_src);
+        launch_chained(gpu_v2_unstore_kernel, grid, 256, 0, st, *J, d_src);
         GPULZ_CK(cudaGetLastError());
     }
 done:
@@ -387,10 +433,10 @@ extern "C" int gpu_v2_undelta(uint8_t *y, uint64_t m, unsigned S, unsigned C, ui
     if (!m)
         return GPULZ_OK;
     switch (S) {
-    case 1: gpu_v2_undelta_kernel<1><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
-    case 2: gpu_v2_undelta_kernel<2><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
-    case 4: gpu_v2_undelta_kernel<4><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
-    default: gpu_v2_undelta_kernel<8><<<nb, GPU_V2_UNDELTA_THREADS, 0, st>>>(y, m, C, ck, tail); break;
+    case 1: launch_chained(gpu_v2_undelta_kernel<1>, nb, GPU_V2_UNDELTA_THREADS, 0, st, y, m, C, ck, tail); break;
+    case 2: launch_chained(gpu_v2_undelta_kernel<2>, nb, GPU_V2_UNDELTA_THREADS, 0, st, y, m, C, ck, tail); break;
+    case 4: launch_chained(gpu_v2_undelta_kernel<4>, nb, GPU_V2_UNDELTA_THREADS, 0, st, y, m, C, ck, tail); break;
+    default: launch_chained(gpu_v2_undelta_kernel<8>, nb, GPU_V2_UNDELTA_THREADS, 0, st, y, m, C, ck, tail); break;
     }
     GPULZ_CK(cudaGetLastError());
 done:
@@ -448,7 +494,8 @@ extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsig
         return rc;
     for (uint64_t k0 = 0; k0 < nb;) {
         const uint64_t blocks = nb - k0 < c->pol.max_grid ? nb - k0 : c->pol.max_grid;
-        kern<<<(unsigned)blocks, 32 * gpulz_enc_warps(C, seg), smem, st>>>(d_src, m, k0, C, W, delta, slots, counts);
+        launch_chained(kern, (unsigned)blocks, 32 * gpulz_enc_warps(C, seg), smem, st, d_src, m, k0, C, W, delta,
+                       slots, counts);
         GPULZ_CK(cudaGetLastError());
         k0 += blocks;
     }
@@ -458,8 +505,8 @@ extern "C" int gpu_v2_tokens(gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsig
             return rc;
     }
     /* 8 warps of 256 threads, a data block each */
-    gpu_v2_gather_kernel<<<(unsigned)((nb + 7) / 8 < 65535 ? (nb + 7) / 8 : 65535), 256, 0, st>>>(
-        slots, counts, to, scratch + P->table, nb, C, S);
+    launch_chained(gpu_v2_gather_kernel, (unsigned)((nb + 7) / 8 < 65535 ? (nb + 7) / 8 : 65535), 256, 0, st, slots,
+                   counts, to, scratch + P->table, nb, C, S);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;
@@ -471,8 +518,8 @@ extern "C" int gpu_v2_token_places(const uint8_t *d_table, uint64_t nb, uint64_t
 {
     int rc = GPULZ_OK;
     const uint64_t grid = (nb + 1 + 255) / 256;
-    gpu_v2_token_count_kernel<<<(unsigned)(grid < 65535 ? grid : 65535), 256, 0, st>>>(d_table, nb, m, C, fpos, tpos,
-                                                                                       bad);
+    launch_chained(gpu_v2_token_count_kernel, (unsigned)(grid < 65535 ? grid : 65535), 256, 0, st, d_table, nb, m, C,
+                   fpos, tpos, bad);
     GPULZ_CK(cudaGetLastError());
     {
         uint64_t *const a[2] = {fpos, tpos};
@@ -486,7 +533,7 @@ extern "C" int gpu_v2_flag_counts(const uint8_t *d_table, const uint8_t *F, cons
                                   uint64_t *mpos, uint8_t *temp, size_t temp_bytes, unsigned *err, cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    gpu_v2_flag_count_kernel<<<(unsigned)((nb + 1 + 7) / 8), 256, 0, st>>>(d_table, F, fpos, nb, mpos, err);
+    launch_chained(gpu_v2_flag_count_kernel, (unsigned)((nb + 1 + 7) / 8), 256, 0, st, d_table, F, fpos, nb, mpos, err);
     GPULZ_CK(cudaGetLastError());
     {
         uint64_t *const a[1] = {mpos};
@@ -518,7 +565,7 @@ extern "C" int gpu_v2_lz_decode(gpu_ctx *c, const uint8_t *d_table, const uint8_
     for (uint64_t k0 = 0; k0 < nb;) {
         const uint64_t blocks = nb - k0 < c->pol.max_grid ? nb - k0 : c->pol.max_grid;
         a.k0 = k0;
-        kern<<<(unsigned)blocks, GPULZ_DEC_THREADS, smem, st>>>(a);
+        launch_chained(kern, (unsigned)blocks, GPULZ_DEC_THREADS, smem, st, a);
         GPULZ_CK(cudaGetLastError());
         k0 += blocks;
     }

@@ -96,6 +96,7 @@ __global__ void __launch_bounds__(256) gpu_v2_lz_kernel(const uint8_t *x, uint64
                                                         unsigned W, int delta, gpu_v2_lz_slots slots,
                                                         gpu_v2_lz_counts counts)
 {
+    v2_after_prior();
     extern __shared__ __align__(16) uint8_t gpulz_smem[];
     const unsigned S = sizeof(Sym), lmin = gpulz_min_match(S);
     const gpulz_enc_smem lay = gpulz_enc_smem_layout(C, S);
@@ -126,6 +127,7 @@ __global__ void __launch_bounds__(256) gpu_v2_gather_kernel(gpu_v2_lz_slots slot
                                                             gpu_v2_lz_slots to, uint8_t *table, uint64_t nb,
                                                             unsigned C, unsigned S)
 {
+    v2_after_prior();
     const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
     for (uint64_t k = (uint64_t)blockIdx.x * wpb + (threadIdx.x >> 5); k < nb; k += (uint64_t)gridDim.x * wpb) {
         const uint64_t nl = at.nl[k + 1] - at.nl[k], nm = at.nm[k + 1] - at.nm[k];
@@ -147,6 +149,7 @@ __global__ void __launch_bounds__(256) gpu_v2_token_count_kernel(const uint8_t *
                                                                  unsigned C, uint64_t *fb, uint64_t *T,
                                                                  unsigned long long *bad)
 {
+    v2_after_prior();
     for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k <= nb; k += (uint64_t)gridDim.x * blockDim.x) {
         if (k == nb) {
             fb[nb] = T[nb] = 0;
@@ -166,6 +169,7 @@ __global__ void __launch_bounds__(256) gpu_v2_flag_count_kernel(const uint8_t *t
                                                                 const uint64_t *fpos, uint64_t nb, uint64_t *mpos,
                                                                 unsigned *err)
 {
+    v2_after_prior();
     const uint64_t k = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
     const unsigned lane = threadIdx.x & 31;
     if (k > nb)
@@ -208,6 +212,7 @@ struct gpu_v2_lzdec_args {
 template <typename Sym>
 __global__ void __launch_bounds__(GPULZ_DEC_THREADS) gpu_v2_lzdec_kernel(gpu_v2_lzdec_args a)
 {
+    v2_after_prior();
     extern __shared__ __align__(16) uint8_t gpulz_smem[];
     __shared__ typename gpulz_dec_scan::TempStorage tmp;
     const unsigned S = sizeof(Sym), NT = GPULZ_DEC_THREADS, lmin = gpulz_min_match(S);
