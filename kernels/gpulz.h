@@ -249,7 +249,11 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * threshold) chunks go through three pinned staging slots: the upload of
  * chunk i+1 and the download of chunk i-1 run on a copy stream while chunk
  * i is (de)compressed on cuda_stream (NULL: a stream of the call's own), so
- * the copy engines and the SMs work at once.  Each device runs up to
+ * the copy engines and the SMs work at once; a chunk in pinned memory
+ * (cudaHostAlloc, cudaHostRegister) is read or written there by the copy
+ * engines, without its slot.  Host chunks are read as the call runs, not
+ * after cuda_stream's earlier work: a copy the caller queued into them must
+ * be complete first.  Each device runs up to
  * GPULZ_GPU_LANES (default 8) such pipelines side by side, each on a run
  * of consecutive chunks, a thread and streams of its own (the first on
  * cuda_stream): a chunk's call waits for its kernels, and format 2 builds
