@@ -11,6 +11,7 @@
  * no GPU is usable.
  */
 #include <cuda_runtime_api.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -403,6 +404,63 @@ static void pinned_host(gpulz_mode mode)
 }
 
 /*
+ * Decoding into one large buffer, each chunk given the rest of it as its
+ * room (dst_cap up to 64 GiB, a mapping whose pages are backed only where
+ * written): the staging slots are sized by what the chunks declare, not by
+ * the rooms, which asked for three times 64 GiB of pinned memory a lane and
+ * failed the call.  A chunk with a damaged header gets the CPU's status.
+ */
+static void generous_caps(void)
+{
+    enum { chunks = 6, bad = 4 };
+    const size_t len = (size_t)1 << 20, total = (size_t)64 << 30;
+    gpulz_params p, cpu;
+    gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_FAST;
+    p.symbol_size = 2;
+    p.backend = GPULZ_BACKEND_GPU;
+    cpu = p;
+    cpu.backend = GPULZ_BACKEND_CPU;
+    uint8_t *in = malloc(chunks * len), *big = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                                                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (big == MAP_FAILED) {
+        printf("generous rooms: skipped (no 64 GiB mapping: %s)\n", strerror(errno));
+        free(in);
+        return;
+    }
+    const size_t bound = gpulz_compress_bound(len, &cpu);
+    uint8_t *z = malloc(chunks * bound);
+    const void *src[chunks];
+    void *dst[chunks];
+    size_t zlen[chunks], cap[chunks], got[chunks];
+    int st[chunks];
+    CHECK(in && z);
+    for (int i = 0; i < chunks; i++) {
+        chunk_fill(in + i * len, len, (size_t)i + 2);
+        CHECK(gpulz_compress(in + i * len, len, z + i * bound, bound, &zlen[i], &cpu) == GPULZ_OK);
+        src[i] = z + i * bound;
+        dst[i] = big + i * len;
+        cap[i] = total - i * len;
+    }
+    z[bad * bound + 5] ^= 0x40; /* a header field: refused before any decoding */
+    size_t cpu_len = 0;
+    const int cpu_st = gpulz_decompress(src[bad], zlen[bad], in + bad * len, len, &cpu_len, &cpu);
+    CHECK(cpu_st != GPULZ_OK);
+    chunk_fill(in + bad * len, len, (size_t)bad + 2);
+    int rc = gpulz_decompress_batch(chunks, src, zlen, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0);
+    CHECKF(rc == cpu_st && st[bad] == cpu_st, "generous rooms: call %d, damaged chunk %d, the CPU's %d (%s)", rc,
+           st[bad], cpu_st, gpulz_last_error());
+    for (int i = 0; i < chunks; i++)
+        if (i != bad)
+            CHECKF(st[i] == GPULZ_OK && got[i] == len && memcmp(dst[i], in + i * len, len) == 0,
+                   "generous rooms: chunk %d: %d, %zu bytes", i, st[i], got[i]);
+    munmap(big, total);
+    free(in);
+    free(z);
+    printf("decoding into rooms of up to 64 GiB: staging by the chunks' sizes, the CPU's statuses\n");
+}
+
+/*
  * Host chunks spread over several GPUs (GPULZ_DEVICE a list): the bytes
  * and statuses of one CPU call per chunk, whatever the order of the list;
  * the caller's stream is used on its own device only.  And the first of
@@ -603,6 +661,7 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_AUTO, 2, 0, SCRATCH_NONE);
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 4, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     unsetenv("GPULZ_GPU_LANES");
+    generous_caps();
     pinned_host(GPULZ_MODE_LZ);
     pinned_host(GPULZ_MODE_AUTO);
     setenv("GPULZ_GPU_LANES", "1", 1);

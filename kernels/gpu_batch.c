@@ -59,14 +59,25 @@ typedef struct pipeline {
     cudaStream_t copy, work, own_work;
 } pipeline;
 
-/* What chunk i's output may take on the device: compression never needs
- * more than the bound (a larger dst_cap changes nothing). */
+/*
+ * What chunk i's output may take on the device and in its staging slot:
+ * compression never needs more than the bound, decompression more than the
+ * size the chunk declares (a larger dst_cap changes nothing but the slots,
+ * pinned three to a lane: a caller's generous caps, say the rest of one
+ * buffer for each chunk, asked for more pinned memory than the host had).
+ * A header that does not parse here fails the device's decoding the same
+ * way, whatever room it is given.
+ */
+#define OUT_CAP_UNREAD 256
 static size_t out_cap(const gpulz_batch *B, size_t i)
 {
-    if (!B->compress)
-        return B->dst_cap[i];
-    size_t bound = gpulz_compress_bound(B->src_len[i], &B->p);
-    return bound && bound < B->dst_cap[i] ? bound : B->dst_cap[i];
+    size_t want = OUT_CAP_UNREAD;
+    uint64_t declared = 0;
+    if (B->compress)
+        want = gpulz_compress_bound(B->src_len[i], &B->p); /* 0: no bound, the cap stands */
+    else if (gpulz_decompressed_size(B->src[i], B->src_len[i], &declared) == GPULZ_OK)
+        want = declared < B->dst_cap[i] ? (size_t)declared : B->dst_cap[i];
+    return (want || !B->compress) && want < B->dst_cap[i] ? want : B->dst_cap[i];
 }
 
 static int pipeline_open(pipeline *P)
