@@ -227,14 +227,14 @@ static void describe_device(FILE *out)
 #endif
 }
 
-/* The host buffers: pinned (--pinned, with a usable GPU) or pageable. */
+/* The host buffers: pinned (--pinned, with a usable GPU; portable, for --gpus) or pageable. */
 static int host_alloc(dataset_data *D, int pinned)
 {
 #if GPULZ_HAVE_CUDA
     if (pinned) {
         D->pinned = 1;
-        if (!gpu_usable || !CUDA_OK(cudaHostAlloc((void **)&D->host, D->bytes, cudaHostAllocDefault)) ||
-            !CUDA_OK(cudaHostAlloc((void **)&D->back, D->bytes, cudaHostAllocDefault))) {
+        if (!gpu_usable || !CUDA_OK(cudaHostAlloc((void **)&D->host, D->bytes, cudaHostAllocPortable)) ||
+            !CUDA_OK(cudaHostAlloc((void **)&D->back, D->bytes, cudaHostAllocPortable))) {
             fprintf(stderr, "h5direct_bench: --pinned: cannot pin 2 x %zu bytes (%s)\n", D->bytes,
                     gpu_usable ? cudaGetErrorString(cudaGetLastError()) : "no usable GPU");
             return -1;
