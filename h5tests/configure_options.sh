@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# configure refuses, before anything is built, the options a build or an
+# install would fail on later: --disable-shared (HDF5 loads the plugin as a
+# shared object, which libtool makes none of then).  Each case runs
+# configure (configure only) in a scratch folder and expects it to stop with
+# a message naming the option.
+: "${top_srcdir:?}"
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# configure refuses a second build folder for a source tree configured in place
+if [ -f "$top_srcdir/config.status" ]; then
+    echo "SKIP: $top_srcdir is configured in place; configure runs only there"
+    exit 77
+fi
+work="$PWD/h5tests/configure_options.dir"
+rm -rf "$work" && mkdir -p "$work/build" || exit 99
+cd "$work" || exit 99
+
+# refused CASE PATTERN [CONFIGURE ARGS]: configure stops with an error
+# matching PATTERN
+refused() {
+    name=$1 pattern=$2
+    shift 2
+    if (cd build && rm -rf ./* &&
+        CONFIG_SITE=/dev/null "$top_srcdir/configure" --no-create --with-cuda=no \
+            PYTHON_H5PY=none "$@") >"$name.out" 2>&1; then
+        fail "$name: configure $* succeeded"
+    fi
+    grep -q "error: .*$pattern" "$name.out" ||
+        fail "$name: configure $* failed, but not with '$pattern': $(tail -3 "$name.out")"
+}
+
+refused no-shared "disable-shared: gpulz needs shared libraries" --disable-shared
+refused no-shared-static "disable-shared: gpulz needs shared libraries" --disable-shared --enable-static
+
+cd .. && rm -rf "$work"
