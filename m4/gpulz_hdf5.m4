@@ -161,6 +161,10 @@ AC_DEFUN([GPULZ_HDF5_PLUGIN_DIR], [
     [], [with_hdf5_plugin_dir=])
   case $with_hdf5_plugin_dir in
     yes|no) AC_MSG_ERROR([--with-hdf5-plugin-dir needs a folder, not '$with_hdf5_plugin_dir']) ;;
+    # absolute, as configure's own --libdir (${libdir}/... is): libtool
+    # refuses a relative -rpath at the plugin's link
+    ''|[[\\/\$]]*|?:[[\\/]]*) ;;
+    *) AC_MSG_ERROR([--with-hdf5-plugin-dir needs an absolute folder, not '$with_hdf5_plugin_dir']) ;;
   esac
   hdf5_plugindir=`$PKG_CONFIG --variable=PluginDir $with_hdf5_pkg 2>/dev/null`
   if test -n "$hdf5_plugindir"; then

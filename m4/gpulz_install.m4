@@ -34,6 +34,10 @@ AC_DEFUN([GPULZ_BASH_COMPLETION], [
     [], [with_bash_completion_dir=])
   case $with_bash_completion_dir in
     yes|no) AC_MSG_ERROR([--with-bash-completion-dir needs a folder, not '$with_bash_completion_dir']) ;;
+    # absolute, or under a folder variable: make install would put a relative
+    # one under the build tree, or DESTDIR=/stage and it as /stagecompletions
+    ''|[[\\/\$]]*|?:[[\\/]]*) ;;
+    *) AC_MSG_ERROR([--with-bash-completion-dir needs an absolute folder, not '$with_bash_completion_dir']) ;;
   esac
   AC_MSG_CHECKING([where to install the bash completion])
   if test -n "$with_bash_completion_dir"; then
