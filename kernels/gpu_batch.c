@@ -431,13 +431,27 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     /* a device without a chunk would only set its pipeline up */
     unsigned parts = B->count < D.count ? (unsigned)B->count : D.count;
     const size_t *w = gpulz_batch_weights(B);
+    size_t *declared = NULL;
+    share *S = NULL;
+    if (!B->compress) {
+        /* decoding, a chunk weighs what it declares (at most dst_cap), as
+         * its staging is sized: generous rooms put every chunk on one lane */
+        if (!(declared = malloc(B->count * sizeof *declared))) {
+            rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the sizes of %zu chunks", B->count);
+            goto done;
+        }
+        for (size_t i = 0; i < B->count; i++)
+            declared[i] = out_cap(B, i);
+        w = declared;
+    }
     gpulz_batch_split(B->count, w, parts, cut);
     int sdev = B->cuda_stream ? stream_device(B->cuda_stream) : -1;
     if (B->cuda_stream && sdev < 0)
         sdev = D.dev[0];
-    share *S = calloc((size_t)parts * GPU_LANES_MAX, sizeof *S);
-    if (!S)
-        return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the runs of %u devices", parts);
+    if (!(S = calloc((size_t)parts * GPU_LANES_MAX, sizeof *S))) {
+        rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the runs of %u devices", parts);
+        goto done;
+    }
     unsigned runs = 0;
     for (unsigned k = 0; k < parts; k++) {
         size_t largest = 0;
@@ -460,6 +474,8 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
                 break;
             }
     }
+done:
     free(S);
+    free(declared);
     return rc;
 }

@@ -262,7 +262,8 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * else the calling thread's current one; where GPULZ_DEVICE lists several
  * (GPULZ_DEVICE=0,1 or all), the chunks are cut into one run of
  * consecutive chunks per device, as even in bytes as whole chunks allow
- * (input bytes compressing, dst_cap decompressing), and each run goes
+ * (input bytes compressing, the sizes the chunks declare, at most dst_cap,
+ * decompressing), and each run goes
  * through a pipeline of its own on its device, driven by a thread of its
  * own: same bytes, same statuses, the same first failure.  cuda_stream
  * belongs to one device and is used on that one only (from CUDA 12.8,
