@@ -15,6 +15,7 @@
 /* Error codes a kernel leaves in the device error word (first one wins). */
 #define GPULZ_DEV_ERR_CORRUPT 1u /* a block or the table breaks FORMAT.md §3-5 */
 #define GPULZ_DEV_ERR_DST 2u     /* the output would not fit its capacity */
+#define GPULZ_DEV_ERR_TRUNCATED 3u /* the blocks and tail the table declares end past the chunk */
 
 /* Record an error for the host; only the first one is kept. */
 __device__ __forceinline__ void gpulz_dev_error(unsigned *err, unsigned code)

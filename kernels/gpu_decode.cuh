@@ -73,13 +73,18 @@ static __global__ void __launch_bounds__(256) gpulz_table_sizes_kernel(const uin
     }
 }
 
-/* The sizes must add up to the chunk (FORMAT.md §3); then the tail bytes. */
+/* The sizes must add up to the chunk (FORMAT.md §3); then the tail bytes.
+ * Blocks and tail that end past the chunk are GPULZ_DEV_ERR_TRUNCATED, as
+ * gpulz_header_parse says GPULZ_ERR_TRUNCATED: a damaged table entry, found
+ * by the kernel before this one, stays first (the CPU checks the entries
+ * before their sum), and the decode kernel, which stops where the error
+ * word is set, cannot turn it into CORRUPT. */
 static __global__ void gpulz_dec_finish_kernel(gpulz_dec_args a, uint64_t nb, unsigned S)
 {
     const uint64_t end = a.table_end + a.off[nb];
     if (end > a.n || a.n - end != a.tail) {
         if (threadIdx.x == 0)
-            gpulz_dev_error(a.err, GPULZ_DEV_ERR_CORRUPT);
+            gpulz_dev_error(a.err, end > a.n || a.n - end < a.tail ? GPULZ_DEV_ERR_TRUNCATED : GPULZ_DEV_ERR_CORRUPT);
         return;
     }
     for (unsigned j = threadIdx.x; j < a.tail; j += blockDim.x)

@@ -278,6 +278,8 @@ done:
 
 extern "C" int gpu_dec_status(uint64_t word)
 {
+    if ((unsigned)word == GPULZ_DEV_ERR_TRUNCATED)
+        return gpulz_fail(GPULZ_ERR_TRUNCATED, "the chunk ends before the blocks its table declares");
     if ((unsigned)word != 0)
         return gpulz_fail(GPULZ_ERR_CORRUPT, "the GPU decoder found a damaged block or table");
     return GPULZ_OK;
