@@ -16,6 +16,7 @@
  * Usage: codec_corrupt [random-iterations-per-chunk]   (default 10000)
  */
 #include "codec_testutil.h"
+#include "crafted_chunks.h"
 #include "datagen.h"
 
 #define GUARD 256
@@ -506,6 +507,50 @@ static void crafted(void)
     }
 }
 
+/*
+ * The crafted chunks of crafted_chunks.h (gpu_codec_test gives them to the
+ * GPU decoders): the CPU decoder, the reference, gives each the status it
+ * was built for, the controls decode to their bytes, and nothing is
+ * written past the output's end.  A base chunk from the encoder without
+ * the shape its rewrites assume is a failure, not a skip: the cases would
+ * be gone from both tests unnoticed.
+ */
+static void crafted_shared(void)
+{
+    cc_list L;
+    cc_build(&L);
+    TU_CHECK(!L.broken, "crafted chunks: an encoder chunk lacks the streams its rewrites need");
+    unsigned bad = 0;
+    for (size_t i = 0; i < L.count; i++) {
+        const cc_case *c = &L.c[i];
+        uint8_t *src = tu_xmalloc(c->len), *dst = tu_xmalloc(c->cap + GUARD);
+        memcpy(src, c->bytes, c->len);
+        memset(dst, GUARD_BYTE, c->cap + GUARD);
+        for (unsigned threads = 1; threads <= 3; threads += 2) {
+            gpulz_params p;
+            tu_params(&p, 1, 128, 256, threads);
+            size_t got = 0;
+            tu_clear_error();
+            int rc = gpulz_decompress(src, c->len, dst, c->cap, &got, &p);
+            const int ok = (c->want == CC_ANY ? rc == GPULZ_OK || rc == GPULZ_ERR_CORRUPT : rc == c->want) &&
+                           (rc != GPULZ_OK || !c->expect ||
+                            (got == c->expect_len && !memcmp(dst, c->expect, got)));
+            TU_CHECK(ok, "crafted %s (threads %u): %s, want %s (%s)", c->name, threads, gpulz_strerror(rc),
+                     c->want == CC_ANY ? "ok or corrupt" : gpulz_strerror(c->want), gpulz_last_error());
+            bad += !ok;
+            for (size_t j = c->cap; j < c->cap + GUARD; j++)
+                if (dst[j] != GUARD_BYTE) {
+                    tu_fail("crafted %s: decompress wrote past dst_cap", c->name);
+                    break;
+                }
+        }
+        free(src);
+        free(dst);
+    }
+    printf("crafted chunks: %zu cases, %u failures\n", L.count, bad);
+    cc_free(&L);
+}
+
 /* Inputs whose chunks mix stored and encoded blocks, tails and all symbol sizes. */
 static uint8_t *make_input(unsigned which, size_t n)
 {
@@ -540,6 +585,7 @@ int main(int argc, char **argv)
     };
     hostile_headers();
     crafted();
+    crafted_shared();
     for (unsigned i = 0; i < sizeof bases / sizeof *bases; i++) {
         uint8_t *in = make_input(bases[i].which, bases[i].n);
         gpulz_params p;

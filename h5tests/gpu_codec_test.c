@@ -30,6 +30,7 @@
 #include "gpulz_entropy.h"
 #include "gpulz_format2.h"
 #include "gpu_testutil.h"
+#include "crafted_chunks.h"
 
 static int quick;
 
@@ -1132,6 +1133,101 @@ static void format2_trials(void)
     free(out);
 }
 
+/* Bytes after the output's end that a decoder must leave alone. */
+#define CRAFT_GUARD 256
+#define CRAFT_GUARD_BYTE 0xA5
+
+/* Whether the CRAFT_GUARD bytes after out[cap] are as they were put. */
+static int guard_intact(const uint8_t *out, size_t cap)
+{
+    for (size_t i = cap; i < cap + CRAFT_GUARD; i++)
+        if (out[i] != CRAFT_GUARD_BYTE)
+            return 0;
+    return 1;
+}
+
+/*
+ * One crafted chunk through the device API: the chunk in an allocation of
+ * exactly its length (memcheck sees a read past it), the output in one of
+ * cap + CRAFT_GUARD bytes whose guard must come back untouched, and, with
+ * own_scratch, the scratch of exactly the size the API asks for (the
+ * context's may be larger from earlier calls and hide an overrun).  Returns
+ * the status; out receives cap + CRAFT_GUARD bytes.
+ */
+static int crafted_device(const cc_case *c, int own_scratch, uint8_t *out, size_t *got)
+{
+    uint8_t *d_c = NULL, *d_out = NULL, *d_scr = NULL;
+    const size_t need = own_scratch ? gpulz_decompress_device_scratch_size(c->len) : 0;
+    *got = 0;
+    cudaMalloc((void **)&d_c, c->len);
+    cudaMalloc((void **)&d_out, c->cap + CRAFT_GUARD);
+    if (need)
+        cudaMalloc((void **)&d_scr, need);
+    cudaMemcpy(d_c, c->bytes, c->len, cudaMemcpyHostToDevice);
+    cudaMemset(d_out, CRAFT_GUARD_BYTE, c->cap + CRAFT_GUARD);
+    int rc = gpulz_decompress_device(d_c, c->len, d_out, c->cap, got, NULL, d_scr, need);
+    cudaMemcpy(out, d_out, c->cap + CRAFT_GUARD, cudaMemcpyDeviceToHost);
+    cudaFree(d_c);
+    cudaFree(d_out);
+    cudaFree(d_scr);
+    return rc;
+}
+
+/*
+ * The crafted chunks of crafted_chunks.h: each passes the host's checks of
+ * the header, tables and streams, and carries a fault only a kernel meets
+ * (a match before its block or past its end, W, Lmin, T and the flag bits
+ * against the token streams, segment words moved between segments, states,
+ * words left over, a table rewritten), or is a control.  The CPU decoder
+ * gives the status the case was built for; the GPU host path and the
+ * device API (the context's scratch and an exact one) give the same status,
+ * the same bytes where it decodes, and write nothing past dst_cap.  Run at
+ * every level: the quick one is memcheck's (gpu_sanitizer.sh).  The alarm
+ * turns a kernel that never ends into a failure of the test.
+ */
+static void crafted_trials(void)
+{
+    cc_list L;
+    cc_build(&L);
+    CHECK(!L.broken, "crafted chunks: an encoder chunk lacks the streams its rewrites need");
+    const int before = failures;
+    unsigned bad = 0;
+    alarm(600);
+    for (size_t i = 0; i < L.count; i++) {
+        const cc_case *c = &L.c[i];
+        const int f0 = failures;
+        gpulz_params pc, pg;
+        params_for(&pc, 1, 128, 256, GPULZ_BACKEND_CPU);
+        pg = pc;
+        pg.backend = GPULZ_BACKEND_GPU;
+        uint8_t *a = malloc(c->cap + CRAFT_GUARD), *b = malloc(c->cap + CRAFT_GUARD);
+        size_t ga = 0, gb = 0;
+        int rc = gpulz_decompress(c->bytes, c->len, a, c->cap, &ga, &pc);
+        CHECK(c->want == CC_ANY ? rc == GPULZ_OK || rc == GPULZ_ERR_CORRUPT : rc == c->want,
+              "crafted %s: CPU %d, want %d", c->name, rc, c->want);
+        CHECK(rc != GPULZ_OK || !c->expect || (ga == c->expect_len && !memcmp(a, c->expect, ga)),
+              "crafted %s: the CPU decodes it to other bytes", c->name);
+        memset(b, CRAFT_GUARD_BYTE, c->cap + CRAFT_GUARD);
+        int rg = gpulz_decompress(c->bytes, c->len, b, c->cap, &gb, &pg);
+        CHECK(rg == rc && (rc != GPULZ_OK || (gb == ga && !memcmp(a, b, ga))),
+              "crafted %s: CPU %d, GPU host path %d", c->name, rc, rg);
+        CHECK(guard_intact(b, c->cap), "crafted %s: the GPU host path wrote past dst_cap", c->name);
+        for (int own = 0; own < 2; own++) {
+            rg = crafted_device(c, own, b, &gb);
+            CHECK(rg == rc && (rc != GPULZ_OK || (gb == ga && !memcmp(a, b, ga))),
+                  "crafted %s: CPU %d, device API %d (%s scratch)", c->name, rc, rg, own ? "exact" : "the context's");
+            CHECK(guard_intact(b, c->cap), "crafted %s: the device API wrote past dst_cap (%s scratch)", c->name,
+                  own ? "exact" : "the context's");
+        }
+        bad += failures != f0;
+        free(a);
+        free(b);
+    }
+    alarm(0);
+    printf("crafted chunks: %zu cases, %u failed (%d failures)\n", L.count, bad, failures - before);
+    cc_free(&L);
+}
+
 int main(void)
 {
     int count = 0;
@@ -1152,6 +1248,7 @@ int main(void)
         large_trials();
     corrupt_trials(quick ? 30 : 1500);
     printf("corruption trials done, %d failures\n", failures);
+    crafted_trials();
     device_trials();
     device_adaptive();
     null_stream_order();
