@@ -10,16 +10,7 @@
 # it to stop with a message naming the option.
 : "${top_srcdir:?}"
 
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-
-# configure refuses a second build folder for a source tree configured in place
-if [ -f "$top_srcdir/config.status" ]; then
-    echo "SKIP: $top_srcdir is configured in place; configure runs only there"
-    exit 77
-fi
+. "$top_srcdir/h5tests/configure_common.sh"
 work="$PWD/h5tests/configure_options.dir"
 rm -rf "$work" && mkdir -p "$work/build" || exit 99
 cd "$work" || exit 99

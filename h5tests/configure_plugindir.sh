@@ -8,16 +8,7 @@
 # PluginDir removed and a H5pubconf.h of the test's own ahead of the real one.
 : "${top_srcdir:?}" "${PKG_CONFIG:=pkg-config}" "${HDF5_PKG:=hdf5}"
 
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-
-# configure refuses a second build folder for a source tree configured in place
-if [ -f "$top_srcdir/config.status" ]; then
-    echo "SKIP: $top_srcdir is configured in place; configure runs only there"
-    exit 77
-fi
+. "$top_srcdir/h5tests/configure_common.sh"
 pcfile=$($PKG_CONFIG --variable=pcfiledir "$HDF5_PKG")/$HDF5_PKG.pc
 [ -f "$pcfile" ] || fail "no $HDF5_PKG.pc found through $PKG_CONFIG"
 
