@@ -342,7 +342,7 @@ static void cc_format2_stored(cc_list *L)
         {"ratio match L 2 under Lmin 3, then L 6", base, GPULZ_ERR_CORRUPT},
     };
     static const uint8_t d3[] = {3}, d0[] = {0}, l9[] = {9}, l7[] = {7}, fl_past[] = {0x0C};
-    static const uint8_t fl2[] = {0x0C}, lens2[] = {2, 6}, offs2[] = {2, 2};
+    static const uint8_t fl2[] = {0x0C}, lens2[] = {2, 6}, offs2[] = {2, 2}, fl11[] = {0x04, 0x00};
     v[1].r.off = d3;
     v[2].r.off = d0;
     v[3].r.W = 1;
@@ -350,6 +350,7 @@ static void cc_format2_stored(cc_list *L)
     v[5].r.len = l7;
     v[6].r.fl = fl_past;
     v[7].r.T[0] = 11;
+    v[7].r.fl = fl11;
     v[7].r.nf = 2; /* ceil(11 / 8): the flags stream agrees with T */
     v[8].r.T[0] = 0;
     v[8].r.nf = 0;
