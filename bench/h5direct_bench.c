@@ -645,7 +645,7 @@ static void usage(FILE *out)
             "  --files LIST      of memory,disk (default both)\n"
             "  --disk PATH       the disk file (default /tmp/h5direct_bench.<pid>.h5; removed after)\n"
             "  --repeats N       timed passes after the warm-up (default 3, at most %d)\n"
-            "  --mode M          gpulz mode lz, fast, ratio or auto (default lz, gpulz_h5_set_dcpl's)\n"
+            "  --mode M          gpulz mode lz, fast, ratio or auto (default lz, gpulz 0.1's; the filter's default is auto)\n"
             "  --cache-mib N     chunk cache per dataset in MiB (default one chunk + 1 MiB; 0: HDF5's)\n"
             "  --fsync           disk writes include fsync; the file's pages are dropped before reads\n"
             "  --pinned          the host buffers pinned (cudaHostAlloc), not from malloc\n"
