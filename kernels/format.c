@@ -102,8 +102,7 @@ int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L)
     if (n < GPULZ_HEADER_SIZE)
         return gpulz_fail(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes is shorter than the %d-byte header",
                           n, GPULZ_HEADER_SIZE);
-    if (src[0] != GPULZ_MAGIC0 || src[1] != GPULZ_MAGIC1 || src[2] != GPULZ_MAGIC2 ||
-        src[3] != GPULZ_MAGIC3)
+    if (!gpulz_magic_ok(src))
         return gpulz_fail(GPULZ_ERR_CORRUPT, "bad magic %02x %02x %02x %02x: not a gpulz chunk",
                           src[0], src[1], src[2], src[3]);
     const unsigned version = src[4];

@@ -30,6 +30,12 @@ extern "C" {
 #define GPULZ_MAGIC1 0x50 /* 'P' */
 #define GPULZ_MAGIC2 0x4C /* 'L' */
 #define GPULZ_MAGIC3 0x5A /* 'Z' */
+
+/* Whether p's first 4 bytes are the chunk magic (p holds at least 4). */
+GPULZ_HD int gpulz_magic_ok(const uint8_t *p)
+{
+    return p[0] == GPULZ_MAGIC0 && p[1] == GPULZ_MAGIC1 && p[2] == GPULZ_MAGIC2 && p[3] == GPULZ_MAGIC3;
+}
 #define GPULZ_HEADER_SIZE 28 /* version 1; version 2's is GPULZ_V2_HEADER_SIZE (gpulz_format2.h) */
 #define GPULZ_HEADER_MAX 32  /* the longest header of any version */
 #define GPULZ_LOG2_BLOCK_MIN 8

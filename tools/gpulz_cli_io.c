@@ -50,7 +50,6 @@ static void report_read(cli_progress *pg, const char *name, size_t n, size_t hin
 static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t *len,
                    cli_progress *pg, int chunk)
 {
-    static const uint8_t magic[4] = {GPULZ_MAGIC0, GPULZ_MAGIC1, GPULZ_MAGIC2, GPULZ_MAGIC3};
     size_t cap = hint ? hint + 1 : (size_t)1 << 20, n = 0;
     size_t step = pg ? PROGRESS_STEP : IO_STEP;
     uint8_t *b = malloc(cap);
@@ -80,7 +79,7 @@ static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t 
             break;
         const size_t before = n;
         n += (size_t)got;
-        if (chunk && before < sizeof magic && n >= sizeof magic && memcmp(b, magic, sizeof magic) != 0) {
+        if (chunk && before < 4 && n >= 4 && !gpulz_magic_ok(b)) {
             const int rc = cli_error(CLI_DATA, name, "bad magic %02x %02x %02x %02x: not a gpulz chunk", b[0],
                                      b[1], b[2], b[3]);
             free(b);
