@@ -170,18 +170,15 @@ _UINT_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_uint)) - 1
 def make_params(opts, symbol_size, threads=0, backend="auto"):
     p = _Params()
     lib.gpulz_params_init(ctypes.byref(p))
-    fields = dict(symbol_size=symbol_size, window=opts["window"], block=opts["block"],
-                  flags=opts["flags"], threads=integer("threads", threads))
-    for name, value in fields.items():
+    fields = (("symbol_size", symbol_size), ("window", opts["window"]),
+              ("block_symbols", opts["block"]), ("flags", opts["flags"]),
+              ("threads", integer("threads", threads)))
+    for name, value in fields:
         # ctypes stores an unsigned field modulo 2**32 (window 2**32 + 128
         # would be window 128) and refuses only what no C integer holds
         if not 0 <= value <= _UINT_MAX:
             raise ValueError("%s %d does not fit gpulz_params (an unsigned int)" % (name, value))
-    p.symbol_size = fields["symbol_size"]
-    p.window = fields["window"]
-    p.block_symbols = fields["block"]
-    p.flags = fields["flags"]
-    p.threads = fields["threads"]
+        setattr(p, name, value)
     p.backend = choice("backend", backend, BACKENDS)
     p.mode = opts["mode"]
     _check(lib.gpulz_params_check(ctypes.byref(p)), "parameters")
