@@ -246,16 +246,11 @@ static size_t temp_stem(const char *path)
     const size_t len = strlen(path);
     const char *slash = strrchr(path, '/');
     const size_t base_at = slash ? (size_t)(slash - path) + 1 : 0;
-    long most = NAME_MAX;
-    if (base_at) {
-        char *dir = strndup(path, base_at);
-        long got = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
-        free(dir);
-        most = got > 0 ? got : most;
-    } else {
-        long got = pathconf(".", _PC_NAME_MAX);
-        most = got > 0 ? got : most;
-    }
+    char *dir = base_at ? strndup(path, base_at) : NULL;
+    /* the folder's longest name; NAME_MAX where it cannot be told */
+    const long got = base_at && !dir ? -1 : pathconf(dir ? dir : ".", _PC_NAME_MAX);
+    const long most = got > 0 ? got : NAME_MAX;
+    free(dir);
     const size_t room = (size_t)most > sizeof TEMP_SUFFIX ? (size_t)most - (sizeof TEMP_SUFFIX - 1) : 1;
     if (len - base_at <= room)
         return len;
