@@ -1058,6 +1058,9 @@ static void format2_trials(void)
     const int trials = quick >= 2 ? 12 : quick ? 36 : 240;
     const uint32_t most = quick >= 2 ? 300000u : 3u << 20;
     uint8_t *src = malloc(3u << 20);
+    /* sound ratio chunks decode with their streams at once, never again in
+     * the CPU decoder's order (gpu_v2_ratio.c) */
+    const unsigned long long redone0 = gpu_tune_ratio_redone();
     for (int t = 0; t < trials; t++) {
         const unsigned S = sizes[t % 4], C = 256u << (rnd() % 7), W = pick_window();
         const gpulz_mode mode = modes[(t / 4) % 3];
@@ -1071,6 +1074,18 @@ static void format2_trials(void)
         unsigned flags = (rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM) | (rnd() % 4 ? 0 : GPULZ_FLAG_ADAPTIVE);
         v2_one(src, n, S, W, C, flags, mode);
     }
+    CHECK(gpu_tune_ratio_redone() == redone0, "%llu sound ratio chunks were decoded again in the CPU's order",
+          gpu_tune_ratio_redone() - redone0);
+    /* that order, which a damaged chunk falls back to, decodes sound ones too */
+    gpu_tune_ratio_careful(1);
+    for (int t = 0; t < (quick ? 8 : 40); t++) {
+        const unsigned S = sizes[t % 4], C = 256u << (rnd() % 7);
+        const size_t n = t % 3 ? (size_t)(rnd() % most) : (size_t)(rnd() % 40000);
+        make_input(src, n, (unsigned)(rnd() % 12));
+        v2_one(src, n, S, pick_window(), C, rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM, GPULZ_MODE_RATIO);
+    }
+    gpu_tune_ratio_careful(0);
+    CHECK(gpu_tune_ratio_redone() == redone0, "the careful order counted as a fallback");
     v2_outgrown(src);
     v2_ranges(src);
     v2_sampled(src);
@@ -1096,8 +1111,10 @@ static void format2_trials(void)
     printf("format 2 trials: %d inputs, modes fast, ratio and auto\n", trials);
 
     v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick >= 2 ? 12 : quick ? 40 : 400);
+    const unsigned long long redone1 = gpu_tune_ratio_redone();
     v2_damage_trials(src, GPULZ_MODE_RATIO, 2, 1024, quick >= 2 ? 16 : quick ? 60 : 600);
     v2_damage_trials(src, GPULZ_MODE_RATIO, 4, 256, quick >= 2 ? 8 : quick ? 30 : 300);
+    CHECK(gpu_tune_ratio_redone() > redone1, "no damaged ratio chunk fell back to the CPU's order");
     printf("format 2 damaged chunks done, %d failures\n", failures);
 
     /* above the threshold, backend auto: every mode runs on the GPU and says so */
@@ -1193,8 +1210,11 @@ static void crafted_trials(void)
     const int before = failures;
     unsigned bad = 0;
     alarm(600);
-    for (size_t i = 0; i < L.count; i++) {
-        const cc_case *c = &L.c[i];
+    /* the second time in the CPU decoder's order from the start, where
+     * ratio chunks otherwise decode their streams at once first */
+    for (size_t i = 0; i < 2 * L.count; i++) {
+        const cc_case *c = &L.c[i % L.count];
+        gpu_tune_ratio_careful(i >= L.count);
         const int f0 = failures;
         gpulz_params pc, pg;
         params_for(&pc, 1, 128, 256, GPULZ_BACKEND_CPU);
@@ -1223,8 +1243,9 @@ static void crafted_trials(void)
         free(a);
         free(b);
     }
+    gpu_tune_ratio_careful(0);
     alarm(0);
-    printf("crafted chunks: %zu cases, %u failed (%d failures)\n", L.count, bad, failures - before);
+    printf("crafted chunks: %zu cases twice, %u failed (%d failures)\n", L.count, bad, failures - before);
     cc_free(&L);
 }
 

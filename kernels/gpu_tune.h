@@ -35,6 +35,17 @@ int gpu_tune_ck_apart(int apart);
  * (gpu_batch.c), so that the tests see that path taken. */
 unsigned long long gpu_tune_in_place_copies(void);
 
+/* Nonzero: a ratio chunk's decoding takes the CPU decoder's order from the
+ * start (the flags first, their counts read back), as it does after the
+ * streams decoded at once found anything amiss (gpu_v2_ratio.c); 0
+ * restores the default.  For every later call of this process. */
+int gpu_tune_ratio_careful(int careful);
+
+/* How many ratio chunks since the process began were decoded again in the
+ * CPU decoder's order after the streams decoded at once found them amiss:
+ * the tests see a sound chunk never take that way, and a damaged one take it. */
+unsigned long long gpu_tune_ratio_redone(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,9 +6,11 @@
  * opens each stream with the CPU decoder's checks, in the CPU decoder's
  * order, and rebuilds the blocks from the streams on the device.  Plain C.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_tune.h"
 #include "gpu_v2.h"
 
 #define FAIL(st, ...)                                   \
@@ -193,125 +195,294 @@ static int lz_dec_plan_make(uint64_t nf, uint64_t m, unsigned S, uint64_t nb, lz
     return GPULZ_OK;
 }
 
-int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
-                            const gpulz_layout *L, uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap,
-                            cudaStream_t st)
-{
-    const unsigned S = L->symbol_size, C = L->block_symbols, g = L->seg_log2;
-    const uint64_t m = L->symbols, nb = L->blocks;
-    const int split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
-    const unsigned planes = split ? S : 1, u = gpulz_unit_bytes(L->flags, S);
-    int rc = GPULZ_OK;
-    gpu_v2_job J;
-    gpu_v2_dec_plan D;
-    gpu_v2_reader R;
-    lz_dec_plan Z;
-    gpu_v2_ck_where sums = GPU_V2_CK_APART;
-    /* what is read back, in pinned memory: copies that do not wait for the
-     * stream to start */
-    uint64_t *back = c->h_status;
-    memset(&J, 0, sizeof J);
-    memset(&R, 0, sizeof R);
-    memset(&Z, 0, sizeof Z);
-    gpu_v2_dec_plan_make(n, &D);
-    (void)scratch_cap; /* checked by gpu_v2_decompress */
-    unsigned *err = (unsigned *)(scratch + D.status);
-    unsigned long long *d_bad = (unsigned long long *)(scratch + D.status + 64);
-    const uint8_t *d_table = d_src + GPULZ_V2_HEADER_SIZE;
+static atomic_int tuned_careful;
+static atomic_ullong redone;
 
-    /* the token table, checked as the CPU checks it, and each block's place
-     * in the flags and among the tokens: on the device, where the table is
-     * (a host loop over it and the places sent back cost more than the
-     * scans); the flags' room from the most tokens the check allows */
-    if (L->table_end > n)
-        FAIL(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes ends in its token table", n);
+int gpu_tune_ratio_careful(int careful)
+{
+    atomic_store(&tuned_careful, careful != 0);
+    return GPULZ_OK;
+}
+
+unsigned long long gpu_tune_ratio_redone(void)
+{
+    return atomic_load(&redone);
+}
+
+/* One ratio chunk's decoding: the chunk, where its token streams and block
+ * places go, and what the token table says of them. */
+typedef struct ratio_dec {
+    gpu_ctx *c;
+    const uint8_t *d_src, *h_src, *d_table;
+    size_t h_len, n;
+    const gpulz_layout *L;
+    uint8_t *d_dst, *scratch, *tok;
+    cudaStream_t st;
+    gpu_v2_dec_plan D;
+    lz_dec_plan Z;
+    uint64_t *fpos, *tpos, *mpos;
+    unsigned *err, planes, u;
+    int split;
+    uint64_t nf, nt; /* the flags' bytes and the tokens, from the table */
+} ratio_dec;
+
+static void lit_stream(const ratio_dec *r, gpu_v2_stream *s, unsigned j)
+{
+    memset(s, 0, sizeof *s);
+    s->u = r->u;
+    s->plane = j;
+    s->out = r->tok + r->Z.lits;
+}
+
+/*
+ * The token table, checked as the CPU checks it, and each block's place in
+ * the flags and among the tokens: on the device, where the table is (a host
+ * loop over it and the places sent back cost more than the scans); the
+ * flags' room from the most tokens the check allows.
+ */
+static int ratio_prelude(ratio_dec *r)
+{
+    const gpulz_layout *L = r->L;
+    const unsigned C = L->block_symbols, S = L->symbol_size;
+    const uint64_t m = L->symbols, nb = L->blocks;
+    uint64_t *back = r->c->h_status; /* pinned: copies that do not wait for the stream to start */
+    unsigned long long *d_bad = (unsigned long long *)(r->scratch + r->D.status + 64);
+    int rc = GPULZ_OK;
+    if (L->table_end > r->n)
+        FAIL(GPULZ_ERR_TRUNCATED, "chunk of %zu bytes ends in its token table", r->n);
     const uint64_t nf_max = nb ? (nb - 1) * gpulz_flag_bytes(C) + gpulz_flag_bytes(gpulz_block_raw_size(L, nb - 1) / S)
                                : 0;
-    if ((rc = lz_dec_plan_make(nf_max, m, S, nb, &Z)) != GPULZ_OK ||
-        (rc = gpu_grow_device(&c->d_tokens, &c->tokens_cap, Z.total)) != GPULZ_OK)
+    if ((rc = lz_dec_plan_make(nf_max, m, S, nb, &r->Z)) != GPULZ_OK ||
+        (rc = gpu_grow_device(&r->c->d_tokens, &r->c->tokens_cap, r->Z.total)) != GPULZ_OK)
         goto done;
-    uint8_t *tok = c->d_tokens;
-    uint64_t *d_fpos = (uint64_t *)(tok + Z.fpos), *d_tpos = (uint64_t *)(tok + Z.tpos),
-             *d_mpos = (uint64_t *)(tok + Z.mpos);
-    GPULZ_CK(cudaMemsetAsync(err, 0, 16, st));
-    GPULZ_CK(cudaMemsetAsync(d_bad, 0xFF, sizeof *d_bad, st));
-    if ((rc = gpu_v2_token_places(d_table, nb, m, C, d_fpos, d_tpos, tok + Z.temp, Z.temp_bytes, d_bad, st)) !=
-        GPULZ_OK)
+    r->tok = r->c->d_tokens;
+    r->fpos = (uint64_t *)(r->tok + r->Z.fpos);
+    r->tpos = (uint64_t *)(r->tok + r->Z.tpos);
+    r->mpos = (uint64_t *)(r->tok + r->Z.mpos);
+    GPULZ_CK(cudaMemsetAsync(d_bad, 0xFF, sizeof *d_bad, r->st));
+    if ((rc = gpu_v2_token_places(r->d_table, nb, m, C, r->fpos, r->tpos, r->tok + r->Z.temp, r->Z.temp_bytes, d_bad,
+                                  r->st)) != GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(&back[0], d_bad, sizeof *d_bad, cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaMemcpyAsync(&back[1], d_fpos + nb, sizeof back[1], cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaMemcpyAsync(&back[2], d_tpos + nb, sizeof back[2], cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaStreamSynchronize(st));
+    GPULZ_CK(cudaMemcpyAsync(&back[0], d_bad, sizeof *d_bad, cudaMemcpyDeviceToHost, r->st));
+    GPULZ_CK(cudaMemcpyAsync(&back[1], r->fpos + nb, sizeof back[1], cudaMemcpyDeviceToHost, r->st));
+    GPULZ_CK(cudaMemcpyAsync(&back[2], r->tpos + nb, sizeof back[2], cudaMemcpyDeviceToHost, r->st));
+    GPULZ_CK(cudaStreamSynchronize(r->st));
     const unsigned long long bad = back[0];
+    r->nf = back[1];
+    r->nt = back[2];
     if (bad != ~0ULL) {
         uint8_t e[GPULZ_TOKEN_ENTRY_SIZE];
-        GPULZ_CK(cudaMemcpyAsync(e, d_table + GPULZ_TOKEN_ENTRY_SIZE * bad, sizeof e, cudaMemcpyDeviceToHost, st));
-        GPULZ_CK(cudaStreamSynchronize(st));
+        GPULZ_CK(cudaMemcpyAsync(e, r->d_table + GPULZ_TOKEN_ENTRY_SIZE * bad, sizeof e, cudaMemcpyDeviceToHost, r->st));
+        GPULZ_CK(cudaStreamSynchronize(r->st));
         FAIL(GPULZ_ERR_CORRUPT, "block %llu: token count %u is out of 1..%u", bad, (unsigned)gpulz_get_u16(e),
              (unsigned)(gpulz_block_raw_size(L, bad) / S));
     }
-    const uint64_t nf = back[1], nt = back[2];
+done:
+    return rc;
+}
 
-    if ((rc = gpu_v2_reader_init(&R, c, d_src, h_src, h_len, n, L->table_end, m + nb, planes + 2, g, &D, scratch,
-                                 st)) != GPULZ_OK)
+/* After the streams of J are sent (the reader at pos): the tail, the
+ * streams decoded, with the flags among them each block's matches counted
+ * first (count_flags), the blocks rebuilt and the delta undone; the
+ * verdict is gpu_v2_dec_result's. */
+static int ratio_rebuild(const ratio_dec *r, gpu_v2_job *J, uint64_t max_segs, uint64_t pos, int count_flags,
+                         gpu_v2_ck_where *sums)
+{
+    const gpulz_layout *L = r->L;
+    const uint64_t m = L->symbols, nb = L->blocks;
+    int rc = GPULZ_OK;
+    if (L->tail && r->n - pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
+        GPULZ_CK(cudaMemcpyAsync(r->d_dst + m * L->symbol_size, r->d_src + pos, (size_t)L->tail,
+                                 cudaMemcpyDeviceToDevice, r->st));
+    *sums = gpu_v2_dec_sums(r->c, J, L); /* the inverse delta's, or apart: the decoder's bytes are tokens */
+    if ((rc = gpu_v2_decode(r->c, J, r->d_src, max_segs, r->st)) != GPULZ_OK ||
+        (count_flags && (rc = gpu_v2_flag_counts(r->d_table, r->tok + r->Z.flags, r->fpos, nb, r->mpos,
+                                                 r->tok + r->Z.temp, r->Z.temp_bytes, r->err, r->st)) != GPULZ_OK) ||
+        (rc = gpu_v2_lz_decode(r->c, r->d_table, r->tok + r->Z.flags, r->tok + r->Z.lits, r->tok + r->Z.lens,
+                               r->tok + r->Z.offs, r->fpos, r->tpos, r->mpos, m, L->symbol_size, L->block_symbols,
+                               L->window, r->d_dst, r->err, r->st)) != GPULZ_OK ||
+        (rc = gpu_v2_dec_undelta(L, *sums, r->d_dst, m, r->err, r->st)) != GPULZ_OK)
         goto done;
-    J.S = S;
-    J.C = C;
-    J.g = g;
-    J.split = (unsigned)split;
-    J.err = err; /* the directories' arrays: gpu_v2_reader_send's */
+done:
+    return rc;
+}
+
+static const char *const lz_names[] = {"lengths", "offsets"};
+
+/*
+ * Every stream opened at once, the literals', lengths' and offsets' with
+ * the counts their own headers declare, and all decoded in one launch: the
+ * flags' decoding no longer runs alone before the others (one segment's
+ * rANS run, 60-85 us of a 1 MB chunk's 310 on an H200), nor the round trip
+ * that brought their counts back.  What that order checked before is
+ * checked here, before anything is decoded (the headers' counts against the
+ * token table's tokens) and after (the matches the flags hold against
+ * theirs); the kernels stay within their rooms either way.  Anything
+ * amiss, the chunk's fault or not, and the careful order runs from the
+ * start (ratio_careful): a damaged chunk gets the CPU decoder's status.
+ * GPULZ_OK means the chunk decoded and passed every check.
+ */
+static int ratio_at_once(ratio_dec *r)
+{
+    const gpulz_layout *L = r->L;
+    const uint64_t m = L->symbols, nb = L->blocks;
+    uint64_t *back = r->c->h_status;
+    uint64_t max_segs = 0, nl = 0, nm = 0;
+    gpu_v2_ck_where sums = GPU_V2_CK_APART;
+    gpu_v2_job J;
+    gpu_v2_reader R;
+    int rc = GPULZ_OK;
+    memset(&J, 0, sizeof J);
+    memset(&R, 0, sizeof R);
+    if ((rc = gpu_v2_reader_init(&R, r->c, r->d_src, r->h_src, r->h_len, r->n, L->table_end, m + nb, r->planes + 3,
+                                 L->seg_log2, &r->D, r->scratch, r->st)) != GPULZ_OK)
+        goto done;
+    J.S = L->symbol_size;
+    J.C = L->block_symbols;
+    J.g = L->seg_log2;
+    J.split = (unsigned)r->split;
+    J.err = r->err;
+    J.count = r->planes + 3;
+    byte_stream(&J.s[0], NULL, r->tok + r->Z.flags, r->nf);
+    if ((rc = gpu_v2_reader_next(&R, r->nf, "flags", &J.s[0])) != GPULZ_OK)
+        goto done;
+    for (unsigned j = 0; j < r->planes + 2; j++) {
+        gpu_v2_stream *s = &J.s[1 + j];
+        const int lit = j < r->planes;
+        if (lit)
+            lit_stream(r, s, j);
+        else
+            byte_stream(s, NULL, r->tok + (j == r->planes ? r->Z.lens : r->Z.offs), 0);
+        if ((rc = gpu_v2_reader_next(&R, UINT64_MAX, lit ? literal_names[j] : lz_names[j - r->planes], s)) !=
+            GPULZ_OK)
+            goto done;
+        if (j == 0)
+            nl = s->N;
+        else if (j == r->planes)
+            nm = s->N;
+        if (lit ? s->N != nl : s->N != nm)
+            FAIL(GPULZ_ERR_CORRUPT, "the streams' counts disagree");
+    }
+    if (nl > r->nt || nm != r->nt - nl)
+        FAIL(GPULZ_ERR_CORRUPT, "%llu literals and %llu matches for %llu tokens", (unsigned long long)nl,
+             (unsigned long long)nm, (unsigned long long)r->nt);
+    if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK ||
+        (rc = ratio_rebuild(r, &J, max_segs, R.pos, 1, &sums)) != GPULZ_OK)
+        goto done;
+    /* past the four status words gpu_v2_dec_result reads back */
+    GPULZ_CK(cudaMemcpyAsync(&back[2], r->mpos + nb, sizeof back[2], cudaMemcpyDeviceToHost, r->st));
+    if ((rc = gpu_v2_dec_result(r->c, L, r->n, (size_t)R.pos, r->d_dst, r->err, sums != GPU_V2_CK_APART, 0, r->st)) !=
+        GPULZ_OK)
+        goto done;
+    if (back[2] != nm)
+        FAIL(GPULZ_ERR_CORRUPT, "the flags hold %llu matches where the streams have %llu",
+             (unsigned long long)back[2], (unsigned long long)nm);
+done:
+    if (rc != GPULZ_OK)
+        (void)cudaStreamSynchronize(r->st); /* what was queued reads the reader's staging */
+    gpu_v2_reader_free(&R);
+    return rc;
+}
+
+/* The CPU decoder's order: the flags decoded first, their counts read back,
+ * then the literals, lengths and offsets opened with those counts. */
+static int ratio_careful(ratio_dec *r)
+{
+    const gpulz_layout *L = r->L;
+    const uint64_t m = L->symbols, nb = L->blocks;
+    uint64_t *back = r->c->h_status;
+    uint64_t max_segs = 0;
+    gpu_v2_ck_where sums = GPU_V2_CK_APART;
+    gpu_v2_job J;
+    gpu_v2_reader R;
+    int rc = GPULZ_OK;
+    memset(&J, 0, sizeof J);
+    memset(&R, 0, sizeof R);
+    GPULZ_CK(cudaMemsetAsync(r->err, 0, 16, r->st));
+    if ((rc = gpu_v2_reader_init(&R, r->c, r->d_src, r->h_src, r->h_len, r->n, L->table_end, m + nb, r->planes + 2,
+                                 L->seg_log2, &r->D, r->scratch, r->st)) != GPULZ_OK)
+        goto done;
+    J.S = L->symbol_size;
+    J.C = L->block_symbols;
+    J.g = L->seg_log2;
+    J.split = (unsigned)r->split;
+    J.err = r->err; /* the directories' arrays: gpu_v2_reader_send's */
 
     /* the flags first: they say how many literals and matches follow */
-    uint64_t max_segs = 0;
     J.count = 1;
-    byte_stream(&J.s[0], NULL, tok + Z.flags, nf);
-    if ((rc = gpu_v2_reader_next(&R, nf, "flags", &J.s[0])) != GPULZ_OK ||
+    byte_stream(&J.s[0], NULL, r->tok + r->Z.flags, r->nf);
+    if ((rc = gpu_v2_reader_next(&R, r->nf, "flags", &J.s[0])) != GPULZ_OK ||
         (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK ||
-        (rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
-        (rc = gpu_v2_flag_counts(d_table, tok + Z.flags, d_fpos, nb, d_mpos, tok + Z.temp, Z.temp_bytes, err, st)) !=
-            GPULZ_OK)
+        (rc = gpu_v2_decode(r->c, &J, r->d_src, max_segs, r->st)) != GPULZ_OK ||
+        (rc = gpu_v2_flag_counts(r->d_table, r->tok + r->Z.flags, r->fpos, nb, r->mpos, r->tok + r->Z.temp,
+                                 r->Z.temp_bytes, r->err, r->st)) != GPULZ_OK)
         goto done;
-    GPULZ_CK(cudaMemcpyAsync(&back[0], d_mpos + nb, sizeof back[0], cudaMemcpyDeviceToHost, st));
+    GPULZ_CK(cudaMemcpyAsync(&back[0], r->mpos + nb, sizeof back[0], cudaMemcpyDeviceToHost, r->st));
     unsigned *flags_err = (unsigned *)(back + 3); /* only ever read as unsigned */
-    GPULZ_CK(cudaMemcpyAsync(flags_err, err, sizeof *err, cudaMemcpyDeviceToHost, st));
-    GPULZ_CK(cudaStreamSynchronize(st));
+    GPULZ_CK(cudaMemcpyAsync(flags_err, r->err, sizeof *r->err, cudaMemcpyDeviceToHost, r->st));
+    GPULZ_CK(cudaStreamSynchronize(r->st));
     if (*flags_err)
         FAIL(GPULZ_ERR_CORRUPT, "the flags stream is damaged, or a block's flag bits run past its tokens");
-    const uint64_t nm = back[0], nl = nt - nm;
+    const uint64_t nm = back[0], nl = r->nt - nm;
     if (nl + nm > m)
         FAIL(GPULZ_ERR_CORRUPT, "%llu tokens for %llu symbols", (unsigned long long)(nl + nm), (unsigned long long)m);
 
     /* then the literals, lengths and offsets, each with the count the flags say */
-    static const char *const names[] = {"lengths", "offsets"};
-    J.count = planes + 2;
-    for (unsigned j = 0; j < planes + 2; j++) {
+    J.count = r->planes + 2;
+    for (unsigned j = 0; j < r->planes + 2; j++) {
         gpu_v2_stream *s = &J.s[j];
-        memset(s, 0, sizeof *s);
-        if (j < planes) {
-            s->u = u;
-            s->plane = j;
-            s->out = tok + Z.lits;
-        } else {
-            byte_stream(s, NULL, tok + (j == planes ? Z.lens : Z.offs), nm);
-        }
-        if ((rc = gpu_v2_reader_next(&R, j < planes ? nl : nm, j < planes ? literal_names[j] : names[j - planes],
-                                     s)) != GPULZ_OK) {
-            rc = gpu_v2_opened_verdict(&R, &J, j, d_src, rc, st);
+        const int lit = j < r->planes;
+        if (lit)
+            lit_stream(r, s, j);
+        else
+            byte_stream(s, NULL, r->tok + (j == r->planes ? r->Z.lens : r->Z.offs), nm);
+        if ((rc = gpu_v2_reader_next(&R, lit ? nl : nm, lit ? literal_names[j] : lz_names[j - r->planes], s)) !=
+            GPULZ_OK) {
+            rc = gpu_v2_opened_verdict(&R, &J, j, r->d_src, rc, r->st);
             goto done;
         }
     }
-    if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK)
+    if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK ||
+        (rc = ratio_rebuild(r, &J, max_segs, R.pos, 0, &sums)) != GPULZ_OK)
         goto done;
-    if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
-        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    sums = gpu_v2_dec_sums(c, &J, L); /* the inverse delta's, or apart: the decoder's bytes are tokens */
-    if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
-        (rc = gpu_v2_lz_decode(c, d_table, tok + Z.flags, tok + Z.lits, tok + Z.lens, tok + Z.offs, d_fpos, d_tpos,
-                               d_mpos, m, S, C, L->window, d_dst, err, st)) != GPULZ_OK ||
-        (rc = gpu_v2_dec_undelta(L, sums, d_dst, m, err, st)) != GPULZ_OK)
-        goto done;
-    rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, err, sums != GPU_V2_CK_APART, 0, st);
+    rc = gpu_v2_dec_result(r->c, L, r->n, (size_t)R.pos, r->d_dst, r->err, sums != GPU_V2_CK_APART, 0, r->st);
 done:
     gpu_v2_reader_free(&R);
+    return rc;
+}
+
+int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
+                            const gpulz_layout *L, uint8_t *d_dst, uint8_t *scratch, size_t scratch_cap,
+                            cudaStream_t st)
+{
+    ratio_dec r;
+    int rc = GPULZ_OK;
+    (void)scratch_cap; /* checked by gpu_v2_decompress */
+    memset(&r, 0, sizeof r);
+    r.c = c;
+    r.d_src = d_src;
+    r.h_src = h_src;
+    r.h_len = h_len;
+    r.n = n;
+    r.L = L;
+    r.d_dst = d_dst;
+    r.scratch = scratch;
+    r.st = st;
+    r.d_table = d_src + GPULZ_V2_HEADER_SIZE;
+    r.split = (L->flags & GPULZ_V2_FLAG_SPLIT) != 0;
+    r.planes = r.split ? L->symbol_size : 1;
+    r.u = gpulz_unit_bytes(L->flags, L->symbol_size);
+    gpu_v2_dec_plan_make(n, &r.D);
+    r.err = (unsigned *)(scratch + r.D.status);
+    GPULZ_CK(cudaMemsetAsync(r.err, 0, 16, st));
+    if ((rc = ratio_prelude(&r)) != GPULZ_OK)
+        goto done;
+    if (!atomic_load(&tuned_careful)) {
+        if (ratio_at_once(&r) == GPULZ_OK)
+            goto done;
+        atomic_fetch_add(&redone, 1);
+    }
+    rc = ratio_careful(&r);
+done:
     return rc;
 }
