@@ -48,6 +48,7 @@ typedef struct slot {
 
 typedef struct pipeline {
     gpulz_batch *B;
+    const size_t *cap; /* each chunk's out_cap, the batch's */
     gpu_ctx *c;        /* the lane's context, whose staging it may borrow */
     unsigned lane;
     int borrowed;      /* h_all and d_all are the context's (batch_lock held) */
@@ -60,7 +61,8 @@ typedef struct pipeline {
 } pipeline;
 
 /*
- * What chunk i's output may take on the device and in its staging slot:
+ * What chunk i's output may take on the device and in its staging slot
+ * (reckoned once a call, gpulz_batch_gpu_host):
  * compression never needs more than the bound, decompression more than the
  * size the chunk declares (a larger dst_cap changes nothing but the slots,
  * pinned three to a lane: a caller's generous caps, say the rest of one
@@ -86,8 +88,7 @@ static int pipeline_open(pipeline *P)
     gpulz_batch *B = P->B;
     for (size_t i = P->first; i < P->end; i++) {
         P->in_max = B->src_len[i] > P->in_max ? B->src_len[i] : P->in_max;
-        size_t o = out_cap(B, i);
-        P->out_max = o > P->out_max ? o : P->out_max;
+        P->out_max = P->cap[i] > P->out_max ? P->cap[i] : P->out_max;
     }
     /* 256-byte aligned parts, as the device API's own buffers */
     P->in_max = (P->in_max + 255) & ~(size_t)255;
@@ -225,9 +226,9 @@ static int run_chunk(pipeline *P, size_t i)
     slot *s = &P->s[i % SLOTS];
     GPULZ_CK(cudaStreamWaitEvent(P->work, s->uploaded, 0));
     int chunk_rc = B->compress ? gpu_compress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out,
-                                                          out_cap(B, i), &B->dst_len[i], &B->p, P->work, NULL, 0)
+                                                          P->cap[i], &B->dst_len[i], &B->p, P->work, NULL, 0)
                                : gpu_decompress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out,
-                                                            out_cap(B, i), &B->dst_len[i], P->work, NULL, 0);
+                                                            P->cap[i], &B->dst_len[i], P->work, NULL, 0);
     /* a CUDA failure is the pipeline's, not the chunk's: the device may be
      * unusable for every later chunk too */
     if (chunk_rc == GPULZ_ERR_CUDA || chunk_rc == GPULZ_ERR_NO_GPU)
@@ -325,6 +326,7 @@ static void *copier_run(void *arg)
 /* One lane's run of chunks, the pipeline above on that lane of its device. */
 typedef struct share {
     gpulz_batch *B;
+    const size_t *cap;
     int device;
     unsigned lane;
     size_t first, end;
@@ -335,7 +337,7 @@ typedef struct share {
 
 static int run_share(share *S)
 {
-    pipeline P = {.B = S->B, .lane = S->lane, .first = S->first, .end = S->end, .stream = S->stream};
+    pipeline P = {.B = S->B, .cap = S->cap, .lane = S->lane, .first = S->first, .end = S->end, .stream = S->stream};
     copier K = {.P = &P, .device = S->device, .staged = S->first, .ran = S->first};
     pthread_t copy_thread;
     int rc = GPULZ_OK, prev = -1, ctx_prev = 0, synced = 0, copying = 0;
@@ -431,19 +433,18 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     /* a device without a chunk would only set its pipeline up */
     unsigned parts = B->count < D.count ? (unsigned)B->count : D.count;
     const size_t *w = gpulz_batch_weights(B);
-    size_t *declared = NULL;
+    size_t *cap = NULL;
     share *S = NULL;
-    if (!B->compress) {
-        /* decoding, a chunk weighs what it declares (at most dst_cap), as
-         * its staging is sized: generous rooms put every chunk on one lane */
-        if (!(declared = malloc(B->count * sizeof *declared))) {
-            rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the sizes of %zu chunks", B->count);
-            goto done;
-        }
-        for (size_t i = 0; i < B->count; i++)
-            declared[i] = out_cap(B, i);
-        w = declared;
+    if (!(cap = malloc((B->count ? B->count : 1) * sizeof *cap))) {
+        rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the sizes of %zu chunks", B->count);
+        goto done;
     }
+    for (size_t i = 0; i < B->count; i++)
+        cap[i] = out_cap(B, i);
+    /* decoding, a chunk weighs what it declares (at most dst_cap), as its
+     * staging is sized: generous rooms put every chunk on one lane */
+    if (!B->compress)
+        w = cap;
     gpulz_batch_split(B->count, w, parts, cut);
     int sdev = B->cuda_stream ? stream_device(B->cuda_stream) : -1;
     if (B->cuda_stream && sdev < 0)
@@ -460,7 +461,7 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
         const unsigned lanes = gpu_lanes_for(cut[k + 1] - cut[k], largest);
         gpulz_batch_split(cut[k + 1] - cut[k], w + cut[k], lanes, lane_cut);
         for (unsigned l = 0; l < lanes; l++)
-            S[runs++] = (share){B, D.dev[k], l, cut[k] + lane_cut[l], cut[k] + lane_cut[l + 1],
+            S[runs++] = (share){B, cap, D.dev[k], l, cut[k] + lane_cut[l], cut[k] + lane_cut[l + 1],
                                 D.dev[k] == sdev && l == 0 ? B->cuda_stream : NULL, GPULZ_OK, {0}};
     }
     if (runs == 1) {
@@ -476,6 +477,6 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     }
 done:
     free(S);
-    free(declared);
+    free(cap);
     return rc;
 }

@@ -812,7 +812,9 @@ int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, u
     int rc = GPULZ_OK;
     const uint32_t *status = (const uint32_t *)c->h_status; /* pinned: a copy that does not wait to start */
     const int sum = (L->flags & GPULZ_V2_FLAG_CHECKSUM) != 0;
-    if (sum && !summed &&
+    /* not over a tail the chunk lacks, whose bytes no copy put down: the
+     * chunk is refused before its checksum is compared */
+    if (sum && !summed && gpu_v2_tail_held(n, pos, L) == L->tail &&
         (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, gpu_v2_ck_word(err), st)) != GPULZ_OK)
         goto done;
     if (!written)
@@ -866,12 +868,12 @@ done:
  * waits for, and the hashing would lengthen it by more than the own pass
  * takes.  The terms go to err[1], zeroed with it.
  */
-gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L)
+gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L, size_t tail)
 {
     const gpu_v2_stream *s = &J->s[0];
     J->ck = NULL;
     J->verdict = NULL;
-    J->ck_tail = (unsigned)L->tail;
+    J->ck_tail = (unsigned)tail;
     if (!(L->flags & GPULZ_V2_FLAG_CHECKSUM) || !L->symbols || gpu_v2_ck_apart())
         return GPU_V2_CK_APART;
     if (L->flags & GPULZ_V2_FLAG_DELTA)
@@ -884,13 +886,13 @@ gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_lay
     return GPU_V2_CK_DECODER;
 }
 
-int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m, unsigned *err,
-                       cudaStream_t st)
+int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m, size_t tail,
+                       unsigned *err, cudaStream_t st)
 {
     if (!(L->flags & GPULZ_V2_FLAG_DELTA))
         return GPULZ_OK;
     return gpu_v2_undelta(d_dst, m, L->symbol_size, L->block_symbols,
-                          sums == GPU_V2_CK_UNDELTA ? gpu_v2_ck_word(err) : NULL, (unsigned)L->tail, st);
+                          sums == GPU_V2_CK_UNDELTA ? gpu_v2_ck_word(err) : NULL, (unsigned)tail, st);
 }
 
 int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, size_t h_len, size_t n,
@@ -937,13 +939,14 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
         J.err = R.zeroed;
     else
         GPULZ_CK(cudaMemsetAsync(J.err, 0, GPU_V2_DEC_ZEROED, st));
-    if (L->tail && n - R.pos >= L->tail) /* where it is missing, gpu_v2_dec_result says so */
-        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, (size_t)L->tail, cudaMemcpyDeviceToDevice, st));
-    sums = gpu_v2_dec_sums(c, &J, L);
+    const size_t tail = gpu_v2_tail_held(n, (size_t)R.pos, L); /* where it is missing, gpu_v2_dec_result says so */
+    if (tail)
+        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, tail, cudaMemcpyDeviceToDevice, st));
+    sums = gpu_v2_dec_sums(c, &J, L, tail);
     if (J.verdict) /* what the decoder overwrites: left, it says no verdict came */
         ((uint32_t *)c->h_status)[0] = GPU_V2_NO_VERDICT;
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||
-        (rc = gpu_v2_dec_undelta(L, sums, d_dst, m, J.err, st)) != GPULZ_OK)
+        (rc = gpu_v2_dec_undelta(L, sums, d_dst, m, tail, J.err, st)) != GPULZ_OK)
         goto done;
     rc = gpu_v2_dec_result(c, L, n, (size_t)R.pos, d_dst, J.err, sums != GPU_V2_CK_APART, J.verdict != NULL, st);
 done:

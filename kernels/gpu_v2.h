@@ -450,12 +450,22 @@ int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs);
  * runs beside the host's models and the coder. */
 #define GPU_V2_CK_INLINE_MAX ((size_t)32 << 20)
 
+/* The tail's bytes that L's chunk holds after its streams (which end at pos
+ * of its n bytes), copied after the decoded symbols: all L->tail of them, or
+ * none where the chunk ends short of them (gpu_v2_dec_result refuses it
+ * then, and no checksum term reads the bytes no copy put down). */
+static inline size_t gpu_v2_tail_held(size_t n, size_t pos, const gpulz_layout *L)
+{
+    return n - pos >= L->tail ? (size_t)L->tail : 0;
+}
+
 /* Which pass sums the checksum's terms of L's chunk: its own over the
  * decoded bytes, or one of those that put them down (J->ck and J->ck_tail
- * set for the decoder's; the inverse delta takes L's tail).  J: the
- * chunk's streams, opened, for context c's device. */
+ * set for the decoder's; the inverse delta takes the tail too).  J: the
+ * chunk's streams, opened, for context c's device; tail: the tail's bytes
+ * held (gpu_v2_tail_held). */
 typedef enum { GPU_V2_CK_APART, GPU_V2_CK_DECODER, GPU_V2_CK_UNDELTA } gpu_v2_ck_where;
-gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L);
+gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L, size_t tail);
 
 /* The word of a decoding's error words (err) where the checksum's terms are
  * summed: the second, zeroed with the verdict; the third counts the
@@ -470,10 +480,10 @@ GPULZ_HD unsigned *gpu_v2_ended_word(unsigned *err)
 }
 
 /* With DELTA in L's flags, the inverse delta of the m decoded symbols at
- * d_dst, adding the checksum's terms (with the tail's, L->tail bytes after
- * the symbols) into err's where sums is GPU_V2_CK_UNDELTA; else nothing. */
-int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m, unsigned *err,
-                       cudaStream_t st);
+ * d_dst, adding the checksum's terms (with the tail's, the tail bytes held
+ * after the symbols) into err's where sums is GPU_V2_CK_UNDELTA; else nothing. */
+int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m, size_t tail,
+                       unsigned *err, cudaStream_t st);
 
 /* The device's verdict (err: the error words), the tail (the streams end
  * at pos of the chunk's n bytes) and the checksum of the decoded chunk, in
