@@ -531,12 +531,19 @@ def _decompress_device(buf, out, p):
     # both format versions (docs/FORMAT.md sections 2 and 11); the library
     # checks the whole header again
     size = int(cupy.asnumpy(src[12:20]).view("<u8")[0])
+    length = ctypes.c_size_t()
+    # the library's checks of the header before its size is trusted with an
+    # allocation: with no room a sound header is GPULZ_ERR_DST_SIZE (or OK,
+    # for a chunk of nothing), a damaged one its own status
+    status = lib.gpulz_decompress_device(src.data.ptr, src.size, None, 0, ctypes.byref(length),
+                                         stream.ptr or None, None, 0)
+    if status != C["GPULZ_ERR_DST_SIZE"]:
+        _check(status, "gpulz_decompress_device")
     if out is None:
         out = cupy.empty(size, dtype=cupy.uint8)
     dst = out.reshape(-1).view(cupy.uint8)
     if not out.flags.c_contiguous or dst.size < size:
         raise ValueError("out must be C-contiguous and hold %d bytes" % size)
-    length = ctypes.c_size_t()
     status = lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
                                          ctypes.byref(length), stream.ptr or None, None, 0)
     _check(status, "gpulz_decompress_device")

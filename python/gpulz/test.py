@@ -751,6 +751,21 @@ def test_gpu():
         out = cupy.empty_like(d)
         check(gpulz.decompress(cupy.asarray(np.frombuffer(want, np.uint8)), out) is out
               and bool((out == d).all()), "CuPy, mode %s: decompress into out" % mode)
+    # a damaged header is the library's error before its declared size is
+    # allocated: a wrong magic, or an unknown version, with 2**60 bytes declared
+    from gpulz import _codec
+    for at, what in ((0, "magic"), (4, "version")):
+        bad = bytearray(gpulz.compress(x[:4096], mode="fast", backend="cpu"))
+        bad[at] ^= 0x40
+        bad[12:20] = (1 << 60).to_bytes(8, "little")
+        try:
+            gpulz.decompress(cupy.asarray(np.frombuffer(bytes(bad), np.uint8)))
+            check(False, "CuPy: a damaged %s decoded" % what)
+        except gpulz.GpulzError as e:
+            check(e.status in (_codec.C["GPULZ_ERR_CORRUPT"], _codec.C["GPULZ_ERR_VERSION"]),
+                  "CuPy: a damaged %s: status %d" % (what, e.status))
+        except MemoryError:
+            check(False, "CuPy: a damaged %s was allocated its declared size first" % what)
     # no host copy: data made on the GPU, 512 MiB of it, moves the process's
     # peak resident size by far less than a host round trip would
     n = 1 << 28
