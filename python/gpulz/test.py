@@ -802,9 +802,10 @@ def test_gpu():
     got = gpulz.decompress_batch(batch, outs)
     check(all(g is o and bool((o == p).all()) for g, o, p in zip(got, outs, parts)),
           "CuPy batch: decompress_batch into outs")
-    return ("the host API and CuPy %s arrays on the GPU, the CPU's bytes in every mode; 512 MiB "
-            "in modes lz and fast with %s MiB of host growth; batches" % (
-                cupy.__version__, " and ".join(str(g >> 20) for g in grew.values())))
+    return ("the host API and CuPy %s arrays on the GPU, the CPU's bytes in every mode; a damaged "
+            "header refused before its size is allocated; 512 MiB in modes %s with %s MiB of host "
+            "growth; batches" % (cupy.__version__, ", ".join(grew),
+                                 ", ".join(str(g >> 20) for g in grew.values())))
 
 
 def test_h5py_direct_gpu():
