@@ -7,7 +7,8 @@
 # run-paths are allowed") or --with-bash-completion-dir (installed under
 # the build tree, or under DESTDIR's name run on with it: /stagecompletions).
 # Each case runs configure (configure only) in a scratch folder and expects
-# it to stop with a message naming the option.
+# it to stop with a message naming the option.  Last, h5gpulz.pc of a
+# configure given HDF5_CFLAGS and HDF5_LIBS carries them, with no Requires.
 : "${top_srcdir:?}"
 
 . "$top_srcdir/h5tests/configure_common.sh"
@@ -43,5 +44,29 @@ refused relative-completiondir "with-bash-completion-dir needs an absolute folde
         --with-hdf5-plugin-dir='${libdir}/hdf5/plugins' \
         --with-bash-completion-dir='${datadir}/bash-completion/completions') >vars.out 2>&1 ||
     fail "configure with \${libdir} and \${datadir} folders failed: $(tail -3 vars.out)"
+
+# HDF5_CFLAGS and HDF5_LIBS given (an HDF5 with no pkg-config module, or
+# another than the module's): h5gpulz.pc carries those flags and requires no
+# module, which pkg-config could not find (or would take for the wrong HDF5)
+pc=${PKG_CONFIG:-pkg-config}
+if command -v "$pc" >/dev/null 2>&1 && hc=$($pc --cflags "${HDF5_PKG:-hdf5}") &&
+    hl=$($pc --libs "${HDF5_PKG:-hdf5}"); then
+    (cd build && rm -rf ./* &&
+        CONFIG_SITE=/dev/null "$top_srcdir/configure" --no-create --with-cuda=no PYTHON_H5PY=none \
+            --with-hdf5-pkg=gpulz-test-no-such-hdf5 HDF5_CFLAGS="$hc -DGPULZ_TEST_GIVEN" \
+            HDF5_LIBS="$hl -lm" && ./config.status --file=h5gpulz.pc) >given.out 2>&1 ||
+        fail "configure with HDF5_CFLAGS and HDF5_LIBS and no module failed: $(tail -3 given.out)"
+    req=$(PKG_CONFIG_PATH="$work/build" $pc --print-requires h5gpulz 2>&1) ||
+        fail "pkg-config does not take h5gpulz.pc of given flags: $req"
+    [ -z "$req" ] || fail "h5gpulz.pc of given flags requires $req"
+    case " $(PKG_CONFIG_PATH="$work/build" $pc --cflags h5gpulz) " in
+    *" -DGPULZ_TEST_GIVEN "*) ;;
+    *) fail "h5gpulz.pc lacks the given HDF5_CFLAGS: $(grep '^Cflags' build/h5gpulz.pc)" ;;
+    esac
+    case " $(PKG_CONFIG_PATH="$work/build" $pc --libs h5gpulz) " in
+    *" -lh5gpulz "*" -lm "*) ;;
+    *) fail "h5gpulz.pc lacks the given HDF5_LIBS: $(grep '^Libs:' build/h5gpulz.pc)" ;;
+    esac
+fi
 
 cd .. && rm -rf "$work"

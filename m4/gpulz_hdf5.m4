@@ -5,8 +5,11 @@
 # GPULZ_CHECK_HDF5 (--with-hdf5-pkg) sets with_hdf5_pkg (the module, also
 # substituted as HDF5_PKG), hdf5_pkg_given (yes/no), HDF5_CFLAGS and
 # HDF5_LIBS (with MPI's flags for a parallel HDF5), hdf5_flavour
-# (serial/parallel), MPIEXEC (parallel only) and the conditional
-# HDF5_PARALLEL.
+# (serial/parallel), MPIEXEC (parallel only), the conditional HDF5_PARALLEL,
+# and for h5gpulz.pc H5GPULZ_PC_REQUIRES, H5GPULZ_PC_CFLAGS and
+# H5GPULZ_PC_LIBS: a Requires of the module, or, where HDF5_CFLAGS or
+# HDF5_LIBS were given (an HDF5 with no pkg-config module, or another one
+# than the module's), those flags themselves.
 #
 # GPULZ_HDF5_PLUGIN_DIR (--with-hdf5-plugin-dir) sets hdf5_plugindir, the
 # folder this HDF5 searches for plugins when HDF5_PLUGIN_PATH is unset (also
@@ -30,6 +33,7 @@ AC_DEFUN([GPULZ_CHECK_HDF5], [
   AC_ARG_WITH([hdf5-pkg],
     [AS_HELP_STRING([--with-hdf5-pkg=MODULE], [pkg-config module of the HDF5 to build the plugin for, serial or parallel: hdf5-openmpi for MPI programs on Debian (default: hdf5)])],
     [hdf5_pkg_given=yes], [with_hdf5_pkg=hdf5 hdf5_pkg_given=no])
+  AS_IF([test -n "$HDF5_CFLAGS$HDF5_LIBS"], [hdf5_flags_given=yes], [hdf5_flags_given=no])
   PKG_CHECK_MODULES([HDF5], [$with_hdf5_pkg >= 1.10])
   AC_SUBST([HDF5_PKG], [$with_hdf5_pkg])
 
@@ -74,6 +78,13 @@ AC_DEFUN([GPULZ_CHECK_HDF5], [
     AC_PATH_PROGS([MPIEXEC], [mpiexec mpirun], [])
   ])
   AM_CONDITIONAL([HDF5_PARALLEL], [test $hdf5_flavour = parallel])
+  dnl what a program linking libh5gpulz (and calling HDF5) builds with
+  AS_IF([test $hdf5_flags_given = yes],
+    [H5GPULZ_PC_REQUIRES= H5GPULZ_PC_CFLAGS=" $HDF5_CFLAGS" H5GPULZ_PC_LIBS=" $HDF5_LIBS"],
+    [H5GPULZ_PC_REQUIRES="$with_hdf5_pkg >= 1.10" H5GPULZ_PC_CFLAGS= H5GPULZ_PC_LIBS=])
+  AC_SUBST([H5GPULZ_PC_REQUIRES])
+  AC_SUBST([H5GPULZ_PC_CFLAGS])
+  AC_SUBST([H5GPULZ_PC_LIBS])
 ])
 
 # _GPULZ_H5PUBCONF_PLUGINDIR: sets gpulz_h5_plugindir to the value of
