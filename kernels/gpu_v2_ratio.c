@@ -310,6 +310,25 @@ done:
 
 static const char *const lz_names[] = {"lengths", "offsets"};
 
+/* A reader of the chunk's streams for a send of up to `streams` of them, J
+ * for its job, and the flags opened first, in either order. */
+static int ratio_open_flags(const ratio_dec *r, unsigned streams, gpu_v2_reader *R, gpu_v2_job *J)
+{
+    const gpulz_layout *L = r->L;
+    int rc;
+    memset(J, 0, sizeof *J);
+    if ((rc = gpu_v2_reader_init(R, r->c, r->d_src, r->h_src, r->h_len, r->n, L->table_end, L->symbols + L->blocks,
+                                 streams, L->seg_log2, &r->D, r->scratch, r->st)) != GPULZ_OK)
+        return rc;
+    J->S = L->symbol_size;
+    J->C = L->block_symbols;
+    J->g = L->seg_log2;
+    J->split = (unsigned)r->split;
+    J->err = r->err; /* the directories' arrays: gpu_v2_reader_send's */
+    byte_stream(&J->s[0], NULL, r->tok + r->Z.flags, r->nf);
+    return gpu_v2_reader_next(R, r->nf, "flags", &J->s[0]);
+}
+
 /*
  * Every stream opened at once, the literals', lengths' and offsets' with
  * the counts their own headers declare, and all decoded in one launch: the
@@ -326,27 +345,17 @@ static const char *const lz_names[] = {"lengths", "offsets"};
 static int ratio_at_once(ratio_dec *r)
 {
     const gpulz_layout *L = r->L;
-    const uint64_t m = L->symbols, nb = L->blocks;
+    const uint64_t nb = L->blocks;
     uint64_t *back = r->c->h_status;
     uint64_t max_segs = 0, nl = 0, nm = 0;
     gpu_v2_ck_where sums = GPU_V2_CK_APART;
     gpu_v2_job J;
     gpu_v2_reader R;
     int rc = GPULZ_OK;
-    memset(&J, 0, sizeof J);
     memset(&R, 0, sizeof R);
-    if ((rc = gpu_v2_reader_init(&R, r->c, r->d_src, r->h_src, r->h_len, r->n, L->table_end, m + nb, r->planes + 3,
-                                 L->seg_log2, &r->D, r->scratch, r->st)) != GPULZ_OK)
+    if ((rc = ratio_open_flags(r, r->planes + 3, &R, &J)) != GPULZ_OK)
         goto done;
-    J.S = L->symbol_size;
-    J.C = L->block_symbols;
-    J.g = L->seg_log2;
-    J.split = (unsigned)r->split;
-    J.err = r->err;
     J.count = r->planes + 3;
-    byte_stream(&J.s[0], NULL, r->tok + r->Z.flags, r->nf);
-    if ((rc = gpu_v2_reader_next(&R, r->nf, "flags", &J.s[0])) != GPULZ_OK)
-        goto done;
     for (unsigned j = 0; j < r->planes + 2; j++) {
         gpu_v2_stream *s = &J.s[1 + j];
         const int lit = j < r->planes;
@@ -397,23 +406,13 @@ static int ratio_careful(ratio_dec *r)
     gpu_v2_job J;
     gpu_v2_reader R;
     int rc = GPULZ_OK;
-    memset(&J, 0, sizeof J);
     memset(&R, 0, sizeof R);
     GPULZ_CK(cudaMemsetAsync(r->err, 0, 16, r->st));
-    if ((rc = gpu_v2_reader_init(&R, r->c, r->d_src, r->h_src, r->h_len, r->n, L->table_end, m + nb, r->planes + 2,
-                                 L->seg_log2, &r->D, r->scratch, r->st)) != GPULZ_OK)
-        goto done;
-    J.S = L->symbol_size;
-    J.C = L->block_symbols;
-    J.g = L->seg_log2;
-    J.split = (unsigned)r->split;
-    J.err = r->err; /* the directories' arrays: gpu_v2_reader_send's */
-
     /* the flags first: they say how many literals and matches follow */
+    if ((rc = ratio_open_flags(r, r->planes + 2, &R, &J)) != GPULZ_OK)
+        goto done;
     J.count = 1;
-    byte_stream(&J.s[0], NULL, r->tok + r->Z.flags, r->nf);
-    if ((rc = gpu_v2_reader_next(&R, r->nf, "flags", &J.s[0])) != GPULZ_OK ||
-        (rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK ||
+    if ((rc = gpu_v2_reader_send(&R, &J, &max_segs)) != GPULZ_OK ||
         (rc = gpu_v2_decode(r->c, &J, r->d_src, max_segs, r->st)) != GPULZ_OK ||
         (rc = gpu_v2_flag_counts(r->d_table, r->tok + r->Z.flags, r->fpos, nb, r->mpos, r->tok + r->Z.temp,
                                  r->Z.temp_bytes, r->err, r->st)) != GPULZ_OK)
