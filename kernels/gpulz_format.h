@@ -31,7 +31,10 @@ extern "C" {
 #define GPULZ_MAGIC2 0x4C /* 'L' */
 #define GPULZ_MAGIC3 0x5A /* 'Z' */
 
-/* Whether p's first 4 bytes are the chunk magic (p holds at least 4). */
+#define GPULZ_MAGIC_SIZE 4
+
+/* Whether p's first GPULZ_MAGIC_SIZE bytes are the chunk magic (p holds at
+ * least that many). */
 GPULZ_HD int gpulz_magic_ok(const uint8_t *p)
 {
     return p[0] == GPULZ_MAGIC0 && p[1] == GPULZ_MAGIC1 && p[2] == GPULZ_MAGIC2 && p[3] == GPULZ_MAGIC3;

@@ -79,7 +79,7 @@ static int read_fd(int fd, const char *name, size_t hint, uint8_t **buf, size_t 
             break;
         const size_t before = n;
         n += (size_t)got;
-        if (chunk && before < 4 && n >= 4 && !gpulz_magic_ok(b)) {
+        if (chunk && before < GPULZ_MAGIC_SIZE && n >= GPULZ_MAGIC_SIZE && !gpulz_magic_ok(b)) {
             const int rc = cli_error(CLI_DATA, name, "bad magic %02x %02x %02x %02x: not a gpulz chunk", b[0],
                                      b[1], b[2], b[3]);
             free(b);
