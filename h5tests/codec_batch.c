@@ -119,6 +119,17 @@ static void batch_against_single(gpulz_mode mode, unsigned S, unsigned flags, un
     gpulz_params_init(&d);
     d.threads = threads;
     d.backend = GPULZ_BACKEND_CPU;
+    /* no room: every sound chunk's size, the damaged one's own status */
+    size_t no_cap[CHUNKS] = {0};
+    void *no_dst[CHUNKS] = {NULL};
+    rc = gpulz_decompress_batch(CHUNKS, csrc, clen, no_dst, no_cap, dec_len, st, &d, GPULZ_MEMORY_HOST, NULL, NULL,
+                                0);
+    TU_CHECK(rc != GPULZ_OK && st[damaged] != GPULZ_OK && st[damaged] != GPULZ_ERR_DST_SIZE,
+             "sizes asked: call %d, damaged chunk %d", rc, st[damaged]);
+    for (size_t i = 0; i < CHUNKS; i++)
+        TU_CHECK(i == tight || i == damaged ||
+                     (len[i] ? st[i] == GPULZ_ERR_DST_SIZE && dec_len[i] == len[i] : st[i] == GPULZ_OK),
+                 "mode %d chunk %zu: sizes asked: %d, %zu of %zu bytes", mode, i, st[i], dec_len[i], len[i]);
     rc = gpulz_decompress_batch(CHUNKS, csrc, clen, dec, dec_cap, dec_len, st, &d, GPULZ_MEMORY_HOST, NULL,
                                 NULL, 0);
     TU_CHECK(rc != GPULZ_OK && st[tight] != GPULZ_OK, "empty input fails: %d", st[tight]);

@@ -203,8 +203,13 @@ static size_t roundtrip(const uint8_t *in, size_t n, unsigned S, unsigned W, uns
         uint8_t *out = tu_xmalloc(n);
         size_t got = 0;
         rc = gpulz_decompress(c, len, out, n - 1, &got, &p);
-        TU_CHECK(rc == GPULZ_ERR_DST_SIZE, "%s: decompress into n-1 bytes returned %s", what,
-                 gpulz_strerror(rc));
+        TU_CHECK(rc == GPULZ_ERR_DST_SIZE && got == n, "%s: decompress into n-1 bytes returned %s, size %zu", what,
+                 gpulz_strerror(rc), got);
+        /* no room at all asks the size */
+        got = 0;
+        rc = gpulz_decompress(c, len, NULL, 0, &got, &p);
+        TU_CHECK(rc == GPULZ_ERR_DST_SIZE && got == n, "%s: decompress into nothing returned %s, size %zu", what,
+                 gpulz_strerror(rc), got);
         free(out);
     }
     free(c);

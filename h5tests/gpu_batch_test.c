@@ -461,6 +461,61 @@ static void generous_caps(void)
 }
 
 /*
+ * The auto backend sends host chunks to the GPU by their sizes, decoded
+ * chunks by the sizes they declare: small chunks given rooms of up to 64
+ * GiB stay on the CPU, chunks at GPULZ_GPU_MIN_BYTES go to the GPU, and
+ * both decode to the CPU's bytes.
+ */
+static void auto_by_declared(void)
+{
+    enum { chunks = 4 };
+    const size_t small = 4096, large = (size_t)1 << 20, total = (size_t)64 << 30;
+    gpulz_params p, cpu;
+    gpulz_params_init(&p);
+    p.backend = GPULZ_BACKEND_AUTO;
+    cpu = p;
+    cpu.backend = GPULZ_BACKEND_CPU;
+    uint8_t *big = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (big == MAP_FAILED) {
+        printf("auto by declared sizes: skipped (no 64 GiB mapping: %s)\n", strerror(errno));
+        return;
+    }
+    const size_t bound = gpulz_compress_bound(large, &cpu);
+    uint8_t *in = malloc(chunks * large), *z = malloc(chunks * bound);
+    CHECK(in && z);
+    setenv("GPULZ_GPU_MIN_BYTES", "1048576", 1);
+    for (int pass = 0; pass < 2; pass++) {
+        const size_t len = pass ? large : small;
+        const void *src[chunks];
+        void *dst[chunks];
+        size_t zlen[chunks], cap[chunks], got[chunks];
+        int st[chunks];
+        for (int i = 0; i < chunks; i++) {
+            chunk_fill(in + i * len, len, (size_t)i + 1);
+            CHECK(gpulz_compress(in + i * len, len, z + i * bound, bound, &zlen[i], &cpu) == GPULZ_OK);
+            src[i] = z + i * bound;
+            dst[i] = big + i * len;
+            cap[i] = pass ? len : total - i * len;
+        }
+        const unsigned long long before = gpu_tune_host_batches();
+        const int rc = gpulz_decompress_batch(chunks, src, zlen, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL,
+                                              NULL, 0);
+        const unsigned long long ran = gpu_tune_host_batches() - before;
+        CHECKF(rc == GPULZ_OK && ran == (unsigned long long)pass,
+               "auto by declared sizes, %zu-byte chunks: call %d, %llu batches on the GPU (%d expected)", len, rc, ran,
+               pass);
+        for (int i = 0; i < chunks; i++)
+            CHECKF(st[i] == GPULZ_OK && got[i] == len && memcmp(dst[i], in + i * len, len) == 0,
+                   "auto by declared sizes: chunk %d of %zu bytes: %d, %zu bytes", i, len, st[i], got[i]);
+    }
+    unsetenv("GPULZ_GPU_MIN_BYTES");
+    munmap(big, total);
+    free(in);
+    free(z);
+    printf("auto backend: 4 KB chunks with 64 GiB rooms decoded on the CPU, 1 MiB chunks on the GPU\n");
+}
+
+/*
  * Host chunks spread over several GPUs (GPULZ_DEVICE a list): the bytes
  * and statuses of one CPU call per chunk, whatever the order of the list;
  * the caller's stream is used on its own device only.  And the first of
@@ -545,8 +600,19 @@ static void mixed_decode(void)
         else
             CHECK(cudaMalloc(&dst[i], len[i] ? len[i] : 1) == cudaSuccess);
     }
-    int rc = gpulz_decompress_batch(CHUNKS, (const void *const *)src, clen, dst, cap, got, st, NULL,
+    /* no room: each sound chunk's size from its header, the truncated one's
+     * own status (its 20 bytes hold no whole header) */
+    size_t no_cap[CHUNKS] = {0};
+    void *no_dst[CHUNKS] = {NULL};
+    int rc = gpulz_decompress_batch(CHUNKS, (const void *const *)src, clen, no_dst, no_cap, got, st, NULL,
                                     GPULZ_MEMORY_DEVICE, NULL, NULL, 0);
+    CHECKF(rc != GPULZ_OK && st[truncated] == GPULZ_ERR_TRUNCATED, "sizes asked: call %d, truncated chunk %d", rc,
+           st[truncated]);
+    for (size_t i = 0; i < CHUNKS; i++)
+        CHECKF(i == truncated || (len[i] ? st[i] == GPULZ_ERR_DST_SIZE && got[i] == len[i] : st[i] == GPULZ_OK),
+               "sizes asked, chunk %zu: %d, %zu of %zu bytes", i, st[i], got[i], len[i]);
+    rc = gpulz_decompress_batch(CHUNKS, (const void *const *)src, clen, dst, cap, got, st, NULL, GPULZ_MEMORY_DEVICE,
+                                NULL, NULL, 0);
     CHECKF(rc == GPULZ_ERR_TRUNCATED, "mixed decode: call status %d (%s)", rc, gpulz_last_error());
     CHECKF(st[truncated] == GPULZ_ERR_TRUNCATED && st[tight] == GPULZ_ERR_DST_SIZE && st[host_dst] == GPULZ_ERR_PARAM,
            "mixed decode: failures %d %d %d", st[truncated], st[tight], st[host_dst]);
@@ -566,7 +632,7 @@ static void mixed_decode(void)
         free(in[i]);
     }
     free(host_dst_buf);
-    printf("device batch of lz and fast chunks decoded at once, failures per chunk\n");
+    printf("device batch of lz and fast chunks decoded at once, failures per chunk; sizes asked with no room\n");
 }
 
 /* Direct chunk I/O from and into device memory against H5Dwrite. */
@@ -662,6 +728,7 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 4, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     unsetenv("GPULZ_GPU_LANES");
     generous_caps();
+    auto_by_declared();
     pinned_host(GPULZ_MODE_LZ);
     pinned_host(GPULZ_MODE_AUTO);
     setenv("GPULZ_GPU_LANES", "1", 1);

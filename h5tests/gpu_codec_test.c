@@ -272,7 +272,10 @@ static void device_trials(void)
             rc = gpulz_compress_device(d_src + mis, m, d_dst + mis, lr - 1, &lg, &pg, NULL, NULL, 0);
             CHECK(rc == GPULZ_ERR_DST_SIZE, "small capacity gave %d", rc);
             rc = gpulz_decompress_device(d_dst + mis, lr, d_out, m - 1, &lo, NULL, NULL, 0);
-            CHECK(rc == GPULZ_ERR_DST_SIZE, "small output gave %d", rc);
+            CHECK(rc == GPULZ_ERR_DST_SIZE && lo == m, "small output gave %d, size %zu", rc, lo);
+            lo = 0;
+            rc = gpulz_decompress_device(d_dst + mis, lr, NULL, 0, &lo, NULL, NULL, 0);
+            CHECK(rc == GPULZ_ERR_DST_SIZE && lo == m, "no output gave %d, size %zu", rc, lo);
         }
         /* a damaged table on the device */
         uint8_t junk = 0x7F;

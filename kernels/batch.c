@@ -29,6 +29,21 @@ void gpulz_batch_done(gpulz_batch *B, size_t i, int rc)
     pthread_mutex_unlock(&B->lock);
 }
 
+size_t gpulz_batch_room(const gpulz_batch *B, size_t i)
+{
+    uint64_t want = GPULZ_BATCH_ROOM_UNREAD;
+    if (B->compress && !(want = gpulz_compress_bound(B->src_len[i], &B->p)))
+        return B->dst_cap[i]; /* no bound: the cap stands */
+    if (!B->compress && gpulz_decompressed_size(B->src[i], B->src_len[i], &want) != GPULZ_OK)
+        want = GPULZ_BATCH_ROOM_UNREAD;
+    return want < B->dst_cap[i] ? (size_t)want : B->dst_cap[i];
+}
+
+size_t gpulz_batch_weight(const gpulz_batch *B, size_t i)
+{
+    return B->compress ? B->src_len[i] : gpulz_batch_room(B, i);
+}
+
 /* ---- host chunks on the CPU ----------------------------------------------- */
 
 typedef struct cpu_share {
@@ -153,11 +168,9 @@ static int host_on_gpu(const gpulz_batch *B)
         return 1;
     if (B->p.backend != GPULZ_BACKEND_AUTO || !gpulz_gpu_maybe_usable() || B->count == 0)
         return 0;
-    /* decompressed sizes stand in for the chunks' sizes when decoding */
-    const size_t *w = gpulz_batch_weights(B);
     uint64_t total = 0;
     for (size_t i = 0; i < B->count; i++)
-        total += w[i];
+        total += gpulz_batch_weight(B, i);
     return total / B->count >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
 }
 

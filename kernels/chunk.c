@@ -122,7 +122,7 @@ done:
 }
 
 int gpulz_chunk_read_layout(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, const uint8_t *dst,
-                            size_t dst_cap, gpulz_layout *L)
+                            size_t dst_cap, gpulz_layout *L, size_t *dst_len)
 {
     const uint8_t *bytes = NULL;
     int rc = ops->header(ctx, &bytes);
@@ -131,9 +131,11 @@ int gpulz_chunk_read_layout(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n,
     rc = ops->table_on_device ? gpulz_header_read(bytes, n, L) : gpulz_header_parse(bytes, n, L, NULL);
     if (rc != GPULZ_OK)
         return rc;
-    if (L->n > dst_cap || (!dst && L->n))
+    if (L->n > dst_cap || (!dst && L->n)) {
+        *dst_len = L->n < SIZE_MAX ? (size_t)L->n : SIZE_MAX; /* the room to ask for */
         return gpulz_fail(GPULZ_ERR_DST_SIZE, "uncompressed size %llu exceeds the output capacity %zu",
                           (unsigned long long)L->n, dst_cap);
+    }
     return GPULZ_OK;
 }
 
@@ -152,7 +154,7 @@ int gpulz_chunk_decompress(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, 
                            size_t dst_cap, size_t *dst_len)
 {
     gpulz_layout L;
-    int rc = gpulz_chunk_read_layout(ops, ctx, n, dst, dst_cap, &L);
+    int rc = gpulz_chunk_read_layout(ops, ctx, n, dst, dst_cap, &L, dst_len);
     if (rc == GPULZ_OK)
         rc = gpulz_chunk_decode_blocks(ops, ctx, &L, dst, dst_len);
     return rc;

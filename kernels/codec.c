@@ -606,7 +606,7 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
      * the layout read once (both backends read the chunk from host memory) */
     host_chunk C = {src, n, p->threads};
     gpulz_layout L;
-    rc = gpulz_chunk_read_layout(&cpu_dec_ops, &C, n, dst, dst_cap, &L);
+    rc = gpulz_chunk_read_layout(&cpu_dec_ops, &C, n, dst, dst_cap, &L, dst_len);
     if (rc != GPULZ_OK)
         return rc;
     /* a chunk whose stages the GPU lacks goes to the CPU unless the GPU was

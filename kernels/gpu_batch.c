@@ -48,7 +48,7 @@ typedef struct slot {
 
 typedef struct pipeline {
     gpulz_batch *B;
-    const size_t *cap; /* each chunk's out_cap, the batch's */
+    const size_t *cap; /* each chunk's room (gpulz_batch_room), the batch's */
     gpu_ctx *c;        /* the lane's context, whose staging it may borrow */
     unsigned lane;
     int borrowed;      /* h_all and d_all are the context's (batch_lock held) */
@@ -59,28 +59,6 @@ typedef struct pipeline {
     uint8_t *h_all, *d_all;
     cudaStream_t copy, work, own_work;
 } pipeline;
-
-/*
- * What chunk i's output may take on the device and in its staging slot
- * (reckoned once a call, gpulz_batch_gpu_host):
- * compression never needs more than the bound, decompression more than the
- * size the chunk declares (a larger dst_cap changes nothing but the slots,
- * pinned three to a lane: a caller's generous caps, say the rest of one
- * buffer for each chunk, asked for more pinned memory than the host had).
- * A header that does not parse here fails the device's decoding the same
- * way, whatever room it is given.
- */
-#define OUT_CAP_UNREAD 256
-static size_t out_cap(const gpulz_batch *B, size_t i)
-{
-    size_t want = OUT_CAP_UNREAD;
-    uint64_t declared = 0;
-    if (B->compress)
-        want = gpulz_compress_bound(B->src_len[i], &B->p); /* 0: no bound, the cap stands */
-    else if (gpulz_decompressed_size(B->src[i], B->src_len[i], &declared) == GPULZ_OK)
-        want = declared < B->dst_cap[i] ? (size_t)declared : B->dst_cap[i];
-    return (want || !B->compress) && want < B->dst_cap[i] ? want : B->dst_cap[i];
-}
 
 static int pipeline_open(pipeline *P)
 {
@@ -165,11 +143,16 @@ static void pipeline_close(pipeline *P)
     }
 }
 
-static atomic_ullong in_place_copies;
+static atomic_ullong in_place_copies, host_batches;
 
 unsigned long long gpu_tune_in_place_copies(void)
 {
     return atomic_load(&in_place_copies);
+}
+
+unsigned long long gpu_tune_host_batches(void)
+{
+    return atomic_load(&host_batches);
 }
 
 /*
@@ -430,21 +413,20 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     int rc = gpu_host_devices(&D);
     if (rc != GPULZ_OK)
         return rc;
+    atomic_fetch_add(&host_batches, 1);
     /* a device without a chunk would only set its pipeline up */
     unsigned parts = B->count < D.count ? (unsigned)B->count : D.count;
-    const size_t *w = gpulz_batch_weights(B);
-    size_t *cap = NULL;
+    size_t *cap = NULL, *w = NULL;
     share *S = NULL;
-    if (!(cap = malloc((B->count ? B->count : 1) * sizeof *cap))) {
+    if (!(cap = malloc((B->count ? B->count : 1) * 2 * sizeof *cap))) {
         rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the sizes of %zu chunks", B->count);
         goto done;
     }
-    for (size_t i = 0; i < B->count; i++)
-        cap[i] = out_cap(B, i);
-    /* decoding, a chunk weighs what it declares (at most dst_cap), as its
-     * staging is sized: generous rooms put every chunk on one lane */
-    if (!B->compress)
-        w = cap;
+    w = cap + (B->count ? B->count : 1);
+    for (size_t i = 0; i < B->count; i++) {
+        cap[i] = gpulz_batch_room(B, i);
+        w[i] = gpulz_batch_weight(B, i);
+    }
     gpulz_batch_split(B->count, w, parts, cut);
     int sdev = B->cuda_stream ? stream_device(B->cuda_stream) : -1;
     if (B->cuda_stream && sdev < 0)

@@ -197,7 +197,8 @@ static int decompress_queue(queue *Q, size_t i)
     gpulz_batch *B = Q->B;
     queued_chunk C = {Q, i};
     gpulz_layout L;
-    int rc = gpulz_chunk_read_layout(&queued_dec_ops, &C, B->src_len[i], B->dst[i], B->dst_cap[i], &L);
+    int rc = gpulz_chunk_read_layout(&queued_dec_ops, &C, B->src_len[i], B->dst[i], B->dst_cap[i], &L,
+                                     &B->dst_len[i]);
     if (rc != GPULZ_OK) {
         gpulz_batch_done(B, i, rc);
         return GPULZ_OK;

@@ -17,6 +17,7 @@
 #include "gpu_tune.h"
 #include "gpulz_chunk.h"
 #include "gpulz_env.h"
+#include "gpulz_grow.h"
 
 int gpu_stages_check(const gpulz_layout *L)
 {
@@ -316,8 +317,7 @@ int gpu_grow_device(uint8_t **buf, size_t *cap, size_t need)
         GPULZ_CK(cudaFree(*buf));
     *buf = NULL;
     *cap = 0;
-    /* room for the next, slightly larger chunk, where the sum does not wrap */
-    need += need / 8 <= SIZE_MAX - need ? need / 8 : 0;
+    need = gpulz_grown(need);
     GPULZ_CK(cudaMalloc((void **)buf, need));
     *cap = need;
 done:
@@ -328,7 +328,7 @@ int gpu_grow_pinned(gpu_ctx *c, size_t need)
 {
     if (need <= c->pinned_cap)
         return GPULZ_OK;
-    return gpu_grow_host(&c->h_pinned, &c->pinned_cap, need + (need / 8 <= SIZE_MAX - need ? need / 8 : 0));
+    return gpu_grow_host(&c->h_pinned, &c->pinned_cap, gpulz_grown(need));
 }
 
 int gpu_grow_host(uint8_t **buf, size_t *cap, size_t need)

@@ -35,6 +35,11 @@ int gpu_tune_ck_apart(int apart);
  * (gpu_batch.c), so that the tests see that path taken. */
 unsigned long long gpu_tune_in_place_copies(void);
 
+/* How many host batches (and whole-batch retries) have gone through the GPU
+ * since the process began (gpulz_batch_gpu_host), so that the tests see
+ * which way the auto backend sent one. */
+unsigned long long gpu_tune_host_batches(void);
+
 /* Nonzero: a ratio chunk's decoding takes the CPU decoder's order from the
  * start (the flags first, their counts read back), as it does after the
  * streams decoded at once found anything amiss (gpu_v2_ratio.c); 0

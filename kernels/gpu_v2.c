@@ -801,6 +801,13 @@ size_t gpu_v2_decompress_scratch(size_t n)
     return D.total;
 }
 
+/* The tail's bytes that L's chunk of n bytes holds after its streams, which
+ * end at pos: all of them, or none where it ends short of them. */
+static size_t tail_held(size_t n, size_t pos, const gpulz_layout *L)
+{
+    return n - pos >= L->tail ? (size_t)L->tail : 0;
+}
+
 /* After the streams are decoded: the device's verdict read back, then the
  * tail, then the checksum of the decoded chunk.  §20 names no order among
  * several faults of one chunk; this is the CPU decoder's, which decodes
@@ -814,7 +821,7 @@ int gpu_v2_dec_result(gpu_ctx *c, const gpulz_layout *L, size_t n, size_t pos, u
     const int sum = (L->flags & GPULZ_V2_FLAG_CHECKSUM) != 0;
     /* not over a tail the chunk lacks, whose bytes no copy put down: the
      * chunk is refused before its checksum is compared */
-    if (sum && !summed && gpu_v2_tail_held(n, pos, L) == L->tail &&
+    if (sum && !summed && tail_held(n, pos, L) == L->tail &&
         (rc = gpu_v2_checksum(d_dst, L->n, L->symbol_size, L->block_symbols, gpu_v2_ck_word(err), st)) != GPULZ_OK)
         goto done;
     if (!written)
@@ -868,7 +875,7 @@ done:
  * waits for, and the hashing would lengthen it by more than the own pass
  * takes.  The terms go to err[1], zeroed with it.
  */
-gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L, size_t tail)
+static gpu_v2_ck_where dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L, size_t tail)
 {
     const gpu_v2_stream *s = &J->s[0];
     J->ck = NULL;
@@ -884,6 +891,19 @@ gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_lay
     J->ck = gpu_v2_ck_word(J->err);
     J->verdict = c->d_status;
     return GPU_V2_CK_DECODER;
+}
+
+int gpu_v2_dec_tail(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L, const uint8_t *d_src, size_t n,
+                    size_t pos, uint8_t *d_dst, cudaStream_t st, size_t *tail, gpu_v2_ck_where *sums)
+{
+    int rc = GPULZ_OK;
+    *tail = tail_held(n, pos, L);
+    if (*tail)
+        GPULZ_CK(cudaMemcpyAsync(d_dst + L->symbols * L->symbol_size, d_src + pos, *tail, cudaMemcpyDeviceToDevice,
+                                 st));
+    *sums = dec_sums(c, J, L, *tail);
+done:
+    return rc;
 }
 
 int gpu_v2_dec_undelta(const gpulz_layout *L, gpu_v2_ck_where sums, uint8_t *d_dst, uint64_t m, size_t tail,
@@ -906,6 +926,7 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
     gpu_v2_reader R;
     uint64_t max_segs = 0;
     gpu_v2_ck_where sums = GPU_V2_CK_APART;
+    size_t tail = 0;
     memset(&J, 0, sizeof J);
     memset(&R, 0, sizeof R);
     gpu_v2_dec_plan_make(n, &D);
@@ -939,10 +960,8 @@ int gpu_v2_decompress(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_src, si
         J.err = R.zeroed;
     else
         GPULZ_CK(cudaMemsetAsync(J.err, 0, GPU_V2_DEC_ZEROED, st));
-    const size_t tail = gpu_v2_tail_held(n, (size_t)R.pos, L); /* where it is missing, gpu_v2_dec_result says so */
-    if (tail)
-        GPULZ_CK(cudaMemcpyAsync(d_dst + m * S, d_src + R.pos, tail, cudaMemcpyDeviceToDevice, st));
-    sums = gpu_v2_dec_sums(c, &J, L, tail);
+    if ((rc = gpu_v2_dec_tail(c, &J, L, d_src, n, (size_t)R.pos, d_dst, st, &tail, &sums)) != GPULZ_OK)
+        goto done;
     if (J.verdict) /* what the decoder overwrites: left, it says no verdict came */
         ((uint32_t *)c->h_status)[0] = GPU_V2_NO_VERDICT;
     if ((rc = gpu_v2_decode(c, &J, d_src, max_segs, st)) != GPULZ_OK ||

@@ -450,22 +450,20 @@ int gpu_v2_reader_send(gpu_v2_reader *R, gpu_v2_job *J, uint64_t *max_segs);
  * runs beside the host's models and the coder. */
 #define GPU_V2_CK_INLINE_MAX ((size_t)32 << 20)
 
-/* The tail's bytes that L's chunk holds after its streams (which end at pos
- * of its n bytes), copied after the decoded symbols: all L->tail of them, or
- * none where the chunk ends short of them (gpu_v2_dec_result refuses it
- * then, and no checksum term reads the bytes no copy put down). */
-static inline size_t gpu_v2_tail_held(size_t n, size_t pos, const gpulz_layout *L)
-{
-    return n - pos >= L->tail ? (size_t)L->tail : 0;
-}
-
-/* Which pass sums the checksum's terms of L's chunk: its own over the
- * decoded bytes, or one of those that put them down (J->ck and J->ck_tail
- * set for the decoder's; the inverse delta takes the tail too).  J: the
- * chunk's streams, opened, for context c's device; tail: the tail's bytes
- * held (gpu_v2_tail_held). */
+/*
+ * Before L's streams are decoded (J: opened, for context c's device): the
+ * tail's bytes that the chunk at d_src holds after its streams (which end
+ * at pos of its n bytes) queued on st after the m = L->symbols decoded
+ * symbols at d_dst, all L->tail of them or none where the chunk ends short
+ * of them (gpu_v2_dec_result refuses it then, and no checksum term reads
+ * bytes no copy put down); *tail: how many.  *sums: which pass sums the
+ * checksum's terms, its own over the decoded bytes or one of those that
+ * put them down (J->ck and J->ck_tail set for the decoder's; the inverse
+ * delta takes the tail too).
+ */
 typedef enum { GPU_V2_CK_APART, GPU_V2_CK_DECODER, GPU_V2_CK_UNDELTA } gpu_v2_ck_where;
-gpu_v2_ck_where gpu_v2_dec_sums(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L, size_t tail);
+int gpu_v2_dec_tail(const gpu_ctx *c, gpu_v2_job *J, const gpulz_layout *L, const uint8_t *d_src, size_t n,
+                    size_t pos, uint8_t *d_dst, cudaStream_t st, size_t *tail, gpu_v2_ck_where *sums);
 
 /* The word of a decoding's error words (err) where the checksum's terms are
  * summed: the second, zeroed with the verdict; the third counts the

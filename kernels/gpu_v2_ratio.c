@@ -291,12 +291,10 @@ static int ratio_rebuild(const ratio_dec *r, gpu_v2_job *J, uint64_t max_segs, u
     const gpulz_layout *L = r->L;
     const uint64_t m = L->symbols, nb = L->blocks;
     int rc = GPULZ_OK;
-    const size_t tail = gpu_v2_tail_held(r->n, (size_t)pos, L); /* where it is missing, gpu_v2_dec_result says so */
-    if (tail)
-        GPULZ_CK(cudaMemcpyAsync(r->d_dst + m * L->symbol_size, r->d_src + pos, tail, cudaMemcpyDeviceToDevice,
-                                 r->st));
-    *sums = gpu_v2_dec_sums(r->c, J, L, tail); /* the inverse delta's, or apart: the decoder's bytes are tokens */
-    if ((rc = gpu_v2_decode(r->c, J, r->d_src, max_segs, r->st)) != GPULZ_OK ||
+    size_t tail;
+    /* sums: the inverse delta's, or apart (the decoder's bytes are tokens) */
+    if ((rc = gpu_v2_dec_tail(r->c, J, L, r->d_src, r->n, (size_t)pos, r->d_dst, r->st, &tail, sums)) != GPULZ_OK ||
+        (rc = gpu_v2_decode(r->c, J, r->d_src, max_segs, r->st)) != GPULZ_OK ||
         (count_flags && (rc = gpu_v2_flag_counts(r->d_table, r->tok + r->Z.flags, r->fpos, nb, r->mpos,
                                                  r->tok + r->Z.temp, r->Z.temp_bytes, r->err, r->st)) != GPULZ_OK) ||
         (rc = gpu_v2_lz_decode(r->c, r->d_table, r->tok + r->Z.flags, r->tok + r->Z.lits, r->tok + r->Z.lens,

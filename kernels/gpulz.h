@@ -175,7 +175,10 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
 
 /*
  * Decompress the chunk in src (n bytes) into dst (capacity dst_cap);
- * *dst_len receives the uncompressed size.  Every field and every copy is
+ * *dst_len receives the uncompressed size, also where dst_cap (or a NULL
+ * dst) is too small for it: then the status is GPULZ_ERR_DST_SIZE, the
+ * header checked, so that a call with no room asks the room to allocate
+ * (a chunk of 0 bytes succeeds).  Every field and every copy is
  * checked: damaged input returns GPULZ_ERR_CORRUPT or GPULZ_ERR_TRUNCATED and
  * nothing is read or written outside the buffers.  p may be NULL (defaults);
  * only p->threads and p->backend are used, and checked (GPULZ_ERR_PARAM).
@@ -215,7 +218,8 @@ int gpulz_compress_device(const void *d_src, size_t n, void *d_dst, size_t dst_c
  * check of gpulz_decompress() is made, damaged input returns
  * GPULZ_ERR_CORRUPT (or _TRUNCATED, _VERSION) and nothing is written outside
  * d_dst[0, dst_cap).  d_scratch holds gpulz_decompress_device_scratch_size(n)
- * bytes or is NULL.
+ * bytes or is NULL.  *dst_len as gpulz_decompress() gives it: the size,
+ * also with GPULZ_ERR_DST_SIZE (d_dst may then be NULL).
  */
 size_t gpulz_decompress_device_scratch_size(size_t n);
 int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst_cap,
@@ -233,7 +237,10 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * where src_len[i] is 0.
  *
  * statuses[i] receives chunk i's gpulz_status and dst_len[i] its length
- * (undefined where statuses[i] is not GPULZ_OK); statuses may be NULL.  A
+ * (undefined where statuses[i] is not GPULZ_OK, but for decompression's
+ * GPULZ_ERR_DST_SIZE, where it is the size the chunk's checked header
+ * declares, as gpulz_decompress() gives it: dst_cap[i] = 0 asks every
+ * chunk's room in one call); statuses may be NULL.  A
  * chunk that fails does not stop the others.  The call returns GPULZ_OK
  * when every chunk succeeded, else the status of the lowest-numbered chunk
  * that failed, with "chunk i of count: detail" in gpulz_last_error().  An

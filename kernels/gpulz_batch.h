@@ -44,7 +44,7 @@ void gpulz_batch_done(gpulz_batch *B, size_t i, int rc);
  * status of a failure to set the pipeline up or run it, after which the
  * chunks' statuses and outputs mean nothing.  Where GPULZ_DEVICE lists
  * several devices the chunks are cut into one run per device
- * (gpulz_batch_split() by gpulz_batch_weights()), each run through a
+ * (gpulz_batch_split() by gpulz_batch_weight()), each run through a
  * pipeline of its own on a thread of its own.
  */
 int gpulz_batch_gpu_host(gpulz_batch *B);
@@ -59,12 +59,23 @@ int gpulz_batch_gpu_host(gpulz_batch *B);
 #define GPULZ_BATCH_BYTES ((size_t)256 << 20)
 #define GPULZ_BATCH_CHUNKS 1024
 
-/* What a chunk's work is reckoned by: its input when compressing, its
- * output (the uncompressed size the caller expects) when decompressing. */
-static inline const size_t *gpulz_batch_weights(const gpulz_batch *B)
-{
-    return B->compress ? B->src_len : B->dst_cap;
-}
+/*
+ * What chunk i's output may take (its staging, its room on the device):
+ * compression never needs more than the bound, decompression more than the
+ * size the chunk declares (a larger dst_cap changes nothing but the slots,
+ * pinned three to a lane: a caller's generous caps, say the rest of one
+ * buffer for each chunk, asked for more pinned memory than the host had).
+ * A header that does not parse gets GPULZ_BATCH_ROOM_UNREAD bytes: its
+ * decoding fails the same way, whatever room it is given.  At most
+ * dst_cap[i] always.
+ */
+#define GPULZ_BATCH_ROOM_UNREAD 256
+size_t gpulz_batch_room(const gpulz_batch *B, size_t i);
+
+/* What chunk i's work is reckoned by: its input when compressing, its room
+ * when decompressing (the size it declares, not the caller's cap, so that
+ * generous caps do not make small chunks look large). */
+size_t gpulz_batch_weight(const gpulz_batch *B, size_t i);
 
 /*
  * Cut chunks 0..count-1, of weights w, into parts runs of consecutive

@@ -109,11 +109,12 @@ int gpulz_chunk_decompress(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, 
  * chunk's uncompressed size, known only once the header is read (the host
  * API: the GPU above a threshold, the CPU after the GPU failed).
  * read_layout: the header from ops, checked into L with the block table
- * (unless table_on_device), and L.n against dst_cap.  decode_blocks: the
+ * (unless table_on_device), and L.n against dst_cap (too large:
+ * GPULZ_ERR_DST_SIZE, with *dst_len = L.n).  decode_blocks: the
  * chunk's stages against the backend's, then its decode(); *dst_len = L.n.
  */
 int gpulz_chunk_read_layout(const gpulz_chunk_dec_ops *ops, void *ctx, size_t n, const uint8_t *dst,
-                            size_t dst_cap, gpulz_layout *L);
+                            size_t dst_cap, gpulz_layout *L, size_t *dst_len);
 int gpulz_chunk_decode_blocks(const gpulz_chunk_dec_ops *ops, void *ctx, const gpulz_layout *L,
                               uint8_t *dst, size_t *dst_len);
 

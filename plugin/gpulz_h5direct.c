@@ -30,6 +30,7 @@
 #endif
 
 #include "H5Zgpulz.h"
+#include "gpulz_grow.h"
 #include "h5_compat.h"
 
 /* ---- what a call works on --------------------------------------------------- */
@@ -622,7 +623,7 @@ static int host_grow(host_buf *b, size_t need)
     if (need <= b->cap)
         return 0;
     host_buf_release(b);
-    need += need / 8 <= SIZE_MAX - need ? need / 8 : 0; /* not wrapped past SIZE_MAX */
+    need = gpulz_grown(need);
 #if GPULZ_HAVE_CUDA
     if (b->pinned) {
         if (cudaHostAlloc((void **)&b->p, need, cudaHostAllocPortable) == cudaSuccess) {

@@ -100,9 +100,12 @@ def gpu_available():
     return ok, "" if ok else lib.gpulz_last_error().decode(errors="replace")
 
 
-def _check(status, what):
+def _check(status, what, detail=None):
+    """Raise for a status other than GPULZ_OK, with gpulz_last_error() as
+    the detail unless one is given ("" for none)."""
     if status != C["GPULZ_OK"]:
-        detail = lib.gpulz_last_error().decode(errors="replace")
+        if detail is None:
+            detail = lib.gpulz_last_error().decode(errors="replace")
         text = "%s: %s" % (what, lib.gpulz_strerror(status).decode())
         if detail:
             text += " (%s)" % detail
@@ -522,28 +525,28 @@ def _compress_device(data, p):
     return dst[:length.value]
 
 
-def _decompress_device(buf, out, p):
-    cupy, src, stream = _device_input(buf)
-    if src.size < 20:
-        raise GpulzError(C["GPULZ_ERR_TRUNCATED"], "gpulz_decompress_device: %d bytes is no chunk"
-                         % src.size)
-    # n, the uncompressed size: bytes 12..19 of the header, little endian, in
-    # both format versions (docs/FORMAT.md sections 2 and 11); the library
-    # checks the whole header again
-    size = int(cupy.asnumpy(src[12:20]).view("<u8")[0])
-    length = ctypes.c_size_t()
-    # the library's checks of the header before its size is trusted with an
-    # allocation: with no room a sound header is GPULZ_ERR_DST_SIZE (or OK,
-    # for a chunk of nothing), a damaged one its own status
-    status = lib.gpulz_decompress_device(src.data.ptr, src.size, None, 0, ctypes.byref(length),
-                                         stream.ptr or None, None, 0)
-    if status != C["GPULZ_ERR_DST_SIZE"]:
-        _check(status, "gpulz_decompress_device")
+def _device_out(cupy, out, size):
+    """(the array returned, its bytes as a flat uint8 view) for an out
+    argument and a chunk of size bytes: a new CuPy array for None."""
     if out is None:
         out = cupy.empty(size, dtype=cupy.uint8)
     dst = out.reshape(-1).view(cupy.uint8)
     if not out.flags.c_contiguous or dst.size < size:
         raise ValueError("out must be C-contiguous and hold %d bytes" % size)
+    return out, dst
+
+
+def _decompress_device(buf, out, p):
+    cupy, src, stream = _device_input(buf)
+    length = ctypes.c_size_t()
+    # with no room the library checks the header and answers with the size
+    # it declares (GPULZ_ERR_DST_SIZE), a damaged header with its own
+    # status: nothing is allocated on a size that was not checked
+    status = lib.gpulz_decompress_device(src.data.ptr, src.size, None, 0, ctypes.byref(length),
+                                         stream.ptr or None, None, 0)
+    if status != C["GPULZ_ERR_DST_SIZE"]:
+        _check(status, "gpulz_decompress_device")
+    out, dst = _device_out(cupy, out, length.value)
     status = lib.gpulz_decompress_device(src.data.ptr, src.size, dst.data.ptr, dst.size,
                                          ctypes.byref(length), stream.ptr or None, None, 0)
     _check(status, "gpulz_decompress_device")
@@ -585,23 +588,22 @@ def _decompress_batch_device(chunks, outs, p):
     with arrays[0].device:
         srcs = [_device_input(c)[1] for c in chunks]
         stream = cupy.cuda.get_current_stream()
-        for i, s in enumerate(srcs):
-            if s.size < 20:
-                raise GpulzError(C["GPULZ_ERR_TRUNCATED"], "gpulz_decompress_batch: chunk %d: "
-                                 "%d bytes is no chunk" % (i, s.size))
-        # each chunk's n as _decompress_device reads it, in one download
-        sizes = cupy.concatenate([s[12:20] for s in srcs]).get().view("<u8")
+        ptrs, lens = [s.data.ptr for s in srcs], [s.size for s in srcs]
+        # every chunk's size from the library in one call with no room (its
+        # header checked, as _decompress_device asks it), before anything
+        # is allocated on it
+        _, sizes, statuses = batch_run(False, ptrs, lens, [0] * len(srcs), [0] * len(srcs), p,
+                                       device=True, stream=stream.ptr)
+        for i, st in enumerate(statuses):
+            # the call's own detail names its first failure, a room of 0
+            if st not in (C["GPULZ_OK"], C["GPULZ_ERR_DST_SIZE"]):
+                _check(int(st), "gpulz_decompress_batch: chunk %d of %d" % (i, len(srcs)), "")
         results, dsts = [], []
         for out, size in zip(outs, sizes):
-            size = int(size)
-            if out is None:
-                out = cupy.empty(size, dtype=cupy.uint8)
-            dst = out.reshape(-1).view(cupy.uint8)
-            if not out.flags.c_contiguous or dst.size < size:
-                raise ValueError("out must be C-contiguous and hold %d bytes" % size)
+            out, dst = _device_out(cupy, out, int(size))
             results.append(out)
             dsts.append(dst)
-        status, _, _ = batch_run(False, [s.data.ptr for s in srcs], [s.size for s in srcs],
+        status, _, _ = batch_run(False, ptrs, lens,
                                  [d.data.ptr for d in dsts], [d.size for d in dsts], p,
                                  device=True, stream=stream.ptr)
     _check(status, "gpulz_decompress_batch")

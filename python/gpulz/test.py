@@ -766,6 +766,15 @@ def test_gpu():
                   "CuPy: a damaged %s: status %d" % (what, e.status))
         except MemoryError:
             check(False, "CuPy: a damaged %s was allocated its declared size first" % what)
+        good = cupy.asarray(np.frombuffer(gpulz.compress(x[:4096], mode="fast", backend="cpu"), np.uint8))
+        try:
+            gpulz.decompress_batch([good, cupy.asarray(np.frombuffer(bytes(bad), np.uint8))])
+            check(False, "CuPy batch: a damaged %s decoded" % what)
+        except gpulz.GpulzError as e:
+            check(e.status in (_codec.C["GPULZ_ERR_CORRUPT"], _codec.C["GPULZ_ERR_VERSION"])
+                  and "chunk 1 of 2" in str(e), "CuPy batch: a damaged %s: %s" % (what, e))
+        except MemoryError:
+            check(False, "CuPy batch: a damaged %s was allocated its declared size first" % what)
     # no host copy: data made on the GPU, 512 MiB of it, moves the process's
     # peak resident size by far less than a host round trip would
     n = 1 << 28
