@@ -961,6 +961,19 @@ __device__ __forceinline__ void v2_units(const v2_src &q, uint64_t first, unsign
     v2_transform<S, B>(q, at, y, p, v);
 }
 
+/* The OR of v over the warp, every lane taking part. */
+__device__ __forceinline__ unsigned v2_warp_or(unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(0xFFFFFFFFu, v);
+#else
+#pragma unroll
+    for (unsigned o = 16; o; o >>= 1)
+        v |= __shfl_xor_sync(0xFFFFFFFFu, v, o);
+    return v;
+#endif
+}
+
 /* A row's word emitted (emit) where it lands: words are numbered
  * backwards, the first emitted last, and back is the number of the next
  * (the lanes above go first; lanes_above: their bits).  Writing, that is
@@ -1039,24 +1052,42 @@ __global__ void __launch_bounds__(32 * GPU_V2_WARPS, (B <= 8 ? GPU_V2_ENC_WARPS_
         uint32_t vb[B];
         uint4 eb[B];
         v2_units<S, B>(q, first, top, c, lane, vb);
-        uint32_t esc = 0;
+        /* ESC_ROWS (the few-segment coder's wide batches): which rows have
+         * an escape, as bits (lane_esc: this lane's unit of row top-1-k is
+         * escaped); else only whether the batch has one */
+        constexpr bool ESC_ROWS = B > GPU_V2_ENC_BATCH;
+        static_assert(B <= 32, "a batch's rows are the bits of a word");
+        unsigned lane_esc = 0;
 #pragma unroll
         for (unsigned k = 0; k < B; k++) {
             eb[k] = enc[(vb[k] - enc_lo) & umask];
-            esc |= eb[k].z;
+            lane_esc |= ESC_ROWS ? (eb[k].z & GPU_V2_ENC_ESC ? 1u : 0u) << k : eb[k].z;
         }
-        /* A whole batch of full rows without an escape, whose words all fit
-         * the room: every row one symbol step and its words, with no test or
-         * vote between the rows.  The coder of a large chunk is bound by its
-         * instructions, and the per-row escape vote and branches were a
-         * fifth of its time. */
-        if (nb == B && top * 32 <= c && (WRITE || back + 1 >= (int)(32 * B)) &&
-            !__any_sync(0xFFFFFFFFu, esc & GPU_V2_ENC_ESC)) {
+        const unsigned rows_esc = ESC_ROWS ? v2_warp_or(lane_esc) : __any_sync(0xFFFFFFFFu, lane_esc & GPU_V2_ENC_ESC);
+        /* A whole batch of full rows whose words all fit the room: every row
+         * one symbol step and its words, with no test or vote between the
+         * rows.  The coder of a large chunk is bound by its instructions,
+         * and the per-row escape vote and branches were a fifth of its
+         * time: there, only batches without an escape.  The wide batches
+         * take escapes too, with the raw steps only in the rows the warp
+         * knows from one reduction to have one (such a row may emit twice
+         * a lane): where rare values are escaped nearly every batch of 32
+         * rows has one somewhere, and took the way below, about 48
+         * instructions a row against 20 (the many-segment coder did the
+         * same 1.07x slower, at its 64 registers). */
+        if (nb == B && top * 32 <= c && (ESC_ROWS || !rows_esc) &&
+            (WRITE || back + 1 >= (int)(32 * (B + (ESC_ROWS ? __popc(rows_esc) : 0))))) {
 #pragma unroll
             for (unsigned k = 0; k < B; k++) {
-                uint32_t w;
-                int emit;
-                state = gpulz_rans_encode_prepared(state, eb[k].x, eb[k].y, eb[k].z, eb[k].w, &emit, &w);
+                uint32_t w = 0;
+                int emit = 0;
+                if (ESC_ROWS && (rows_esc >> k & 1)) { /* the same for the whole warp */
+                    if (lane_esc >> k & 1)
+                        state = gpulz_rans_encode_raw(state, vb[k], u, &emit, &w);
+                    v2_enc_word<WRITE, false>(emit, w, lanes_above, seg, coded, back);
+                }
+                const uint32_t start = ESC_ROWS ? eb[k].z & ~GPU_V2_ENC_ESC : eb[k].z;
+                state = gpulz_rans_encode_prepared(state, eb[k].x, eb[k].y, start, eb[k].w, &emit, &w);
                 v2_enc_word<WRITE, false>(emit, w, lanes_above, seg, coded, back);
             }
             top -= B;
