@@ -39,9 +39,9 @@ size_t gpulz_batch_room(const gpulz_batch *B, size_t i)
     return want < B->dst_cap[i] ? (size_t)want : B->dst_cap[i];
 }
 
-size_t gpulz_batch_weight(const gpulz_batch *B, size_t i)
+size_t gpulz_batch_weight(const gpulz_batch *B, size_t i, size_t room)
 {
-    return B->compress ? B->src_len[i] : gpulz_batch_room(B, i);
+    return B->compress ? B->src_len[i] : room;
 }
 
 /* ---- host chunks on the CPU ----------------------------------------------- */
@@ -170,7 +170,7 @@ static int host_on_gpu(const gpulz_batch *B)
         return 0;
     uint64_t total = 0;
     for (size_t i = 0; i < B->count; i++)
-        total += gpulz_batch_weight(B, i);
+        total += gpulz_batch_weight(B, i, B->compress ? 0 : gpulz_batch_room(B, i));
     return total / B->count >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
 }
 

@@ -425,7 +425,7 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     w = cap + (B->count ? B->count : 1);
     for (size_t i = 0; i < B->count; i++) {
         cap[i] = gpulz_batch_room(B, i);
-        w[i] = gpulz_batch_weight(B, i);
+        w[i] = gpulz_batch_weight(B, i, cap[i]);
     }
     gpulz_batch_split(B->count, w, parts, cut);
     int sdev = B->cuda_stream ? stream_device(B->cuda_stream) : -1;

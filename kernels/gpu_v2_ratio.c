@@ -351,6 +351,8 @@ static int ratio_at_once(ratio_dec *r)
     gpu_v2_reader R;
     int rc = GPULZ_OK;
     memset(&R, 0, sizeof R);
+    /* each order starts from clean error words: the careful one may follow */
+    GPULZ_CK(cudaMemsetAsync(r->err, 0, 16, r->st));
     if ((rc = ratio_open_flags(r, r->planes + 3, &R, &J)) != GPULZ_OK)
         goto done;
     J.count = r->planes + 3;
@@ -472,7 +474,6 @@ int gpu_v2_decompress_ratio(gpu_ctx *c, const uint8_t *d_src, const uint8_t *h_s
     r.u = gpulz_unit_bytes(L->flags, L->symbol_size);
     gpu_v2_dec_plan_make(n, &r.D);
     r.err = (unsigned *)(scratch + r.D.status);
-    GPULZ_CK(cudaMemsetAsync(r.err, 0, 16, st));
     if ((rc = ratio_prelude(&r)) != GPULZ_OK)
         goto done;
     if (!atomic_load(&tuned_careful)) {

@@ -74,8 +74,10 @@ size_t gpulz_batch_room(const gpulz_batch *B, size_t i);
 
 /* What chunk i's work is reckoned by: its input when compressing, its room
  * when decompressing (the size it declares, not the caller's cap, so that
- * generous caps do not make small chunks look large). */
-size_t gpulz_batch_weight(const gpulz_batch *B, size_t i);
+ * generous caps do not make small chunks look large).  room is
+ * gpulz_batch_room(B, i), which callers have reckoned already (it parses a
+ * decoded chunk's header); compression does not read it. */
+size_t gpulz_batch_weight(const gpulz_batch *B, size_t i, size_t room);
 
 /*
  * Cut chunks 0..count-1, of weights w, into parts runs of consecutive
