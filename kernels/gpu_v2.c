@@ -553,8 +553,13 @@ int gpu_v2_compress(gpu_ctx *c, const uint8_t *d_src, size_t n, const gpulz_para
         M->valid = 1;
     }
     gpulz_fast_hists *const H = &M->H;
-    if ((rc = gpulz_fast_choose(H, g, M->pick, &delta, &split)) != GPULZ_OK)
-        goto done;
+    if (!M->chosen) {
+        if ((rc = gpulz_fast_choose(H, g, M->pick, &M->delta, &M->split)) != GPULZ_OK)
+            goto done;
+        M->chosen = 1;
+    }
+    delta = M->delta;
+    split = M->split;
     if (lzss) {
         rc = gpu_v2_compress_ratio(c, d_src, &L, p, delta, checksum, d_dst, dst_cap, scratch, &P, st, M, dst_len);
         goto done;

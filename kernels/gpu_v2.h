@@ -221,6 +221,10 @@ typedef struct gpu_v2_memo {
     /* the shortest candidate so far (0: none), which ratio's coding must
      * beat (gpu_v2_coding's beat) */
     size_t beat;
+    /* DELTA and SPLIT as gpulz_fast_choose() picks them from H, once for
+     * every candidate of the input (chosen: 1 once picked); the host took
+     * 10-22 us of a 1 MB chunk's auto to pick them again for ratio */
+    int chosen, delta, split;
 } gpu_v2_memo;
 
 /*
