@@ -779,14 +779,34 @@ static void *write_batch_codec(void *arg)
 }
 
 /*
- * The part of chunk c inside the dataset, from raw (the whole chunk, host
- * memory), through H5Dwrite: HDF5's filter stores it as the direct path
- * would.  For the call's last chunk where it is stored unfiltered: HDF5
- * (1.10 to 2.0) keeps the chunk H5Dwrite_chunk stored last in its lookup
- * cache with filter mask 0 whatever the mask given, so that the next read
- * of that chunk ran the filter on its raw bytes and failed ("bad magic")
- * until the dataset was reopened.  Stored this way it is cached right.
+ * HDF5 (1.10 to 2.0) caches the chunk H5Dwrite_chunk stored last in its
+ * lookup cache before it sets the chunk's new filter mask, so the cache
+ * keeps the mask the chunk had before (0 for a new one).  Where an optional
+ * filter's chunk changed from unfiltered to compressed, the next read of it
+ * took the compressed bytes for data; from compressed (or new) to
+ * unfiltered, it ran the filter on raw bytes and failed ("bad magic"), until
+ * the dataset was reopened or another chunk looked up.  So a call's chunks
+ * end with a lookup of its first chunk (refresh_last), which H5Dwrite_chunk
+ * took out of HDF5's chunk cache: HDF5 then reads that chunk's entry from
+ * the index, masks right, into the lookup cache.  A call of one chunk under
+ * an optional filter has no other chunk to look up and goes through HDF5's
+ * filter instead (write_through_filter), which caches what it stores.
  */
+static herr_t refresh_last(const plan *P)
+{
+    herr_t ret_value = 0;
+    chunk_at c;
+    hsize_t size = 0;
+    chunk_locate(P, 0, &c);
+    if (H5Dget_chunk_storage_size(P->dset, c.offset, &size) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot look up the chunks just written");
+done:
+    return ret_value;
+}
+
+/* The part of chunk c inside the dataset, from raw (the whole chunk, host
+ * memory), through H5Dwrite: HDF5's filter stores it as the direct path
+ * would (refresh_last says when). */
 static herr_t write_through_filter(const plan *P, hid_t dxpl, const chunk_at *c, const uint8_t *raw)
 {
     herr_t ret_value = 0;
@@ -798,7 +818,7 @@ static herr_t write_through_filter(const plan *P, hid_t dxpl, const chunk_at *c,
         H5Sselect_hyperslab(file_space, H5S_SELECT_SET, c->offset, NULL, c->valid, NULL) < 0)
         PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTSELECT, -1, "gpulz: cannot select a chunk");
     if (H5Dwrite(P->dset, P->type, mem_space, file_space, dxpl, raw) < 0)
-        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write an unfiltered chunk through HDF5");
+        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk through HDF5");
 done:
     if (mem_space >= 0)
         H5Sclose(mem_space);
@@ -808,8 +828,8 @@ done:
 }
 
 /* Store chunk j of the batch: compressed, or (optional filter, no gain or a
- * failure) unfiltered with the filter's mask bit, as HDF5 would; the
- * call's last chunk unfiltered through HDF5 (write_through_filter). */
+ * failure) unfiltered with the filter's mask bit, as HDF5 would; a call's
+ * only chunk under an optional filter through HDF5 (refresh_last). */
 static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
 {
     herr_t ret_value = 0;
@@ -819,7 +839,8 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
     if (!ok && !P->optional)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1, "gpulz: cannot compress the chunk at %llu: %s: %s",
                       (unsigned long long)c->offset[0], gpulz_strerror(W->statuses[j]), W->detail);
-    if (ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
+    const int through = P->optional && P->nchunks == 1;
+    if (!through && ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
         const uint8_t *bytes = M->device ? W->host_out.p + W->pos[j] : (const uint8_t *)W->dst[j];
         if (H5Dwrite_chunk(P->dset, dxpl, 0, c->offset, W->dst_len[j], bytes) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk");
@@ -831,9 +852,9 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
             PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot fetch a raw chunk");
         raw = W->host_raw;
     }
-    if (W->first + j == P->nchunks - 1) {
+    if (through) {
         if (write_through_filter(P, dxpl, c, raw) < 0)
-            PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write the last chunk");
+            PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write the only chunk");
         goto done;
     }
     if (H5Dwrite_chunk(P->dset, dxpl, 1u, c->offset, P->chunk_bytes, raw) < 0)
@@ -882,6 +903,8 @@ static herr_t write_chunks(const mem *M, const plan *P, hid_t dxpl, const uint8_
         if (after >= P->nchunks)
             break;
     }
+    if (P->nchunks > 1 && refresh_last(P) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: direct chunk write failed");
 done:
     codec_join(&T); /* nothing is freed under the codec */
     write_batch_free(&W[0]);

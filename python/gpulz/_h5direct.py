@@ -292,26 +292,32 @@ def _write_chunks(P, data, M, p):
             stored = {j: packed[a:a + int(dst_len[j])] for a, j in zip(at, kept)}
         else:
             stored = {j: dst[j][:int(dst_len[j])] for j in kept}
+        # HDF5 (1.10 to 2.0) caches the chunk write_direct_chunk stored
+        # last with the filter mask it had before: where an optional
+        # filter's chunk changed between compressed and unfiltered, the next
+        # read of it took gpulz's bytes for data, or ran the filter on raw
+        # bytes and failed.  A call's chunks end with a read of its first
+        # chunk (which write_direct_chunk took out of HDF5's chunk cache), so
+        # that HDF5 caches that chunk's entry from its index instead; a call
+        # of one chunk under an optional filter has no other chunk and goes
+        # through the filter, which caches what it stores.  The C library
+        # does the same (plugin/gpulz_h5direct.c, refresh_last).
+        through = P.optional and P.nchunks == 1
         for j in range(n):
             # backend "gpu" without a usable GPU fails every chunk: that is
             # the caller's argument, refused, not incompressible data
             if not ok[j] and (not P.optional or statuses[j] == C["GPULZ_ERR_NO_GPU"]):
                 _codec._check(int(statuses[j]), "gpulz: cannot compress the chunk at %s"
                               % (where[j],))
-            if j in stored:
-                h5d.write_direct_chunk(where[j], stored[j], 0)
-            elif first + j == P.nchunks - 1:
-                # HDF5 (1.10 to 2.0 at least) caches the chunk that
-                # write_direct_chunk stored last with filter mask 0, whatever
-                # its mask: until another chunk is looked up, a read of it
-                # (h5py's, read_direct_chunk's) decodes its unfiltered bytes
-                # and fails.  The call's last chunk, when unfiltered, goes
-                # through the filter instead, which stores the same bytes
-                # and mask and caches them right.
+            if through:
                 region = tuple(slice(o, o + s.stop) for o, s in zip(where[j], valid[j]))
                 P.dset[region] = _typed(P, M.to_host(src[j]))[valid[j]]
+            elif j in stored:
+                h5d.write_direct_chunk(where[j], stored[j], 0)
             else:
                 h5d.write_direct_chunk(where[j], M.to_host(src[j]), 1)
+    if P.nchunks > 1:
+        h5d.read_direct_chunk(P.locate(0)[0])
 
 
 def _read_stored(h5d, offset):

@@ -470,6 +470,34 @@ def test_h5py_direct():
                   and np.array_equal(out, y[sel]), "%s: read_direct" % what)
             masks = {m for m, _ in same_chunks(ds[0], ds[1], what).values()}
             check(masks == {1}, "%s: filter masks %s" % (what, masks))
+        # chunks that change between compressed and unfiltered, each read
+        # first after the write: HDF5 caches the chunk write_direct_chunk
+        # stored last with the mask it had before, which took gpulz's bytes
+        # for data (unfiltered -> compressed, a later handle) or ran the
+        # filter on raw bytes (compressed through h5py -> unfiltered)
+        low = (np.arange(4 * 4096) % 10).astype(np.uint8)
+        for way in (0, 1):
+            before, after = (low, noise[:4 * 4096]) if way else (noise[:4 * 4096], low)
+            for chunks in (1, 2, 4):
+                for k in range(chunks):
+                    name = "mask_change%d_%d_%d" % (way, chunks, k)
+                    what = "%s, %d chunks, chunk %d read first" % (
+                        "compressed to unfiltered" if way else "unfiltered to compressed", chunks, k)
+                    d = make_dataset(h5py, f, name, (chunks * 4096,), np.uint8, (4096,))
+                    if way:
+                        d[...] = before[:chunks * 4096]
+                    else:
+                        check(gpulz.write_direct(d, before[:chunks * 4096]), "%s: chunk path" % what)
+                        # its only handle closed: a later one starts without HDF5's caches
+                        del d
+                        d = h5py.Dataset(h5py.h5d.open(f.id, name.encode()))
+                    check(gpulz.write_direct(d, after[:chunks * 4096]), "%s: chunk path" % what)
+                    try:
+                        got = d[k * 4096:(k + 1) * 4096]
+                    except OSError as e:
+                        raise Failed("%s: h5py cannot read it back: %s" % (what, e)) from None
+                    check(np.array_equal(got, after[k * 4096:(k + 1) * 4096]),
+                          "%s: h5py reads other data" % what)
         # a compound type of 6 bytes (symbol size 2 from the type)
         rec = np.zeros(3000, dtype=[("a", "<i2"), ("b", "<f4")])
         rec["a"], rec["b"] = sample(3000, np.int16), sample(3000, np.float32, seed=2)
