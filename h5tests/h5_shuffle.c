@@ -5,6 +5,9 @@
  * 1001 elements (4004 bytes) the input is not a multiple of S, so the tail
  * travels as raw bytes (docs/FORMAT.md §1); an 11-byte compound with S 4
  * does the same.  Data must read back and the stored chunks must shrink.
+ * Then filters before gpulz that change the chunk's size (Fletcher-32,
+ * deflate, scaleoffset): gpulz still compresses every chunk, mandatory or
+ * optional, and the data reads back (before_gpulz).
  */
 #include "h5_util.h"
 
@@ -62,6 +65,58 @@ static void pipeline(const char *name, hid_t type, const void *buf, size_t elem,
     H5Sclose(space);
 }
 
+/* Filter `before` ahead of gpulz: the dataset written and closed (a
+ * mandatory filter's failures surface at the close), read back, and slot 5
+ * as input_bytes_from_dcpl says (the chunk size + 4 for Fletcher-32, else
+ * 0).  Behind Fletcher-32 every chunk is stored with gpulz (mask bit 1
+ * clear) and far smaller than the data; behind deflate or scaleoffset an
+ * optional gpulz may find nothing to gain. */
+static void before_gpulz(const char *name, H5Z_filter_t before, unsigned flags, const int32_t *v)
+{
+    hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(H5Pset_chunk(dcpl, 1, chunk) >= 0);
+    if (before == H5Z_FILTER_FLETCHER32)
+        CHECK(H5Pset_fletcher32(dcpl) >= 0);
+    else if (before == H5Z_FILTER_DEFLATE)
+        CHECK(H5Pset_deflate(dcpl, 1) >= 0);
+    else
+        CHECK(H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) >= 0);
+    CHECK(H5Pset_filter(dcpl, H5Z_FILTER_GPULZ, flags, 0, NULL) >= 0);
+    hid_t d = H5Dcreate2(file, name, H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d >= 0);
+    CHECKF(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0 && H5Dclose(d) >= 0,
+           "%s: the write failed", name);
+    d = H5Dopen2(file, name, H5P_DEFAULT);
+    static int32_t back[N];
+    CHECK(d >= 0 && H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+    CHECKF(memcmp(back, v, sizeof back) == 0, "%s: data differ", name);
+    unsigned stored[8];
+    CHECK(h5u_stored_cd(d, stored, NULL, NULL, 0) > H5Z_GPULZ_CD_CHUNK_BYTES);
+    const unsigned want = before == H5Z_FILTER_FLETCHER32 ? CHUNK * 4 + 4 : 0;
+    CHECKF(stored[H5Z_GPULZ_CD_CHUNK_BYTES] == want, "%s: slot 5 holds %u, not %u", name,
+           stored[H5Z_GPULZ_CD_CHUNK_BYTES], want);
+    hsize_t total = 0;
+    for (hsize_t k = 0; k < N / CHUNK; k++) {
+        hsize_t offset[1], size;
+        unsigned mask;
+        haddr_t addr;
+        h5u_chunk_info(d, k, offset, &mask, &addr, &size);
+        /* bit 1: the second filter, gpulz, skipped this chunk */
+        CHECKF(before != H5Z_FILTER_FLETCHER32 || !(mask & 2), "%s: chunk %llu stored without gpulz (mask %u)",
+               name, (unsigned long long)k, mask);
+        total += size;
+    }
+    CHECKF(before != H5Z_FILTER_FLETCHER32 || total < (hsize_t)N, "%s: %llu bytes stored for %d", name,
+           (unsigned long long)total, N * 4);
+    printf("%-22s %s gpulz, slot 5 = %u: %d bytes stored in %llu\n", name,
+           flags == H5Z_FLAG_OPTIONAL ? "optional" : "mandatory", want, N * 4, (unsigned long long)total);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
 int main(void)
 {
     static int32_t ints[N];
@@ -78,6 +133,14 @@ int main(void)
     CHECK(t >= 0 && H5Tset_tag(t, "record") >= 0);
     pipeline("opaque11_S4", t, recs, 11, 4);
     H5Tclose(t);
+    static const H5Z_filter_t befores[] = {H5Z_FILTER_FLETCHER32, H5Z_FILTER_DEFLATE, H5Z_FILTER_SCALEOFFSET};
+    static const char *const names[] = {"fletcher32", "deflate", "scaleoffset"};
+    for (int b = 0; b < 3; b++)
+        for (int opt = 0; opt < 2; opt++) {
+            char name[48];
+            snprintf(name, sizeof name, "%s_then_gpulz_%s", names[b], opt ? "opt" : "mand");
+            before_gpulz(name, befores[b], opt ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, ints);
+        }
     CHECK(H5Fclose(file) >= 0);
     remove("h5_shuffle.h5");
     return 0;

@@ -6,9 +6,10 @@
  * (docs/FORMAT.md), so decoding never depends on cd_values.
  *
  * The one thing decoding takes from cd_values is the dataset's chunk size
- * (slot H5Z_GPULZ_CD_CHUNK_BYTES, written by set_local): HDF5 pads or cuts
- * whatever a filter returns to that size, so a chunk declaring another size
- * is refused before anything is allocated for it.
+ * (slot H5Z_GPULZ_CD_CHUNK_BYTES, written by set_local; with Fletcher-32
+ * before gpulz 4 bytes more, and 0 behind a filter that changes the size):
+ * HDF5 pads or cuts whatever a filter returns to that size, so a chunk
+ * declaring another size is refused before anything is allocated for it.
  *
  * Machine-specific knobs come from the environment, never from cd_values
  * (they would be frozen into files): GPULZ_BACKEND, GPULZ_THREADS,
@@ -233,8 +234,45 @@ done:
     return ret_value;
 }
 
-/* The chunk size set_local recorded, or 0 where it did not (gpulz 0.1's
- * five slots; variable-length data, for which HDF5 skips set_local). */
+/*
+ * What HDF5 hands the filter to compress in dataset dcpl, whose chunks hold
+ * chunk_bytes: the filters before it in the pipeline (HDF5 runs them in the
+ * order they were added) keep the size (shuffle) or append 4 bytes
+ * (Fletcher-32); any other (deflate, scaleoffset, n-bit, a plugin) changes it
+ * chunk by chunk, and *bytes is 0: no exact size, the cap of section 2 of
+ * docs/usage.md instead.  Before this rule every chunk behind such a filter
+ * was refused as the wrong size.
+ */
+static herr_t input_bytes_from_dcpl(H5Z_filter_t id, hid_t dcpl, unsigned chunk_bytes, unsigned *bytes)
+{
+    herr_t ret_value = 0;
+    const int n = H5Pget_nfilters(dcpl);
+    uint64_t total = chunk_bytes;
+    if (n < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filters");
+    for (int i = 0; i < n; i++) {
+        unsigned flags, config;
+        size_t ncd = 0;
+        const H5Z_filter_t f = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, 0, NULL, &config);
+        if (f < 0)
+            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filter %d", i);
+        if (f == id)
+            break;
+        if (f == H5Z_FILTER_FLETCHER32)
+            total += 4;
+        else if (f != H5Z_FILTER_SHUFFLE) {
+            total = 0;
+            break;
+        }
+    }
+    *bytes = total <= CHUNK_BYTES_MAX ? (unsigned)total : 0;
+done:
+    return ret_value;
+}
+
+/* The input size set_local recorded (input_bytes_from_dcpl), or 0 where it
+ * did not (gpulz 0.1's five slots; variable-length data, for which HDF5
+ * skips set_local; a filter before gpulz that changes the size). */
 static size_t chunk_bytes_stored(size_t cd_nelmts, const unsigned cd_values[])
 {
     return cd_nelmts > H5Z_GPULZ_CD_CHUNK_BYTES ? cd_values[H5Z_GPULZ_CD_CHUNK_BYTES] : 0;
@@ -371,7 +409,9 @@ static herr_t set_local(H5Z_filter_t id, hid_t dcpl, hid_t type)
     cd[H5Z_GPULZ_CD_VERSION] = cd[H5Z_GPULZ_CD_MODE] == H5Z_GPULZ_CD_MODE_LZ
                                    ? H5Z_GPULZ_CD_VERSION_LZ
                                    : H5Z_GPULZ_CD_VERSION_CURRENT;
-    if (chunk_bytes_from_dcpl(dcpl, type, &cd[H5Z_GPULZ_CD_CHUNK_BYTES]) < 0)
+    unsigned chunk_bytes;
+    if (chunk_bytes_from_dcpl(dcpl, type, &chunk_bytes) < 0 ||
+        input_bytes_from_dcpl(id, dcpl, chunk_bytes, &cd[H5Z_GPULZ_CD_CHUNK_BYTES]) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot record the chunk size");
     if (H5Pmodify_filter(dcpl, id, pipeline_flags, H5Z_GPULZ_CD_NELMTS_STORED, cd) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot store the filter parameters");
@@ -389,8 +429,9 @@ static void verbose_line(const char *what, size_t in, size_t out, const char *no
 }
 
 /*
- * The size a stored chunk may decompress to: exactly the dataset's chunk size
- * where set_local recorded it, else (0.1 files) 1 byte up to the legacy cap.
+ * The size a stored chunk may decompress to: exactly what set_local recorded
+ * (input_bytes_from_dcpl), else (0.1 files, a filter before gpulz that
+ * changes the size) 1 byte up to the legacy cap.
  * Checked before the declared size is trusted with an allocation.
  */
 static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max)
@@ -410,9 +451,10 @@ static herr_t declared_size_check(uint64_t declared, size_t expected, size_t leg
     if (!expected && declared > legacy_max)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
                       "gpulz: the chunk declares %llu uncompressed bytes, over the %zu-byte cap for "
-                      "datasets that do not record their chunk size (written by gpulz 0.1); raise "
-                      "GPULZ_LEGACY_CHUNK_MAX if the file is trusted, then apply the filter again "
-                      "(h5repack -f DATASET:UD=<id>,0,5,<its PARAMS>) to record the size",
+                      "datasets that do not record their chunk size (written by gpulz 0.1, or with a "
+                      "filter before gpulz that changes the size); raise GPULZ_LEGACY_CHUNK_MAX if "
+                      "the file is trusted (a 0.1 dataset records the size once the filter is applied "
+                      "again: h5repack -f DATASET:UD=<id>,0,5,<its PARAMS>)",
                       (unsigned long long)declared, legacy_max);
 done:
     return ret_value;
