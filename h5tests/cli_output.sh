@@ -174,6 +174,21 @@ grep -q 'is the input' err.log || fail "-o the input: $(cat err.log)"
 ln -s same.raw same.link
 expect 2 "$GPULZ" compress -f same.raw -o same.link
 cmp -s same.raw q.raw || fail "compress -f X -o X (or a link to X) changed X"
+# standard output or a named descriptor open on the input itself (a shell's
+# 1<> or >>): refused as well, the input untouched
+for o in /dev/stdout -; do
+    "$GPULZ" compress same.raw -o $o 1<>same.raw 2>err.log
+    rc=$?
+    [ $rc -eq 2 ] && grep -q 'is the input' err.log || fail "-o $o 1<> the input: exit $rc, $(cat err.log)"
+done
+"$GPULZ" compress same.raw -o /dev/fd/5 5>>same.raw 2>err.log
+rc=$?
+[ $rc -eq 2 ] || fail "-o /dev/fd/5 5>> the input: exit $rc, $(cat err.log)"
+cmp -s same.raw q.raw || fail "compress X -o /dev/stdout 1<>X (or -, or /dev/fd/5 5>>X) changed X"
+# an empty output name is refused before any work
+expect 2 "$GPULZ" compress q.raw -o ''
+grep -q 'empty name' err.log || fail "-o '': $(cat err.log)"
+expect 2 "$GPULZ" gen zeros 10 -o ''
 no_temporaries "descriptors and the input"
 
 # a name as long as the folder allows is written, new or replaced, here and

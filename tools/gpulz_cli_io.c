@@ -317,8 +317,11 @@ static int named_descriptor(const char *path)
 int cli_output_is_input(const char *cmd, const char *in, const char *out)
 {
     struct stat a, b;
-    if (cli_is_std(in) || cli_is_std(out) || named_descriptor(out) >= 0 || stat(in, &a) != 0 ||
-        stat(out, &b) != 0 || !S_ISREG(b.st_mode))
+    /* standard output and named descriptors by what they are open on: a
+     * shell's 1<>FILE or >>FILE makes them the input itself */
+    const int fd = cli_is_std(out) ? STDOUT_FILENO : named_descriptor(out);
+    if (cli_is_std(in) || stat(in, &a) != 0 || (fd >= 0 ? fstat(fd, &b) : stat(out, &b)) != 0 ||
+        !S_ISREG(b.st_mode))
         return 0;
     if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
         return 0;
@@ -330,6 +333,8 @@ int cli_output_is_input(const char *cmd, const char *in, const char *out)
 static int output_open(cli_output *o, const char *path)
 {
     struct stat st;
+    if (path && !*path) /* before the work, not at its end */
+        return cli_error(CLI_USAGE, "output", "an empty name (use - for standard output)");
     if (cli_is_std(path)) {
         o->fd = STDOUT_FILENO;
         return 0;
