@@ -38,6 +38,8 @@ static int bind_all(void *lib)
         {"H5Epush2", offsetof(gpulz_h5_api, Epush2)},
         {"H5Pget_chunk", offsetof(gpulz_h5_api, Pget_chunk)},
         {"H5Pget_filter_by_id2", offsetof(gpulz_h5_api, Pget_filter_by_id2)},
+        {"H5Pget_filter2", offsetof(gpulz_h5_api, Pget_filter2)},
+        {"H5Pget_nfilters", offsetof(gpulz_h5_api, Pget_nfilters)},
         {"H5Pmodify_filter", offsetof(gpulz_h5_api, Pmodify_filter)},
         {"H5Tclose", offsetof(gpulz_h5_api, Tclose)},
         {"H5Tcopy", offsetof(gpulz_h5_api, Tcopy)},

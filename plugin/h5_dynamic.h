@@ -23,6 +23,8 @@ typedef struct gpulz_h5_api {
     __typeof__(H5Epush2) *Epush2;
     __typeof__(H5Pget_chunk) *Pget_chunk;
     __typeof__(H5Pget_filter_by_id2) *Pget_filter_by_id2;
+    __typeof__(H5Pget_filter2) *Pget_filter2;
+    __typeof__(H5Pget_nfilters) *Pget_nfilters;
     __typeof__(H5Pmodify_filter) *Pmodify_filter;
     __typeof__(H5Tclose) *Tclose;
     __typeof__(H5Tcopy) *Tcopy;
@@ -63,6 +65,8 @@ int gpulz_h5_api_load_named(const char *libname);
 #define H5Epush2 (*gpulz_h5.Epush2)
 #define H5Pget_chunk (*gpulz_h5.Pget_chunk)
 #define H5Pget_filter_by_id2 (*gpulz_h5.Pget_filter_by_id2)
+#define H5Pget_filter2 (*gpulz_h5.Pget_filter2)
+#define H5Pget_nfilters (*gpulz_h5.Pget_nfilters)
 #define H5Pmodify_filter (*gpulz_h5.Pmodify_filter)
 #define H5Tclose (*gpulz_h5.Tclose)
 #define H5Tcopy (*gpulz_h5.Tcopy)

@@ -324,7 +324,14 @@ def _host_out(out, size):
     """(what decompress() returns, its bytes as a uint8 array) for an out
     argument and a chunk of size bytes: a new bytearray for None."""
     if out is None:
-        result = bytearray(size)
+        try:
+            result = bytearray(size)
+        except (MemoryError, OverflowError):
+            # a damaged header can declare any size: the caller hears
+            # gpulz's error, not Python's
+            raise GpulzError(C["GPULZ_ERR_NOMEM"], "gpulz: the chunk declares %d uncompressed bytes, "
+                             "which cannot be allocated here (a damaged chunk, or one too large for "
+                             "this machine)" % size) from None
         dst = numpy.frombuffer(result, dtype=numpy.uint8) if size else numpy.empty(0, numpy.uint8)
         return result, dst
     dst = _writable_bytes(out)

@@ -122,6 +122,18 @@ def test_codec():
         again = pickle.loads(pickle.dumps(e))
         check(type(again) is gpulz.GpulzError and again.status == e.status
               and str(again) == str(e), "a pickled GpulzError: %r" % again)
+    # a header declaring more bytes than a process can address (its block
+    # count agreeing, so that the header's own checks pass): gpulz's error,
+    # not Python's OverflowError
+    lie = bytearray(gpulz.compress(np.zeros(1 << 20, np.uint8)))
+    n = 2 ** 63 + 5
+    lie[12:20] = n.to_bytes(8, "little")
+    lie[20:28] = (-(-n // 2048)).to_bytes(8, "little")
+    try:
+        gpulz.decompress(bytes(lie))
+        raise Failed("a chunk declaring 2^63 + 5 bytes was decoded")
+    except gpulz.GpulzError as e:
+        check(e.status < 0, "status of the error")
     return "round trips in modes lz, fast, ratio, auto; typed arguments; damaged input refused"
 
 
