@@ -333,6 +333,22 @@ static void fill_value(void)
     printf("fill value             edge padding identical, unallocated chunks read as the fill value\n");
     H5Sclose(fs);
     H5Dclose(d);
+    /* a fill value HDF5 never writes: reading, it leaves the buffer as it is
+     * where no chunk is allocated, and a direct read must give the same */
+    CHECK(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0);
+    d = make("fill_never", H5T_NATIVE_INT32, 2, dims, dcpl);
+    fs = H5Dget_space(d);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+    CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_INT32, fs, H5P_DEFAULT, part, &direct) >= 0);
+    for (int i = 0; i < 100 * 70; i++)
+        want[i] = back[i] = -7;
+    CHECK(H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, want) >= 0);
+    CHECK(gpulz_h5_read_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0);
+    CHECKF(memcmp(back, want, sizeof want) == 0, "fill time never: the direct read gives %d where HDF5 gives %d",
+           back[0], want[0]);
+    printf("fill value             never written: the direct read leaves unallocated chunks as HDF5 does\n");
+    H5Sclose(fs);
+    H5Dclose(d);
     H5Pclose(dcpl);
 }
 

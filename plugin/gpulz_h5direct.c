@@ -301,6 +301,19 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
         ret_value = 0;
         goto done;
     }
+    /* reading, HDF5 leaves the caller's buffer as it is where a chunk is
+     * not allocated and the fill value is never written, or undefined: its
+     * own path does that */
+    if (!writing) {
+        H5D_fill_value_t status;
+        H5D_fill_time_t when;
+        if (H5Pfill_value_defined(P->dcpl, &status) < 0 || H5Pget_fill_time(P->dcpl, &when) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's fill value");
+        if (when == H5D_FILL_TIME_NEVER || status == H5D_FILL_VALUE_UNDEFINED) {
+            ret_value = 0;
+            goto done;
+        }
+    }
     if (writing &&
         (H5Z_gpulz_environment_params(&P->p) < 0 || H5Z_gpulz_encoder_params(ncd, cd, &P->p) < 0))
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: cannot take the filter's settings");

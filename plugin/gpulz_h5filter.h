@@ -82,9 +82,11 @@ herr_t gpulz_h5_register(void);
  * conversion) and holds no variable-length data or reference at any depth,
  * the layout is chunked,
  * the pipeline holds the gpulz filter alone, the dataset does not set
- * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, and, writing, the file is not open
+ * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, writing, the file is not open
  * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
- * write a file per rank, or see docs/usage.md section 9).  Otherwise the
+ * write a file per rank, or see docs/usage.md section 9), and, reading, the
+ * fill value is defined and not H5D_FILL_TIME_NEVER (HDF5 then leaves the
+ * buffer as it is where no chunk is allocated).  Otherwise the
  * same call is made through H5Dwrite/H5Dread (with an MPI-IO file, as
  * collectively as dxpl says), correctly and at HDF5's speed.  *direct (may
  * be NULL) receives 1 when the chunk path was taken, else 0.  The host

@@ -185,6 +185,12 @@ def _plan(h5py, dset, selection, dtype, writing):
     for a, b, c, n in zip(box[0], box[1], dset.chunks, dset.shape):
         if a % c or (b % c and b != n):
             return None
+    # reading, HDF5 leaves the caller's buffer as it is where a chunk is not
+    # allocated and the fill value is never written, or undefined: h5py's
+    # path does that
+    if not writing and (dcpl.get_fill_time() == h5py.h5d.FILL_TIME_NEVER or
+                        dcpl.fill_value_defined() == h5py.h5d.FILL_VALUE_UNDEFINED):
+        return None
     P = _Plan(dset, box, dtype)
     P.optional = bool(flags & h5py.h5z.FLAG_OPTIONAL)
     if writing:

@@ -450,6 +450,15 @@ def test_h5py_direct():
             ds[0][...] = y
             check(gpulz.write_direct(ds[1], y), "%s: chunk path not taken" % what)
             same_chunks(ds[0], ds[1], what)
+        # a fill value HDF5 never writes: where no chunk is allocated HDF5
+        # does not give it, and read_direct must read what h5py reads
+        d = make_dataset(h5py, f, "fill_never_read", y.shape, y.dtype, (256,), fill=7,
+                         fill_time=h5py.h5d.FILL_TIME_NEVER)
+        check(gpulz.write_direct(d, y[:256], np.s_[:256]), "fill never: chunk path not taken")
+        out, ref = np.full(y.shape, -5, y.dtype), d[...]
+        gpulz.read_direct(d, out)
+        check(np.array_equal(out, ref), "fill never: read_direct gives %r where h5py gives %r"
+              % (out[300], ref[300]))
         noise = np.random.default_rng(3).integers(0, 256, 20000).astype(np.uint8)
         for mandatory in (False, True):
             what = "incompressible, %s" % ("mandatory" if mandatory else "optional")
