@@ -22,6 +22,12 @@ expect 2 "$GPULZ" compress --level 5 q.raw -o o.gplz
 expect 2 "$GPULZ" compress --level 2 --window 40 q.raw -o o.gplz
 expect 2 "$GPULZ" compress --block 1000 q.raw -o o.gplz
 expect 2 "$GPULZ" compress --block 32768 q.raw -o o.gplz
+# every out-of-range block size hears the rule, 0 included
+expect 2 "$GPULZ" compress --block 0 q.raw -o o.gplz
+grep -q 'not a power of two in 256..16384' err.log || fail "--block 0: $(cat err.log)"
+# a size past 64 bits is too large, not "not a size"
+expect 2 "$GPULZ" gen zeros 99999999999999999999
+grep -q 'too large' err.log || fail "gen zeros 2^66: $(cat err.log)"
 expect 2 "$GPULZ" compress --backend tpu q.raw -o o.gplz
 expect 2 "$GPULZ" compress q.raw q.raw -o o.gplz
 expect 2 "$GPULZ" compress q.raw -o

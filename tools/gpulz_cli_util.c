@@ -121,9 +121,9 @@ int cli_parse_size(const char *cmd, const char *opt, const char *s, size_t *out)
         end += 2;
     else if (shift && (*end == 'B' || *end == 'b'))
         end++;
-    if (*end || errno)
+    if (*end || (errno && errno != ERANGE))
         return cli_usage_error(cmd, "%s: '%s' is not a size (bytes, or with K, M, G, T)", opt, s);
-    if (v > (SIZE_MAX >> shift))
+    if (errno == ERANGE || v > (SIZE_MAX >> shift))
         return cli_usage_error(cmd, "%s: %s is too large for this machine", opt, s);
     *out = (size_t)(v << shift);
     return 0;
@@ -248,8 +248,8 @@ int cli_format_option(const char *cmd, int c, const char *arg, unsigned long sym
         o->window_set = 1;
         return 0;
     case 'b':
-        if (cli_parse_uint(cmd, "--block", arg, 1, GPULZ_BLOCK_MAX, &v) ||
-            cli_check_block(cmd, "--block", v))
+        /* the range is cli_check_block's to name: a power of two in MIN..MAX */
+        if (cli_parse_uint(cmd, "--block", arg, 0, ULONG_MAX, &v) || cli_check_block(cmd, "--block", v))
             return CLI_USAGE;
         o->block = v;
         return 0;
