@@ -141,6 +141,25 @@ int main(void)
             snprintf(name, sizeof name, "%s_then_gpulz_%s", names[b], opt ? "opt" : "mand");
             before_gpulz(name, befores[b], opt ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, ints);
         }
+    /* behind deflate a chunk is read with the cap: one that could pass it
+     * is refused at creation, with the reason */
+    {
+        hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
+        hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        CHECK(H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_deflate(dcpl, 1) >= 0 &&
+              H5Pset_filter(dcpl, H5Z_FILTER_GPULZ, H5Z_FLAG_MANDATORY, 0, NULL) >= 0);
+        setenv("GPULZ_LEGACY_CHUNK_MAX", "4K", 1);
+        hid_t d;
+        H5E_BEGIN_TRY { d = H5Dcreate2(file, "over_cap", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT); }
+        H5E_END_TRY;
+        CHECKF(d < 0, "deflate then gpulz, %d-byte chunks under a 4 KiB cap: created", CHUNK * 4);
+        const char *text = h5u_error_text();
+        CHECKF(strstr(text, "could not be read back"), "over the cap: the error stack holds\n%s", text);
+        unsetenv("GPULZ_LEGACY_CHUNK_MAX");
+        H5Pclose(dcpl);
+        H5Sclose(space);
+        printf("deflate_then_gpulz      chunks that could pass the read cap refused at creation\n");
+    }
     CHECK(H5Fclose(file) >= 0);
     remove("h5_shuffle.h5");
     return 0;

@@ -410,9 +410,24 @@ static herr_t set_local(H5Z_filter_t id, hid_t dcpl, hid_t type)
                                    ? H5Z_GPULZ_CD_VERSION_LZ
                                    : H5Z_GPULZ_CD_VERSION_CURRENT;
     unsigned chunk_bytes;
+    filter_env env;
     if (chunk_bytes_from_dcpl(dcpl, type, &chunk_bytes) < 0 ||
         input_bytes_from_dcpl(id, dcpl, chunk_bytes, &cd[H5Z_GPULZ_CD_CHUNK_BYTES]) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot record the chunk size");
+    /* behind a filter that changes the size, chunks are read with the cap
+     * (declared_size_check), and such a filter may hand gpulz a little more
+     * than the chunk (deflate's worst case, scaleoffset's header): a chunk
+     * size that could pass the cap is refused now, not found unreadable
+     * after the data is written */
+    if (environment_read(&env) < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: a GPULZ_* environment variable is invalid");
+    if (!cd[H5Z_GPULZ_CD_CHUNK_BYTES] &&
+        (uint64_t)chunk_bytes + chunk_bytes / 64 + 4096 > (uint64_t)env.legacy_max)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1,
+                      "gpulz: behind a filter that changes the chunk's size (deflate, scaleoffset, ...), "
+                      "chunks of %u bytes could not be read back under the %zu-byte cap "
+                      "(GPULZ_LEGACY_CHUNK_MAX): use smaller chunks, or put gpulz first",
+                      chunk_bytes, env.legacy_max);
     if (H5Pmodify_filter(dcpl, id, pipeline_flags, H5Z_GPULZ_CD_NELMTS_STORED, cd) < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_SETLOCAL, -1, "gpulz: cannot store the filter parameters");
 done:
@@ -434,7 +449,7 @@ static void verbose_line(const char *what, size_t in, size_t out, const char *no
  * changes the size) 1 byte up to the legacy cap.
  * Checked before the declared size is trusted with an allocation.
  */
-static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max)
+static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max, int recorded)
 {
     herr_t ret_value = 0;
     if (expected && declared != expected)
@@ -448,13 +463,18 @@ static herr_t declared_size_check(uint64_t declared, size_t expected, size_t leg
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
                       "gpulz: the chunk declares 0 uncompressed bytes but no dataset has empty "
                       "chunks: a damaged or forged chunk");
+    if (!expected && declared > legacy_max && recorded)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
+                      "gpulz: the chunk declares %llu uncompressed bytes, over the %zu-byte cap for "
+                      "datasets that do not record their chunk size (here a filter before gpulz "
+                      "changes it); raise GPULZ_LEGACY_CHUNK_MAX if the file is trusted",
+                      (unsigned long long)declared, legacy_max);
     if (!expected && declared > legacy_max)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
                       "gpulz: the chunk declares %llu uncompressed bytes, over the %zu-byte cap for "
-                      "datasets that do not record their chunk size (written by gpulz 0.1, or with a "
-                      "filter before gpulz that changes the size); raise GPULZ_LEGACY_CHUNK_MAX if "
-                      "the file is trusted (a 0.1 dataset records the size once the filter is applied "
-                      "again: h5repack -f DATASET:UD=<id>,0,5,<its PARAMS>)",
+                      "datasets that do not record their chunk size (written by gpulz 0.1); raise "
+                      "GPULZ_LEGACY_CHUNK_MAX if the file is trusted, then apply the filter again "
+                      "(h5repack -f DATASET:UD=<id>,0,5,<its PARAMS>) to record the size",
                       (unsigned long long)declared, legacy_max);
 done:
     return ret_value;
@@ -492,7 +512,7 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot decompress a %zu-byte chunk: %s: %s", nbytes,
                           gpulz_strerror(rc), gpulz_last_error());
-        if (declared_size_check(declared, expected, env.legacy_max) < 0)
+        if (declared_size_check(declared, expected, env.legacy_max, cd_nelmts > H5Z_GPULZ_CD_CHUNK_BYTES) < 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: refusing a %zu-byte stored chunk", nbytes);
         out_cap = declared ? (size_t)declared : 1;

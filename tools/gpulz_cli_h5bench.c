@@ -712,7 +712,7 @@ static int flush_out(void)
 /* A CSV field: quoted where it holds a comma, a quote or a space. */
 static void csv_field(const char *s, int last)
 {
-    if (strpbrk(s, ",\" ")) {
+    if (strpbrk(s, ",\" \n\r")) {
         putchar('"');
         for (; *s; s++) {
             if (*s == '"')
