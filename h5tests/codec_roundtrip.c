@@ -540,6 +540,30 @@ static void params(void)
     TU_CHECK(gpulz_chunk_info_get(NULL, 28, &info) == GPULZ_ERR_PARAM, "info of NULL");
     TU_CHECK(gpulz_strerror(GPULZ_ERR_CORRUPT)[0] && gpulz_strerror(12345)[0], "strerror texts");
     TU_CHECK(gpulz_version_string()[0] == '0' + GPULZ_VERSION_MAJOR, "version string");
+    /* in place, or overlapping: refused, every mode (an encoder wrote over
+     * input it had still to read; auto's checksum then matched the damage) */
+    static uint8_t buf[2 * 10000 + 4096];
+    for (int m = 0; m < 4; m++) {
+        gpulz_params q;
+        gpulz_params_init(&q);
+        q.mode = (gpulz_mode)m;
+        for (size_t i = 0; i < 10000; i++)
+            buf[i] = (uint8_t)(i / 3 % 251);
+        size_t clen = 0, dlen = 0;
+        TU_CHECK(gpulz_compress(buf, 10000, buf, sizeof buf, &clen, &q) == GPULZ_ERR_PARAM,
+                 "mode %d: compress in place accepted", m);
+        TU_CHECK(gpulz_compress(buf, 10000, buf + 9999, sizeof buf - 9999, &clen, &q) == GPULZ_ERR_PARAM,
+                 "mode %d: compress into an overlapping dst accepted", m);
+        TU_CHECK(gpulz_compress(buf, 10000, buf + 10000, sizeof buf - 10000, &clen, &q) == GPULZ_OK,
+                 "mode %d: compress into the bytes right after src refused", m);
+        memmove(buf, buf + 10000, clen);
+        TU_CHECK(gpulz_decompress(buf, clen, buf + clen - 1, sizeof buf - clen + 1, &dlen, NULL) ==
+                     GPULZ_ERR_PARAM,
+                 "mode %d: decompress into an overlapping dst accepted", m);
+        TU_CHECK(gpulz_decompress(buf, clen, buf + clen, sizeof buf - clen, &dlen, NULL) == GPULZ_OK &&
+                     dlen == 10000 && buf[clen + 9999] == (uint8_t)(9999 / 3 % 251),
+                 "mode %d: decompress right after src", m);
+    }
 }
 
 int main(int argc, char **argv)

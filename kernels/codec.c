@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "cpu_codec.h"
@@ -460,6 +461,15 @@ static int host_compress_v2(const uint8_t *src, size_t n, uint8_t *dst, size_t d
     return rc;
 }
 
+/* Whether [a, a + an) and [b, b + bn) share a byte: an encoder reads its
+ * input after it has written output, so in-place calls wrote chunks of
+ * overwritten data, auto's with a checksum to match. */
+static int buffers_overlap(const void *a, size_t an, const void *b, size_t bn)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return an && bn && a && b && x < y + bn && y < x + an;
+}
+
 int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                    const gpulz_params *p)
 {
@@ -468,6 +478,8 @@ int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t 
         return rc;
     if ((!src && n) || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    if (buffers_overlap(src, n, dst, dst_cap))
+        return gpulz_fail(GPULZ_ERR_PARAM, "src and dst overlap");
     size_t bound = gpulz_compress_bound(n, p);
     if (bound == 0)
         return gpulz_fail(GPULZ_ERR_PARAM, "input of %zu bytes is too large", n);
@@ -599,6 +611,8 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
     }
     if (!src || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
+    if (buffers_overlap(src, n, dst, dst_cap))
+        return gpulz_fail(GPULZ_ERR_PARAM, "src and dst overlap");
     int rc = run_params_check(p);
     if (rc != GPULZ_OK)
         return rc;

@@ -129,7 +129,8 @@ size_t gpulz_compress_bound(size_t n, const gpulz_params *p);
  * compressed size.  The output depends only on src, n, symbol_size, window, mode,
  * block_symbols and flags: every backend and thread count writes the same
  * bytes.  With dst_cap below gpulz_compress_bound() the call still succeeds
- * when the result fits, else it returns GPULZ_ERR_DST_SIZE.
+ * when the result fits, else it returns GPULZ_ERR_DST_SIZE.  src and dst must
+ * not overlap (GPULZ_ERR_PARAM where they do).
  */
 int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                    const gpulz_params *p);
@@ -182,6 +183,7 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
  * checked: damaged input returns GPULZ_ERR_CORRUPT or GPULZ_ERR_TRUNCATED and
  * nothing is read or written outside the buffers.  p may be NULL (defaults);
  * only p->threads and p->backend are used, and checked (GPULZ_ERR_PARAM).
+ * src and dst must not overlap (GPULZ_ERR_PARAM where they do).
  */
 int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                      const gpulz_params *p);
@@ -233,7 +235,8 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * count entries each, owned by the caller and only read (dst_len, statuses:
  * written) during the call; the buffers they point to are host memory or
  * device memory of one device, as memory says.  Chunks are independent:
- * their buffers must not overlap one another's dst.  src[i] may be NULL
+ * no buffer may overlap any chunk's dst, its own chunk's included (a host
+ * chunk on the CPU gets GPULZ_ERR_PARAM for its own).  src[i] may be NULL
  * where src_len[i] is 0.
  *
  * statuses[i] receives chunk i's gpulz_status and dst_len[i] its length
