@@ -170,7 +170,7 @@ static int host_on_gpu(const gpulz_batch *B)
         return 0;
     uint64_t total = 0;
     for (size_t i = 0; i < B->count; i++)
-        total += gpulz_batch_weight(B, i, B->compress ? 0 : gpulz_batch_room(B, i));
+        total += gpulz_batch_weight(B, i, gpulz_batch_room(B, i));
     return total / B->count >= gpulz_gpu_min_bytes() && gpulz_gpu_usable();
 }
 

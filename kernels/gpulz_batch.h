@@ -75,8 +75,8 @@ size_t gpulz_batch_room(const gpulz_batch *B, size_t i);
 /* What chunk i's work is reckoned by: its input when compressing, its room
  * when decompressing (the size it declares, not the caller's cap, so that
  * generous caps do not make small chunks look large).  room is
- * gpulz_batch_room(B, i), which callers have reckoned already (it parses a
- * decoded chunk's header); compression does not read it. */
+ * gpulz_batch_room(B, i), which callers reckon once (it parses a decoded
+ * chunk's header) for the weight and the staging alike. */
 size_t gpulz_batch_weight(const gpulz_batch *B, size_t i, size_t room);
 
 /*

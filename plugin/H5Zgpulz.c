@@ -449,6 +449,7 @@ static void verbose_line(const char *what, size_t in, size_t out, const char *no
  * changes the size) 1 byte up to the legacy cap.
  * Checked before the declared size is trusted with an allocation.
  */
+/* recorded: the dataset has slot 5, whose 0 set_local wrote (not a 0.1 file) */
 static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max, int recorded)
 {
     herr_t ret_value = 0;
@@ -463,19 +464,17 @@ static herr_t declared_size_check(uint64_t declared, size_t expected, size_t leg
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
                       "gpulz: the chunk declares 0 uncompressed bytes but no dataset has empty "
                       "chunks: a damaged or forged chunk");
-    if (!expected && declared > legacy_max && recorded)
-        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
-                      "gpulz: the chunk declares %llu uncompressed bytes, over the %zu-byte cap for "
-                      "datasets that do not record their chunk size (here a filter before gpulz "
-                      "changes it); raise GPULZ_LEGACY_CHUNK_MAX if the file is trusted",
-                      (unsigned long long)declared, legacy_max);
+    /* why this dataset records no size, and what recording it would take */
     if (!expected && declared > legacy_max)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1,
                       "gpulz: the chunk declares %llu uncompressed bytes, over the %zu-byte cap for "
-                      "datasets that do not record their chunk size (written by gpulz 0.1); raise "
-                      "GPULZ_LEGACY_CHUNK_MAX if the file is trusted, then apply the filter again "
-                      "(h5repack -f DATASET:UD=<id>,0,5,<its PARAMS>) to record the size",
-                      (unsigned long long)declared, legacy_max);
+                      "datasets that do not record their chunk size (%s); raise "
+                      "GPULZ_LEGACY_CHUNK_MAX if the file is trusted%s",
+                      (unsigned long long)declared, legacy_max,
+                      recorded ? "a filter before gpulz changes it, or the data has variable length"
+                               : "written by gpulz 0.1",
+                      recorded ? "" : ", then apply the filter again (h5repack -f DATASET:UD=<id>,0,5,<its "
+                                      "PARAMS>) to record the size");
 done:
     return ret_value;
 }
