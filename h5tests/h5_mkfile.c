@@ -17,6 +17,23 @@
  *   /records      11-byte compound[20000], chunks of 5000
  *   /names        variable-length strings[4] (skipped)
  *   /scalar       a scalar double (skipped)
+ *
+ * h5_mkfile --links FILE OTHER writes the input of `gpulz bench` through
+ * links: one dataset under several names, links into OTHER, a group cycle.
+ *   /data          uint16[65536], chunks of 16384 (runs: compressible)
+ *   /grp/copy      a second hard link to /data
+ *   /grp/field     float32[100][100], chunks of 50x50
+ *   /grp/loop      a hard link to /grp (a cycle)
+ *   /grp/near      a soft link to "field" (relative to /grp)
+ *   /soft          a soft link to /data
+ *   /sgrp          a soft link to /grp
+ *   /dangling      a soft link to /nowhere
+ *   /ext           an external link to OTHER:/target
+ *   /extgrp        an external link to OTHER:/ (its root group)
+ *   /a_first       a hard link to /grp/field made after it, but first by name,
+ *                  the order in which h5repack (and H5Lvisit) meets names
+ * and OTHER:
+ *   /target        int32[10000], chunks of 5000
  */
 #include "h5_util.h"
 
@@ -110,12 +127,55 @@ static int bench_file(const char *path)
     return 0;
 }
 
+static int links_file(const char *path, const char *other)
+{
+    static uint16_t data[65536];
+    static float field[100][100];
+    static int32_t target[10000];
+    for (int i = 0; i < 65536; i++)
+        data[i] = (uint16_t)(i / 64);
+    for (int i = 0; i < 100; i++)
+        for (int j = 0; j < 100; j++)
+            field[i][j] = (float)(i / 10) + (float)(j / 25) * 0.5f;
+    for (int i = 0; i < 10000; i++)
+        target[i] = i / 16;
+    const hsize_t n_data = 65536, c_data = 16384, d_field[2] = {100, 100}, c_field[2] = {50, 50},
+                  n_target = 10000, c_target = 5000;
+
+    hid_t o = H5Fcreate(other, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(o >= 0);
+    put_chunked(o, "target", H5T_STD_I32LE, 1, &n_target, &c_target, target);
+    CHECK(H5Fclose(o) >= 0);
+
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0);
+    put_chunked(f, "data", H5T_STD_U16LE, 1, &n_data, &c_data, data);
+    hid_t g = H5Gcreate2(f, "grp", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(g >= 0);
+    put_chunked(g, "field", H5T_IEEE_F32LE, 2, d_field, c_field, field);
+    H5Gclose(g);
+    CHECK(H5Lcreate_hard(f, "/data", f, "/grp/copy", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_hard(f, "/grp", f, "/grp/loop", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_hard(f, "/grp/field", f, "/a_first", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_soft("field", f, "/grp/near", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_soft("/data", f, "/soft", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_soft("/grp", f, "/sgrp", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_soft("/nowhere", f, "/dangling", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_external(other, "/target", f, "/ext", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_external(other, "/", f, "/extgrp", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Fclose(f) >= 0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--bench"))
         return bench_file(argv[2]);
+    if (argc == 4 && !strcmp(argv[1], "--links"))
+        return links_file(argv[2], argv[3]);
     if (argc != 2) {
-        fprintf(stderr, "usage: h5_mkfile FILE | h5_mkfile --bench FILE\n");
+        fprintf(stderr,
+                "usage: h5_mkfile FILE | h5_mkfile --bench FILE | h5_mkfile --links FILE OTHER\n");
         return 99;
     }
     static int32_t zeros[4096], ramp[200000];

@@ -24,6 +24,7 @@
  * as h5repack would with the same environment.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 
 #include "gpulz_cli.h"
 #include "gpulz_h5filter.h"
+#include "h5_compat.h"
 
 #define MB 1e6
 /* a chunk for a dataset stored contiguous: whole fastest-varying dimensions
@@ -86,8 +88,8 @@ static const plugin_setting plugin_settings[] = {
 /* ---- what was asked and found -------------------------------------------- */
 
 typedef struct h5_target {
-    char *path;
-    char skip[160]; /* why it is not benched; empty when it is */
+    char *path;      /* the dataset's, as h5repack names it (below); or what was asked, skipped */
+    char skip[1024]; /* why it is not benched; empty when it is */
     int rank;
     hsize_t dims[H5S_MAX_RANK], chunk[H5S_MAX_RANK];
     int picked; /* chunking chosen here: the dataset is not chunked in the file */
@@ -387,78 +389,317 @@ done:
 
 /* ---- finding the datasets ----------------------------------------------- */
 
+/*
+ * Each dataset is benched once, under the path h5repack knows it by: the
+ * first path of hard links that H5Lvisit meets from the root (by name,
+ * increasing), as h5repack's traversal lists a file.  h5repack's -f and -l
+ * act on that path only: another hard link's path, a soft link's or a path
+ * through one are taken with exit 0 and change nothing.  So objects are told
+ * apart by what they are (gpulz_h5_objid), not by the path that reached them.
+ */
+typedef struct named_obj {
+    char *path;
+    gpulz_h5_objid id;
+    int taken; /* in the list of datasets to bench */
+} named_obj;
+
+/* Every dataset of the file, under that path, in gpulz_h5_objid_cmp's order:
+ * a search is a bisection, not a pass over a file's many thousand datasets. */
+typedef struct obj_index {
+    named_obj *o;
+    unsigned n, cap;
+} obj_index;
+
 typedef struct target_list {
     h5_target *t;
     unsigned n, cap;
-    const char *prefix; /* the visited group's path, "" for the root */
-    int failed;
+    char **notes; /* "PATH: benched as ..." for a path asked for that names a dataset otherwise */
+    unsigned nnotes;
 } target_list;
 
-/* Add path unless it is there already (a dataset named and inside a group named). */
-static int add_target(target_list *L, const char *path)
+typedef struct visit_ctx {
+    hid_t f;
+    gpulz_h5_objid root; /* its file number tells the file's objects from another file's */
+    obj_index *index;
+    target_list *L;     /* NULL while the index is built */
+    const char *prefix; /* the visited group's path as asked, "" for the root */
+    int nomem;
+} visit_ctx;
+
+/* 1 where id is in X at *at, 0 where it is not and would go at *at, -1
+ * where HDF5 cannot compare the two. */
+static int index_seek(hid_t f, const obj_index *X, const gpulz_h5_objid *id, unsigned *at)
 {
-    for (unsigned i = 0; i < L->n; i++)
-        if (!strcmp(L->t[i].path, path))
-            return 0;
+    unsigned lo = 0, hi = X->n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        int cmp;
+        if (gpulz_h5_objid_cmp(f, &X->o[mid].id, id, &cmp) < 0)
+            return -1;
+        if (cmp == 0) {
+            *at = mid;
+            return 1;
+        }
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *at = lo;
+    return 0;
+}
+
+static int index_insert(obj_index *X, unsigned at, const char *path, const gpulz_h5_objid *id)
+{
+    if (X->n == X->cap) {
+        unsigned cap = X->cap ? 2 * X->cap : 16;
+        named_obj *o = realloc(X->o, cap * sizeof *o);
+        if (!o)
+            return -1;
+        X->o = o;
+        X->cap = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return -1;
+    memmove(&X->o[at + 1], &X->o[at], (X->n - at) * sizeof *X->o);
+    X->o[at] = (named_obj){.path = copy, .id = *id};
+    X->n++;
+    return 0;
+}
+
+static h5_target *new_target(target_list *L, const char *path)
+{
     if (L->n == L->cap) {
         unsigned cap = L->cap ? 2 * L->cap : 16;
         h5_target *t = realloc(L->t, cap * sizeof *t);
         if (!t)
-            return -1;
+            return NULL;
         L->t = t;
         L->cap = cap;
     }
     h5_target *t = &L->t[L->n];
     memset(t, 0, sizeof *t);
     if (!(t->path = strdup(path)))
-        return -1;
+        return NULL;
     L->n++;
+    return t;
+}
+
+/* path, skipped for the reason fmt gives, unless L has it. */
+static int add_skipped(target_list *L, const char *path, const char *fmt, ...)
+{
+    for (unsigned i = 0; i < L->n; i++)
+        if (L->t[i].skip[0] && !strcmp(L->t[i].path, path))
+            return 0;
+    h5_target *t = new_target(L, path);
+    if (!t)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->skip, sizeof t->skip, fmt, ap);
+    va_end(ap);
     return 0;
+}
+
+/* path opened as obj, in another file than the one benched: an external
+ * link on the way, which h5repack copies as a link. */
+static int skip_elsewhere(target_list *L, const char *path, hid_t obj)
+{
+    char file[512], where[512];
+    if (H5Fget_name(obj, file, sizeof file) <= 0)
+        snprintf(file, sizeof file, "(a file HDF5 does not name)");
+    if (H5Iget_name(obj, where, sizeof where) <= 0)
+        snprintf(where, sizeof where, "(a path HDF5 does not name)");
+    H5Eclear2(H5E_DEFAULT);
+    return add_skipped(L, path,
+                       "in another file, %s:%s (through an external link): h5repack of this file "
+                       "cannot filter it; bench and repack that file",
+                       file, where);
+}
+
+/* path, the external link name of loc that could not be opened for why:
+ * the file and path its value names.  size: the value's bytes. */
+static int skip_external_link(target_list *L, hid_t loc, const char *name, const char *path,
+                              size_t size, const char *why)
+{
+    const char *file = "?", *where = "?";
+    unsigned flags;
+    char *val = malloc(size ? size : 1);
+    if (!val)
+        return -1;
+    if (H5Lget_val(loc, name, val, size, H5P_DEFAULT) < 0 ||
+        H5Lunpack_elink_val(val, size, &flags, &file, &where) < 0)
+        file = where = "?";
+    H5Eclear2(H5E_DEFAULT);
+    int rc = add_skipped(L, path,
+                         "an external link to %s:%s, in another file (which cannot be opened "
+                         "here: %s): h5repack of this file cannot filter it",
+                         file, where, why);
+    free(val);
+    return rc;
+}
+
+/* 1 where the last link of path is an external link (*size: its value's bytes). */
+static int external_link(hid_t loc, const char *path, size_t *size)
+{
+    H5L_info_t info;
+    int ext = H5Lget_info(loc, path, &info, H5P_DEFAULT) >= 0 && info.type == H5L_TYPE_EXTERNAL;
+    H5Eclear2(H5E_DEFAULT);
+    if (ext && size)
+        *size = info.u.val_size;
+    return ext;
+}
+
+/* The dataset obj, reached by path: into the index while it is built, else
+ * into the list, once, under its path in the index (*as, where not NULL). */
+static int take(visit_ctx *V, hid_t obj, const char *path, const char **as)
+{
+    char why[160];
+    gpulz_h5_objid id;
+    unsigned k;
+    int found = gpulz_h5_objid_get(obj, &id) < 0 ? -1 : 0;
+    if (!found && id.fileno != V->root.fileno)
+        return V->L ? skip_elsewhere(V->L, path, obj) : 0;
+    if (!found)
+        found = index_seek(V->f, V->index, &id, &k);
+    if (found < 0) {
+        /* left out of the index, it is skipped wherever a path reaches it */
+        h5_reason(why, sizeof why);
+        return V->L ? add_skipped(V->L, path, "cannot be identified (%s)", why) : 0;
+    }
+    if (!V->L)
+        return found ? 0 : index_insert(V->index, k, path, &id);
+    if (!found)
+        return add_skipped(V->L, path,
+                           "no path of hard links from the root reaches it (h5repack "
+                           "could not name it)");
+    named_obj *o = &V->index->o[k];
+    if (as)
+        *as = o->path;
+    if (o->taken)
+        return 0; /* a dataset named and inside a group named, or under two names */
+    o->taken = 1;
+    return new_target(V->L, o->path) ? 0 : -1;
 }
 
 static herr_t visit_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
 {
-    target_list *L = data;
-    if (info->type != H5L_TYPE_HARD)
-        return 0; /* soft and external links: their targets are visited where they live */
-    hid_t obj = H5Oopen(g, name, H5P_DEFAULT);
-    if (obj < 0) {
-        H5Eclear2(H5E_DEFAULT);
+    visit_ctx *V = data;
+    char why[160];
+    /* the index takes the hard links only, the ones H5Lvisit goes through,
+     * so that the first path it meets is h5repack's */
+    if (info->type != H5L_TYPE_HARD &&
+        (!V->L || (info->type != H5L_TYPE_SOFT && info->type != H5L_TYPE_EXTERNAL)))
         return 0;
-    }
-    int dataset = H5Iget_type(obj) == H5I_DATASET;
-    H5Oclose(obj);
-    if (!dataset)
-        return 0;
-    char *path = malloc(strlen(L->prefix) + strlen(name) + 2);
+    char *path = malloc(strlen(V->prefix) + strlen(name) + 2);
     if (!path) {
-        L->failed = 1;
+        V->nomem = 1;
         return -1;
     }
-    sprintf(path, "%s/%s", L->prefix, name);
-    int rc = add_target(L, path);
+    sprintf(path, "%s/%s", V->prefix, name);
+    int rc = 0;
+    hid_t obj = H5Oopen(g, name, H5P_DEFAULT);
+    if (obj < 0) {
+        /* a soft link naming nothing is passed over: it names no dataset */
+        h5_reason(why, sizeof why);
+        if (info->type == H5L_TYPE_EXTERNAL)
+            rc = skip_external_link(V->L, g, name, path, info->u.val_size, why);
+    } else {
+        H5I_type_t kind = H5Iget_type(obj);
+        if (kind == H5I_DATASET)
+            rc = take(V, obj, path, NULL);
+        else if (kind == H5I_GROUP && info->type == H5L_TYPE_EXTERNAL)
+            rc = skip_elsewhere(V->L, path, obj);
+        /* a soft link to a group is not followed, as H5Lvisit follows none
+         * (nor loops): its datasets are benched where the group is visited */
+        H5Oclose(obj);
+    }
     free(path);
     if (rc) {
-        L->failed = 1;
+        V->nomem = 1;
         return -1;
     }
     return 0;
 }
 
-/* The datasets of file f to bench: object (NULL: all of the file), a dataset or a group. */
-static int find_targets(hid_t f, const char *file, const char *object, target_list *L)
+/* Every dataset of file f under h5repack's path for it, into X. */
+static int index_file(hid_t f, const char *file, obj_index *X, gpulz_h5_objid *root)
 {
     char why[160];
-    const char *where = object ? object : "/";
-    hid_t obj = H5Oopen(f, where, H5P_DEFAULT);
+    visit_ctx V = {.f = f, .index = X, .prefix = ""};
+    if (gpulz_h5_objid_get(f, &V.root) < 0)
+        return cli_error(CLI_IO, "bench", "%s: cannot identify the root group (%s)", file,
+                         h5_reason(why, sizeof why));
+    *root = V.root;
+    if (H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_link, &V) < 0)
+        return V.nomem ? cli_error(CLI_IO, "bench", "out of memory")
+                       : cli_error(CLI_IO, "bench", "%s: cannot list / (%s)", file,
+                                   h5_reason(why, sizeof why));
+    return 0;
+}
+
+/* a and b are one path but for the slashes and "." HDF5 passes over. */
+static int same_path(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == '/' || (a[0] == '.' && (a[1] == '/' || !a[1])))
+            a++;
+        while (*b == '/' || (b[0] == '.' && (b[1] == '/' || !b[1])))
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        size_t na = strcspn(a, "/"), nb = strcspn(b, "/");
+        if (na != nb || memcmp(a, b, na))
+            return 0;
+        a += na;
+        b += nb;
+    }
+}
+
+static int add_note(target_list *L, const char *asked, const char *as)
+{
+    const char *fmt = "%s: benched as %s, the same dataset (h5repack names a dataset by its "
+                      "first path in the file only)";
+    int n = snprintf(NULL, 0, fmt, asked, as);
+    char **notes = realloc(L->notes, (L->nnotes + 1) * sizeof *notes);
+    if (!notes)
+        return -1;
+    L->notes = notes;
+    if (n < 0 || !(notes[L->nnotes] = malloc((size_t)n + 1)))
+        return -1;
+    snprintf(notes[L->nnotes++], (size_t)n + 1, fmt, asked, as);
+    return 0;
+}
+
+/* The datasets of the file to bench, into V->L: object (NULL: all of the
+ * file), a dataset or a group, or skipped where another file holds it. */
+static int find_targets(visit_ctx *V, const char *file, const char *object)
+{
+    char why[160];
+    const char *where = object ? object : "/", *as = NULL;
+    size_t size;
     int rc = 0;
+    hid_t obj = H5Oopen(V->f, where, H5P_DEFAULT);
     if (obj < 0) {
         h5_reason(why, sizeof why);
-        return cli_error(CLI_IO, "bench", "%s: no dataset or group %s", file, where);
+        if (!external_link(V->f, where, &size))
+            return cli_error(CLI_IO, "bench", "%s: no dataset or group %s", file, where);
+        if (skip_external_link(V->L, V->f, where, where, size, why))
+            return cli_error(CLI_IO, "bench", "out of memory");
+        return 0;
     }
+    gpulz_h5_objid id;
     H5I_type_t kind = H5Iget_type(obj);
     if (kind == H5I_DATASET) {
-        if (add_target(L, where))
+        rc = take(V, obj, where, &as);
+        if (!rc && as && !same_path(as, where))
+            rc = add_note(V->L, where, as);
+        if (rc)
+            rc = cli_error(CLI_IO, "bench", "out of memory");
+    } else if (kind == H5I_GROUP && gpulz_h5_objid_get(obj, &id) >= 0 &&
+               id.fileno != V->root.fileno) {
+        if (skip_elsewhere(V->L, where, obj))
             rc = cli_error(CLI_IO, "bench", "out of memory");
     } else if (kind == H5I_GROUP) {
         /* "/" and "/grp/" visit as "" and "/grp" prefixes */
@@ -469,18 +710,20 @@ static int find_targets(hid_t f, const char *file, const char *object, target_li
         }
         for (size_t n = strlen(prefix); n > 0 && prefix[n - 1] == '/'; n--)
             prefix[n - 1] = 0;
-        L->prefix = prefix;
-        if (H5Lvisit(obj, H5_INDEX_NAME, H5_ITER_INC, visit_link, L) < 0)
-            rc = L->failed ? cli_error(CLI_IO, "bench", "out of memory")
-                           : cli_error(CLI_IO, "bench", "%s: cannot list %s (%s)", file, where,
-                                       h5_reason(why, sizeof why));
-        L->prefix = NULL;
+        V->prefix = prefix;
+        V->nomem = 0;
+        if (H5Lvisit(obj, H5_INDEX_NAME, H5_ITER_INC, visit_link, V) < 0)
+            rc = V->nomem ? cli_error(CLI_IO, "bench", "out of memory")
+                          : cli_error(CLI_IO, "bench", "%s: cannot list %s (%s)", file, where,
+                                      h5_reason(why, sizeof why));
+        V->prefix = "";
         free(prefix);
     } else {
         rc = cli_error(CLI_IO, "bench", "%s: %s is not a dataset or a group", file, where);
     }
 done:
     H5Oclose(obj);
+    H5Eclear2(H5E_DEFAULT);
     return rc;
 }
 
@@ -1004,9 +1247,10 @@ static int check_arg(const char *arg)
     if (!rc && object) {
         hid_t obj = H5Oopen(f, object, H5P_DEFAULT);
         H5I_type_t kind = obj < 0 ? H5I_BADID : H5Iget_type(obj);
-        if (obj < 0)
+        /* an external link whose file is missing is skipped, and said so, with the rest */
+        if (obj < 0 && !external_link(f, object, NULL))
             rc = cli_error(CLI_IO, "bench", "%s: no dataset or group %s", file, object);
-        else if (kind != H5I_DATASET && kind != H5I_GROUP)
+        else if (obj >= 0 && kind != H5I_DATASET && kind != H5I_GROUP)
             rc = cli_error(CLI_IO, "bench", "%s: %s is not a dataset or a group", file, object);
         if (obj >= 0)
             H5Oclose(obj);
@@ -1025,6 +1269,8 @@ static int bench_file(h5_run *R, const char *file, const char *const *objects, u
 {
     char why[200];
     target_list L = {0};
+    obj_index X = {0};
+    visit_ctx V = {.index = &X, .L = &L, .prefix = ""};
     h5_result **res = NULL;
     hid_t f = -1;
     int rc = 0, any_picked = 0;
@@ -1033,14 +1279,19 @@ static int bench_file(h5_run *R, const char *file, const char *const *objects, u
         rc = cli_error(CLI_IO, file, "cannot open (%s)", h5_reason(why, sizeof why));
         goto done;
     }
+    V.f = f;
+    if ((rc = index_file(f, file, &X, &V.root)))
+        goto done;
     for (unsigned i = 0; i < nobjects; i++)
-        if ((rc = find_targets(f, file, objects[i], &L)))
+        if ((rc = find_targets(&V, file, objects[i])))
             goto done;
     if (!(res = calloc(L.n ? L.n : 1, sizeof *res))) {
         rc = cli_error(CLI_IO, "bench", "out of memory");
         goto done;
     }
     for (unsigned i = 0; i < L.n && !rc; i++) {
+        if (L.t[i].skip[0])
+            continue;
         hid_t d = H5Dopen2(f, L.t[i].path, H5P_DEFAULT);
         if (d < 0) {
             snprintf(L.t[i].skip, sizeof L.t[i].skip, "cannot be opened (%s)",
@@ -1080,6 +1331,12 @@ static int bench_file(h5_run *R, const char *file, const char *const *objects, u
         }
     }
     cli_progress_hide(R->pg);
+    for (unsigned i = 0; i < L.nnotes; i++) {
+        if (R->o->csv)
+            fprintf(stderr, "gpulz: bench: %s:%s\n", file, L.notes[i]);
+        else
+            printf("# %s\n", L.notes[i]);
+    }
     for (unsigned i = 0; i < L.n; i++)
         if (L.t[i].skip[0]) {
             if (R->o->csv)
@@ -1107,6 +1364,12 @@ done:
     }
     free(res);
     free(L.t);
+    for (unsigned i = 0; i < L.nnotes; i++)
+        free(L.notes[i]);
+    free(L.notes);
+    for (unsigned i = 0; i < X.n; i++)
+        free(X.o[i].path);
+    free(X.o);
     if (f >= 0)
         H5Fclose(f);
     return rc;
