@@ -601,7 +601,8 @@ static int read_pass(io_path path, const part *P, target *T, double *secs, int *
     int same = ok && memcmp(P->back, P->data, P->bytes) == 0;
     if (ok && !same)
         fprintf(stderr, "mpi_bench: rank %d: %s read back different bytes\n", rank, path_names[path]);
-    *wrong = !all_ok(same);
+    /* wrong bytes only where the read succeeded (by the path it was to take) */
+    *wrong = !all_ok(!ok || same);
     return all_ok(ok) ? 0 : -1;
 }
 

@@ -52,6 +52,7 @@ typedef struct plan {
     int optional; /* the filter is H5Z_FLAG_OPTIONAL */
     gpulz_params p;
     uint8_t *fill; /* a chunk of the fill value (host memory), NULL for zeros */
+    int keep_unallocated; /* reading: leave the buffer where no chunk is allocated (fill time never) */
 } plan;
 
 /* One chunk of the box. */
@@ -302,17 +303,19 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
         goto done;
     }
     /* reading, HDF5 leaves the caller's buffer as it is where a chunk is
-     * not allocated and the fill value is never written, or undefined: its
-     * own path does that */
+     * not allocated and the fill value is never written: so does the chunk
+     * path (keep_unallocated), which every allocated chunk still takes.  An
+     * undefined fill value goes through HDF5's own path. */
     if (!writing) {
         H5D_fill_value_t status;
         H5D_fill_time_t when;
         if (H5Pfill_value_defined(P->dcpl, &status) < 0 || H5Pget_fill_time(P->dcpl, &when) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's fill value");
-        if (when == H5D_FILL_TIME_NEVER || status == H5D_FILL_VALUE_UNDEFINED) {
+        if (status == H5D_FILL_VALUE_UNDEFINED) {
             ret_value = 0;
             goto done;
         }
+        P->keep_unallocated = when == H5D_FILL_TIME_NEVER;
     }
     if (writing &&
         (H5Z_gpulz_environment_params(&P->p) < 0 || H5Z_gpulz_encoder_params(ncd, cd, &P->p) < 0))
@@ -1125,6 +1128,8 @@ static herr_t read_place(read_batch *R, uint8_t *buf)
                                                      : "it declares another size than the dataset's chunks");
         if (R->kind[j] == CHUNK_CODED && R->dst[s] != from)
             continue; /* decoded where it belongs */
+        if (R->kind[j] == CHUNK_FILL && P->keep_unallocated)
+            continue; /* HDF5 leaves these elements as they are */
         if (R->kind[j] == CHUNK_RAW)
             from = read_batch_in(R) + R->pos[j];
         if (R->kind[j] == CHUNK_FILL && mem_fill(R->M, P, from) < 0)

@@ -85,8 +85,9 @@ herr_t gpulz_h5_register(void);
  * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, writing, the file is not open
  * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
  * write a file per rank, or see docs/usage.md section 9), and, reading, the
- * fill value is defined and not H5D_FILL_TIME_NEVER (HDF5 then leaves the
- * buffer as it is where no chunk is allocated).  Otherwise the
+ * fill value is defined.  Reading a dataset whose fill value is never
+ * written (H5D_FILL_TIME_NEVER) leaves the buffer as it is where no chunk is
+ * allocated, as HDF5 does.  Otherwise the
  * same call is made through H5Dwrite/H5Dread (with an MPI-IO file, as
  * collectively as dxpl says), correctly and at HDF5's speed.  *direct (may
  * be NULL) receives 1 when the chunk path was taken, else 0.  The host
