@@ -2,8 +2,9 @@
 # gpulz_hdf5.m4 - find the HDF5 to build the plugin for, through pkg-config
 # (Debian: hdf5, hdf5-serial, hdf5-openmpi).
 #
-# GPULZ_CHECK_HDF5 (--with-hdf5-pkg) sets with_hdf5_pkg (the module, also
-# substituted as HDF5_PKG), hdf5_pkg_given (yes/no), HDF5_CFLAGS and
+# GPULZ_CHECK_HDF5 (--with-hdf5-pkg) sets with_hdf5_pkg (the module),
+# hdf5_pc_module (substituted as HDF5_PKG: the module, or the one its .pc
+# links to), hdf5_pkg_given (yes/no), HDF5_CFLAGS and
 # HDF5_LIBS (with MPI's flags for a parallel HDF5), hdf5_flavour
 # (serial/parallel), MPIEXEC (parallel only), the conditional HDF5_PARALLEL,
 # and for h5gpulz.pc H5GPULZ_PC_REQUIRES, H5GPULZ_PC_CFLAGS and
@@ -35,7 +36,23 @@ AC_DEFUN([GPULZ_CHECK_HDF5], [
     [hdf5_pkg_given=yes], [with_hdf5_pkg=hdf5 hdf5_pkg_given=no])
   AS_IF([test -n "$HDF5_CFLAGS$HDF5_LIBS"], [hdf5_flags_given=yes], [hdf5_flags_given=no])
   PKG_CHECK_MODULES([HDF5], [$with_hdf5_pkg >= 1.10])
-  AC_SUBST([HDF5_PKG], [$with_hdf5_pkg])
+  dnl The module that h5gpulz.pc requires and the CMake package names: the
+  dnl one whose flags the library was built with.  Where the module's .pc is
+  dnl a link to another module's on the search path (Debian's hdf5.pc, an
+  dnl alternative that installing libhdf5-openmpi-dev turns to the MPI
+  dnl flavour), that module: through the link, h5gpulz.pc would hand a
+  dnl program another HDF5 than libh5gpulz's once the link moved.
+  hdf5_pc_module=$with_hdf5_pkg
+  gpulz_pc_file=`$PKG_CONFIG --variable=pcfiledir "$with_hdf5_pkg" 2>/dev/null`/$with_hdf5_pkg.pc
+  gpulz_pc_real=`readlink -f "$gpulz_pc_file" 2>/dev/null`
+  AS_IF([test -L "$gpulz_pc_file" && test -n "$gpulz_pc_real"], [
+    gpulz_pc_target=`basename "$gpulz_pc_real" .pc`
+    gpulz_pc_other=`$PKG_CONFIG --variable=pcfiledir "$gpulz_pc_target" 2>/dev/null`/$gpulz_pc_target.pc
+    AS_IF([test "x$gpulz_pc_target" != "x$with_hdf5_pkg" &&
+           test "x`readlink -f "$gpulz_pc_other" 2>/dev/null`" = "x$gpulz_pc_real"],
+      [hdf5_pc_module=$gpulz_pc_target
+       AC_MSG_NOTICE([pkg-config's $with_hdf5_pkg is a link to $gpulz_pc_target: h5gpulz.pc and the CMake package name $gpulz_pc_target])])])
+  AC_SUBST([HDF5_PKG], [$hdf5_pc_module])
 
   dnl serial or parallel: a parallel HDF5's hdf5.h includes mpi.h and its
   dnl library needs MPI's; not every pkg-config module says so (Debian's
@@ -81,7 +98,7 @@ AC_DEFUN([GPULZ_CHECK_HDF5], [
   dnl what a program linking libh5gpulz (and calling HDF5) builds with
   AS_IF([test $hdf5_flags_given = yes],
     [H5GPULZ_PC_REQUIRES= H5GPULZ_PC_CFLAGS=" $HDF5_CFLAGS" H5GPULZ_PC_LIBS=" $HDF5_LIBS"],
-    [H5GPULZ_PC_REQUIRES="$with_hdf5_pkg >= 1.10" H5GPULZ_PC_CFLAGS= H5GPULZ_PC_LIBS=])
+    [H5GPULZ_PC_REQUIRES="$hdf5_pc_module >= 1.10" H5GPULZ_PC_CFLAGS= H5GPULZ_PC_LIBS=])
   AC_SUBST([H5GPULZ_PC_REQUIRES])
   AC_SUBST([H5GPULZ_PC_CFLAGS])
   AC_SUBST([H5GPULZ_PC_LIBS])
