@@ -45,6 +45,19 @@ refused relative-completiondir "with-bash-completion-dir needs an absolute folde
         --with-bash-completion-dir='${datadir}/bash-completion/completions') >vars.out 2>&1 ||
     fail "configure with \${libdir} and \${datadir} folders failed: $(tail -3 vars.out)"
 
+# a --prefix install keeps the bash completion under the prefix (from
+# bash-completion.pc's completionsdir, whose datadir is /usr/share: make
+# install as a user stopped there, a root one replaced the system's file)
+(cd build && rm -rf ./* &&
+    CONFIG_SITE=/dev/null "$top_srcdir/configure" --no-create --with-cuda=no PYTHON_H5PY=none \
+        --prefix=/opt/gpulz-test-prefix) >prefix.out 2>&1 ||
+    fail "configure --prefix=/opt/gpulz-test-prefix failed: $(tail -3 prefix.out)"
+line=$(sed -n 's/^ *bash completion: *//p' prefix.out)
+case $line in
+/opt/gpulz-test-prefix/*) ;;
+*) fail "configure --prefix=/opt/gpulz-test-prefix installs the bash completion in: $line" ;;
+esac
+
 # HDF5_CFLAGS and HDF5_LIBS given (an HDF5 with no pkg-config module, or
 # another than the module's): h5gpulz.pc carries those flags and requires no
 # module, which pkg-config could not find (or would take for the wrong HDF5)

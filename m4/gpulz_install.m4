@@ -11,7 +11,8 @@
 #
 # GPULZ_BASH_COMPLETION (--with-bash-completion-dir) sets bashcompletiondir
 # and bashcompletiondir_source: the option, else the completionsdir of
-# pkg-config's bash-completion, else ${datadir}/bash-completion/completions.
+# pkg-config's bash-completion with its datadir this build's, else
+# ${datadir}/bash-completion/completions.
 
 AC_DEFUN([GPULZ_MAN_PAGE], [
   AC_ARG_VAR([HELP2MAN], [help2man, to make the man page gpulz.1 from gpulz --help])
@@ -44,9 +45,17 @@ AC_DEFUN([GPULZ_BASH_COMPLETION], [
     bashcompletiondir=$with_bash_completion_dir
     bashcompletiondir_source=--with-bash-completion-dir
   else
-    bashcompletiondir=`$PKG_CONFIG --variable=completionsdir bash-completion 2>/dev/null`
+    # under this build's prefix, as bash-completion.pc itself asks
+    # (completionsdir=${datadir}/...): its own prefix (/usr) would send a
+    # --prefix install out of the prefix (make install fails for a user, and
+    # a root one replaces, and its make uninstall removes, the system's file)
+    bashcompletiondir=`$PKG_CONFIG --define-variable=prefix='${prefix}'       --define-variable=datadir='${datarootdir}' --variable=completionsdir bash-completion 2>/dev/null`
+    case $bashcompletiondir in
+      '${'*) ;;
+      *) bashcompletiondir= ;;
+    esac
     if test -n "$bashcompletiondir"; then
-      bashcompletiondir_source="completionsdir of pkg-config's bash-completion"
+      bashcompletiondir_source="completionsdir of pkg-config's bash-completion, under this prefix"
     else
       bashcompletiondir='${datadir}/bash-completion/completions'
       bashcompletiondir_source="no bash-completion.pc"
