@@ -698,6 +698,53 @@ static void direct_device(hid_t file, const char *tag, int rank, const hsize_t *
     free(back);
 }
 
+/*
+ * Where HDF5 writes no fill value (the fill time never, or no fill value
+ * defined), reading leaves the caller's elements of unallocated chunks as
+ * they were, and a direct read into device memory must too: on the device's
+ * chunk path (fill time never), and through host memory where the selection
+ * goes HDF5's way (an undefined fill value), whose staging once carried
+ * uninitialised host bytes into those elements.
+ */
+static void direct_device_unfilled(hid_t file)
+{
+    enum { CH = 1024, N = 4 * CH };
+    static int32_t part[CH], back[N];
+    for (int i = 0; i < CH; i++)
+        part[i] = 3 * i + 1;
+    void *d_back;
+    CHECK(cudaMalloc(&d_back, sizeof back) == cudaSuccess);
+    for (int undefined = 0; undefined < 2; undefined++) {
+        hsize_t dims[1] = {N}, chunk[1] = {CH}, start[1] = {CH}, count[1] = {CH};
+        const int32_t fv = 5;
+        hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+        CHECK(H5Pset_fill_value(dcpl, H5T_NATIVE_INT32, undefined ? NULL : &fv) >= 0 &&
+              H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0);
+        hid_t space = H5Screate_simple(1, dims, NULL), ms = H5Screate_simple(1, count, NULL);
+        hid_t d = H5Dcreate2(file, undefined ? "unfilled_undefined" : "unfilled_never", H5T_NATIVE_INT32, space,
+                             H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        CHECK(d >= 0 && H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+        CHECK(H5Dwrite(d, H5T_NATIVE_INT32, ms, space, H5P_DEFAULT, part) >= 0);
+        CHECK(cudaMemset(d_back, 0xA5, sizeof back) == cudaSuccess);
+        int direct = -1;
+        CHECK(gpulz_h5_read_direct_device(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, d_back, NULL, &direct) >= 0);
+        CHECKF(direct == !undefined, "unfilled %s: direct %d", undefined ? "undefined" : "never", direct);
+        CHECK(cudaMemcpy(back, d_back, sizeof back, cudaMemcpyDeviceToHost) == cudaSuccess);
+        for (int i = 0; i < N; i++) {
+            const int32_t want = i >= CH && i < 2 * CH ? part[i - CH] : (int32_t)0xA5A5A5A5;
+            CHECKF(back[i] == want, "unfilled %s: element %d is %d, not %d", undefined ? "undefined" : "never", i,
+                   back[i], want);
+        }
+        H5Sclose(ms);
+        H5Sclose(space);
+        H5Dclose(d);
+        H5Pclose(dcpl);
+    }
+    cudaFree(d_back);
+    printf("direct device reads leave unallocated chunks' elements where no fill value is written "
+           "(chunk path and HDF5's)\n");
+}
+
 int main(void)
 {
     if (!gpulz_gpu_available()) {
@@ -752,6 +799,7 @@ int main(void)
     /* more chunks than a batch (1024): batches pipelined, edge chunks in each */
     hsize_t d4[2] = {2500, 70}, c4[2] = {1, 64};
     direct_device(file, "many_batches", 2, d4, c4);
+    direct_device_unfilled(file);
     CHECK(H5Fclose(file) >= 0);
     remove("h5_gpu_batch.h5");
     return 0;

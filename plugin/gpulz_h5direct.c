@@ -1278,8 +1278,11 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
         PUSH_AND_GOTO(H5E_DATATYPE, H5E_CANTGET, -1, "gpulz: cannot get the memory datatype's size");
     if (!(host = malloc(bytes ? bytes : 1)))
         PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes of staging", bytes);
-    if (writing && bytes && mem_get(&M, host, d_buf, bytes) < 0)
-        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot fetch the device buffer");
+    /* reading too: HDF5 leaves elements it writes no fill value into (fill
+     * time never, no fill value defined) as they are, and they go back */
+    if (bytes && mem_get(&M, host, d_buf, bytes) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
+                      "gpulz: cannot fetch the device buffer");
     if (host_direct(writing, dset, mem_type, file_space, dxpl, host, direct) < 0)
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
                       "gpulz: %s through host memory failed", writing ? "writing" : "reading");
