@@ -5,7 +5,9 @@
 # the path h5repack knows it by (its first path in the file, by name), and
 # the h5repack arguments printed give it the filter; a path asked for that
 # names it otherwise says what it was benched as; what an external link
-# reaches is skipped, naming the other file and path, with no arguments.
+# reaches is skipped, naming the other file and path, with no arguments;
+# an external link to a group of the file itself is no other file.  A path
+# longer than h5repack's -f takes (255 bytes) gets no h5repack arguments.
 # Without h5repack and h5dump the repacking is not checked and the test
 # ends as skipped (77) after the rest passed.
 . "$top_srcdir/h5tests/cli_common.sh"
@@ -90,7 +92,8 @@ grep -q '^# skipped /ext: in another file, [^ ]*other\.h5:/target ' out.log ||
     fail "/ext not skipped as in other.h5:/target: $(cat out.log)"
 grep -q '^# skipped /extgrp: in another file, [^ ]*other\.h5:/ ' out.log ||
     fail "/extgrp not skipped as in other.h5:/: $(cat out.log)"
-grep -Eq '^# (skipped )?/(soft|sgrp|dangling|grp)' out.log && fail "a link reported: $(cat out.log)"
+grep -Eq '^# (skipped )?/(soft|sgrp|dangling|grp|selfgrp)' out.log &&
+    fail "a link reported: $(cat out.log)"
 best /a_first /data
 
 # Paths through links: soft links to a dataset and a group, a cycle, one
@@ -112,6 +115,35 @@ best /a_first /data
 expect 0 "$GPULZ" bench links.h5:/grp/loop -r 1 -l 1 -s 1
 once /a_first /data
 best /a_first /data
+
+# an external link to this file's /grp: the same datasets, in this file
+expect 0 "$GPULZ" bench links.h5:/selfgrp links.h5:/selfgrp/copy -r 1 -l 1 -s 1
+[ -s err.log ] && fail "stderr: $(cat err.log)"
+once /a_first /data
+grep -q '^# /selfgrp/copy: benched as /data, the same dataset' out.log ||
+    fail "no note for /selfgrp/copy: $(cat out.log)"
+grep -q '^# skipped' out.log && fail "skipped in this file: $(cat out.log)"
+best /a_first /data
+
+# paths of 255 and 256 bytes: h5repack's -f copies a path into 256 bytes, so
+# the longer one is described, not named (nor does the bench crash on it)
+"$top_builddir/h5tests/h5_mkfile" --deep deep.h5 || exit 99
+expect 0 "$GPULZ" bench deep.h5 -r 1 -l 1 -s 1
+[ -s err.log ] && fail "stderr: $(cat err.log)"
+p255=$(grep -oE '^/[^ ]*/d255_x+ ' out.log | head -n 1 | tr -d ' ')
+p256=$(grep -oE '^/[^ ]*/d256_x+ ' out.log | head -n 1 | tr -d ' ')
+[ ${#p255} = 255 ] && [ ${#p256} = 256 ] || fail "rows of deep.h5: $(cat out.log)"
+sed -n '/^# best trade-off/,$p' out.log >tail.log
+grep -q "^$p255 .*-f $p255:" tail.log || fail "no h5repack arguments for $p255: $(cat tail.log)"
+grep -q "^$p256 .*h5repack cannot name this dataset" tail.log ||
+    fail "$p256 not said to be unnamed: $(cat tail.log)"
+cmd=$(grep '^h5repack ' tail.log)
+case $cmd in *"$p256"*) fail "the h5repack command names $p256: $cmd" ;; esac
+if [ -z "$untested" ]; then
+    eval "set -- ${cmd#h5repack }"
+    "$H5REPACK" "$@" || fail "$cmd"
+    repacked deep-repacked.h5 "$p255"
+fi
 
 # CSV: the rows name h5repack's path; the note and the skip on stderr
 expect 0 "$GPULZ" bench links.h5:/soft links.h5:/ext -r 1 -l 1 -s 1 --csv -q

@@ -32,8 +32,14 @@
  *   /extgrp        an external link to OTHER:/ (its root group)
  *   /a_first       a hard link to /grp/field made after it, but first by name,
  *                  the order in which h5repack (and H5Lvisit) meets names
+ *   /selfgrp       an external link to FILE:/grp (this file itself)
  * and OTHER:
  *   /target        int32[10000], chunks of 5000
+ *
+ * h5_mkfile --deep FILE: datasets 16 groups deep whose paths are 255 and 256
+ * bytes long, the longest h5repack's -f takes and one more.
+ *   /level_00/.../level_15/d255_xx...x  int32[10000], chunks of 5000
+ *   /level_00/.../level_15/d256_xxx...x the same, its name 1 byte longer
  */
 #include "h5_util.h"
 
@@ -163,6 +169,41 @@ static int links_file(const char *path, const char *other)
     CHECK(H5Lcreate_soft("/nowhere", f, "/dangling", H5P_DEFAULT, H5P_DEFAULT) >= 0);
     CHECK(H5Lcreate_external(other, "/target", f, "/ext", H5P_DEFAULT, H5P_DEFAULT) >= 0);
     CHECK(H5Lcreate_external(other, "/", f, "/extgrp", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_external(path, "/grp", f, "/selfgrp", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    CHECK(H5Fclose(f) >= 0);
+    return 0;
+}
+
+static int deep_file(const char *path)
+{
+    static int32_t ramp[10000];
+    for (int i = 0; i < 10000; i++)
+        ramp[i] = i / 16;
+    const hsize_t n = 10000, c = 5000;
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0);
+    hid_t g = f;
+    size_t used = 0; /* the path's bytes so far: 9 a level */
+    for (int i = 0; i < 16; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "level_%02d", i);
+        hid_t sub = H5Gcreate2(g, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(sub >= 0);
+        if (g != f)
+            H5Gclose(g);
+        g = sub;
+        used += 1 + strlen(name);
+    }
+    for (size_t len = 255; len <= 256; len++) {
+        char name[256];
+        size_t n_name = len - used - 1; /* "/" and the name */
+        CHECK(n_name < sizeof name);
+        int k = snprintf(name, sizeof name, "d%zu_", len);
+        memset(name + k, 'x', n_name - (size_t)k);
+        name[n_name] = 0;
+        put_chunked(g, name, H5T_STD_I32LE, 1, &n, &c, ramp);
+    }
+    H5Gclose(g);
     CHECK(H5Fclose(f) >= 0);
     return 0;
 }
@@ -173,9 +214,11 @@ int main(int argc, char **argv)
         return bench_file(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "--links"))
         return links_file(argv[2], argv[3]);
+    if (argc == 3 && !strcmp(argv[1], "--deep"))
+        return deep_file(argv[2]);
     if (argc != 2) {
-        fprintf(stderr,
-                "usage: h5_mkfile FILE | h5_mkfile --bench FILE | h5_mkfile --links FILE OTHER\n");
+        fprintf(stderr, "usage: h5_mkfile FILE | h5_mkfile --bench FILE | h5_mkfile --links FILE "
+                        "OTHER | h5_mkfile --deep FILE\n");
         return 99;
     }
     static int32_t zeros[4096], ramp[200000];

@@ -607,12 +607,16 @@ static herr_t visit_link(hid_t g, const char *name, const H5L_info_t *info, void
             rc = skip_external_link(V->L, g, name, path, info->u.val_size, why);
     } else {
         H5I_type_t kind = H5Iget_type(obj);
+        gpulz_h5_objid id;
         if (kind == H5I_DATASET)
             rc = take(V, obj, path, NULL);
-        else if (kind == H5I_GROUP && info->type == H5L_TYPE_EXTERNAL)
+        else if (kind == H5I_GROUP && info->type == H5L_TYPE_EXTERNAL &&
+                 (gpulz_h5_objid_get(obj, &id) < 0 || id.fileno != V->root.fileno))
             rc = skip_elsewhere(V->L, path, obj);
         /* a soft link to a group is not followed, as H5Lvisit follows none
-         * (nor loops): its datasets are benched where the group is visited */
+         * (nor loops): its datasets are benched where the group is visited;
+         * nor is an external link to a group of this file itself */
+        H5Eclear2(H5E_DEFAULT);
         H5Oclose(obj);
     }
     free(path);
@@ -876,15 +880,27 @@ static void append_shell(char *buf, size_t cap, const char *s)
     buf[used] = 0;
 }
 
+/* The longest path h5repack's -f and -l take: it copies each into a
+ * 256-byte buffer (MAX_NC_NAME of h5repack.h), overflowing it with a longer
+ * one (1.10 aborts on the smashed stack, 1.14 crashes). */
+#define H5REPACK_PATH_MAX 255
+/* one -f or -l word: the path, ':' and the longest filter ("UD=" with 8
+ * values) or chunking (dims_text into 96 bytes) */
+#define REPACK_WORD_MAX (H5REPACK_PATH_MAX + 1 + 160)
+/* the arguments: at most 2 -f and a -l, each word quoted with every byte a
+ * quote ('\'' is 4 bytes) */
+#define REPACK_ARGS_MAX (3 * (4 * REPACK_WORD_MAX + 8))
+
 /* The -f (and, for a chunking picked here, -l) arguments of h5repack that
- * give t filter f: "-f /x:SHUF -f /x:GZIP=1 -l /x:CHUNK=100x200".  0, or -1
- * where h5repack cannot name the dataset (a comma or colon in its path
- * separates object names or the filter in its syntax). */
+ * give t filter f: "-f /x:SHUF -f /x:GZIP=1 -l /x:CHUNK=100x200", into buf
+ * of REPACK_ARGS_MAX bytes.  0, or -1 where h5repack cannot name the dataset
+ * (a comma or colon in its path separates object names or the filter in its
+ * syntax; a path over H5REPACK_PATH_MAX bytes overflows its buffer). */
 static int repack_args(const h5_target *t, const bench_filter *f, char *buf, size_t cap)
 {
-    char one[256];
+    char one[REPACK_WORD_MAX + 1];
     buf[0] = 0;
-    if (strpbrk(t->path, ",:"))
+    if (strpbrk(t->path, ",:") || strlen(t->path) > H5REPACK_PATH_MAX)
         return -1;
     for (int i = 0; i < f->nstep; i++) {
         const filter_step *s = &f->step[i];
@@ -973,7 +989,7 @@ static void print_row(const h5_run *R, const char *file, const h5_target *t,
                       const bench_filter *f, const h5_result *res, int best)
 {
     if (R->o->csv) {
-        char num[64], args[1024];
+        char num[64], args[REPACK_ARGS_MAX];
         csv_field(file, 0);
         csv_field(t->path, 0);
         csv_field(t->type_name, 0);
@@ -1149,7 +1165,7 @@ done:
  * with all of them.  In CSV, the rows of each dataset with the best marked. */
 static void print_best(const h5_run *R, const char *file, const target_list *L, h5_result **res)
 {
-    char args[1024];
+    char args[REPACK_ARGS_MAX];
     size_t cap = 4096, used = 0;
     char *all = malloc(cap);
     if (all)
@@ -1172,8 +1188,9 @@ static void print_best(const h5_run *R, const char *file, const target_list *L, 
             continue;
         }
         if (repack_args(t, &t->filters[b], args, sizeof args)) {
-            printf("%-*s %s (h5repack cannot name this dataset: a comma or colon in its path)\n",
-                   R->wd, t->path, t->filters[b].label);
+            printf("%-*s %s (h5repack cannot name this dataset: a comma or colon in its path, "
+                   "or a path over %d bytes)\n",
+                   R->wd, t->path, t->filters[b].label, H5REPACK_PATH_MAX);
             continue;
         }
         printf("%-*s %s\n", R->wd, t->path, args);
