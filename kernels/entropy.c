@@ -95,14 +95,21 @@ void gpulz_hist_narrow(gpulz_hist *h)
 {
     const uint32_t V = (uint32_t)1 << (8 * h->u);
     uint32_t first = V, last = 0, gap = 0, gap_end = 0, prev = 0;
-    /* eight counters at a time: most of 2^16 are 0 */
+    /* eight counters at a time, skipped where all are 0 (most of 2^16 in a
+     * sparse range); else which are not, as bits, and those in order by the
+     * bits: a test per counter was mispredicted so often on a wide range
+     * (12,000 to 29,000 of 2^16 values present) that this scan took longer
+     * than the model built after it.  V is 256 or 2^16: whole groups. */
     for (uint32_t b = 0; b < V; b += 8) {
         const uint64_t *c = h->count + b;
         if (!(c[0] | c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7]))
             continue;
-        for (uint32_t v = b; v < b + 8; v++) {
-            if (!h->count[v])
-                continue;
+        unsigned nz = 0;
+        for (unsigned k = 0; k < 8; k++)
+            nz |= (unsigned)(c[k] != 0) << k;
+        do {
+            const uint32_t v = b + (uint32_t)__builtin_ctz(nz);
+            nz &= nz - 1;
             if (first == V)
                 first = v;
             else if (v - prev - 1 > gap) {
@@ -110,7 +117,7 @@ void gpulz_hist_narrow(gpulz_hist *h)
                 gap_end = v;
             }
             prev = last = v;
-        }
+        } while (nz);
     }
     if (first == V)
         return; /* nothing counted: the range stays */
