@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# r177: c177 (46f6e70: codec.c's overlap guard, batch.c's host_on_gpu mend, the direct chunk path's
+# cache refresh and fill-never fallback, set_local's size rules) on the GPU: the whole make check with
+# gpu_sanitizer.sh, the GPULZ_BACKEND=gpu set (h5_direct, gpu_batch_test, bench_direct_smoke.sh among
+# them), and the CUDA wheel's python/device-test.sh
+START=$(date +%s); R=$PWD; W=/tmp/w177; rm -rf $W; mkdir -p $W/new $W/res $W/gset
+S=$OUT/summary.txt
+log() { echo "== $1 $(date -u +%T) ($(( $(date +%s) - START )) s)" >> $S; }
+log start; nvidia-smi -L >> $S
+( cd $W/new && tar xzf $R/.dk/c177.tar.gz && cd gpulz-* && ./configure -q --with-cuda-arch=90 && make -j8 && make -j8 check TESTS= ) > $W/res/build-new.log 2>&1 || { echo "BUILD new FAILED" >> $S; tail -30 $W/res/build-new.log >> $S; } &
+( cd $W/gset && tar xzf $R/.dk/c177.tar.gz && cd gpulz-* && ./configure -q --with-cuda-arch=90 && make -j8 && make -j8 check TESTS= ) > $W/res/build-gset.log 2>&1 || { echo "BUILD gset FAILED" >> $S; tail -30 $W/res/build-gset.log >> $S; } &
+wait
+log built
+N=$(echo $W/new/gpulz-*)
+cd $N
+( timeout 400 make -j10 check > $W/res/check.log 2>&1; echo "make check (all, with gpu_sanitizer.sh) exit $?" >> $S ) &
+CP=$!
+( PYTHON=python3 sh $R/python/device-test.sh $R/.dk/gpulz_cu13-0.1.0-py3-none-manylinux_2_34_x86_64.whl $W/res/python-device-test.log > /dev/null 2>&1; echo "python device-test exit $?" >> $S ) &
+cd $W/gset/gpulz-*
+GS="h5tests/codec_v2 h5tests/codec_golden2 h5tests/codec_golden h5tests/codec_canonical h5tests/h5_fixture h5tests/h5_corrupt h5tests/h5_direct h5tests/gpu_batch_test h5tests/codec_batch h5tests/codec_corpus h5tests/h5_gpu h5tests/codec_refdec_test h5tests/h5_types h5tests/h5_shapes h5tests/h5_shuffle h5tests/codec_stack h5tests/codec_corrupt h5tests/codec_roundtrip h5tests/bench_direct_smoke.sh"
+GPULZ_BACKEND=gpu timeout 300 make -j5 check TESTS="$GS" > $W/res/check-gpu.log 2>&1; echo "GPU set exit $?" >> $S
+grep -h "^PASS\|^FAIL\|^SKIP\|^ERROR" $W/res/check-gpu.log | sed "s/^/GPULZ_BACKEND=gpu /" >> $S
+wait
+cd $N
+grep -h "^# \|^FAIL\|^ERROR" $W/res/check.log | tail -12 >> $S
+grep -h "^SKIP" $W/res/check.log >> $S
+grep -h "failures\|FAIL\|checksum trials\|crafted\|sound ratio" h5tests/gpu_codec_test.log | tail -10 >> $S
+grep -h "check failed\|auto backend\|sizes asked" h5tests/gpu_batch_test.log | head -8 >> $S
+tail -n 4 h5tests/gpu_sanitizer.log >> $S
+grep -h "FAIL\|passed\|checks\|skipped\|CuPy" $W/res/python-device-test.log | tail -20 >> $S
+log done
+mkdir -p $W/res/tests $W/res/gtests && cp h5tests/*.log $W/res/tests/ 2>/dev/null; cp $W/gset/gpulz-*/h5tests/*.log $W/res/gtests/ 2>/dev/null
+tar czf $OUT/res.tgz -C $W res
