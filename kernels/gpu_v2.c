@@ -128,7 +128,8 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
                        uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_hist h[])
 {
     int rc = GPULZ_OK;
-    unsigned wide = 0; /* the transforms read whole, one bit each */
+    unsigned wide = 0;  /* the transforms read whole, one bit each */
+    unsigned whole = 0; /* of those, the ones kept at all 2^16 values */
     const int packed = S == 2 && gpu_v2_hist_ranged(c, N, S);
     if (packed) {
         if (!whole_part(c, 0))
@@ -139,8 +140,16 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
                                  st));
         GPULZ_CK(cudaStreamSynchronize(st));
         for (unsigned t = 0; t < ntrans; t++)
-            if (!h_pick || *h_pick == t)
-                wide |= (unsigned)!hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t]) << t;
+            if ((!h_pick || *h_pick == t) && !hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t])) {
+                /* where even the sample's values span half of all, the
+                 * scan that narrows the range (most of the host's time on
+                 * such a chunk) saves the model's scans half at most: the
+                 * range stays whole, which holds every value all the same */
+                unsigned lo, span;
+                gpu_v2_range_of((const unsigned *)h_pack, t, &lo, &span);
+                wide |= 1u << t;
+                whole |= (unsigned)(span > GPU_V2_WHOLE_FROM) << t;
+            }
     } else {
         /* all counted: the pick, which arrived with them, only says which to read */
         wide = (1u << ntrans) - 1;
@@ -160,7 +169,10 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
         if (wide >> t & 1 && (!h_pick || *h_pick == t)) {
             h[t].count = h_bins + t * bins;
             h[t].N = N;
-            gpulz_hist_narrow(&h[t]);
+            h[t].lo = 0;
+            h[t].span = 1u << 16;
+            if (!(whole >> t & 1))
+                gpulz_hist_narrow(&h[t]);
         }
 done:
     return rc;

@@ -61,6 +61,9 @@ GPULZ_HD uint32_t gpu_v2_room(uint32_t c, unsigned u)
  * same rule.
  */
 #define GPU_V2_SPAN_MAX 8192u
+/* A wider transform whose sampled range spans more than this keeps all
+ * 2^16 values as its histogram's range on the host (gpu_v2_hists_fetch). */
+#define GPU_V2_WHOLE_FROM 32768u
 #define GPU_V2_RANGE_WORDS 8
 #define GPU_V2_RANGE_AREA (2 * GPU_V2_RANGE_WORDS)
 #define GPU_V2_SAMPLE_GROUPS (1u << 18)
