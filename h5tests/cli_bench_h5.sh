@@ -12,18 +12,7 @@
     { echo "SKIP: the HDF5 tools (h5repack, h5diff, h5dump) were not found"; exit 77; }
 "$top_builddir/h5tests/h5_mkfile" --bench data.h5 || exit 99
 
-# The plugin path: this build's gpulz plugin and the other filters' plugins
-# of the system's folder (not an installed gpulz, which may be older).
-mkdir plugins || exit 99
-ln -s "$top_builddir/test-plugins/libH5Zgpulz.so" plugins/ || exit 99
-if [ -n "$HDF5_SYSTEM_PLUGIN_DIR" ] && [ -d "$HDF5_SYSTEM_PLUGIN_DIR" ]; then
-    for so in "$HDF5_SYSTEM_PLUGIN_DIR"/*.so; do
-        case $(basename "$so") in *gpulz* | '*.so') continue ;; esac
-        ln -s "$so" plugins/ || exit 99
-    done
-fi
-HDF5_PLUGIN_PATH=$PWD/plugins
-export HDF5_PLUGIN_PATH
+use_test_plugins
 
 expect 0 "$GPULZ" bench data.h5 -r 1
 [ -s err.log ] && fail "stderr is not a terminal, yet bench wrote to it: $(cat err.log)"

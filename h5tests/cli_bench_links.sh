@@ -13,18 +13,7 @@
 . "$top_srcdir/h5tests/cli_common.sh"
 "$top_builddir/h5tests/h5_mkfile" --links links.h5 other.h5 || exit 99
 
-# this build's gpulz plugin and the system's others, for h5repack to apply
-# whichever filter is printed (as in cli_bench_h5.sh)
-mkdir plugins || exit 99
-ln -s "$top_builddir/test-plugins/libH5Zgpulz.so" plugins/ || exit 99
-if [ -n "$HDF5_SYSTEM_PLUGIN_DIR" ] && [ -d "$HDF5_SYSTEM_PLUGIN_DIR" ]; then
-    for so in "$HDF5_SYSTEM_PLUGIN_DIR"/*.so; do
-        case $(basename "$so") in *gpulz* | '*.so') continue ;; esac
-        ln -s "$so" plugins/ || exit 99
-    done
-fi
-HDF5_PLUGIN_PATH=$PWD/plugins
-export HDF5_PLUGIN_PATH
+use_test_plugins
 untested=
 [ -n "$H5REPACK" ] && [ -n "$H5DUMP" ] || untested="h5repack or h5dump not found"
 

@@ -33,6 +33,23 @@ size() {
     wc -c <"$1" | tr -d ' '
 }
 
+# use_test_plugins: HDF5_PLUGIN_PATH a folder of this build's gpulz plugin
+# and the other filters' plugins of the system's folder (not an installed
+# gpulz, which may be older), for h5repack to apply whichever filter a
+# command names
+use_test_plugins() {
+    mkdir plugins || exit 99
+    ln -s "$top_builddir/test-plugins/libH5Zgpulz.so" plugins/ || exit 99
+    if [ -n "$HDF5_SYSTEM_PLUGIN_DIR" ] && [ -d "$HDF5_SYSTEM_PLUGIN_DIR" ]; then
+        for so in "$HDF5_SYSTEM_PLUGIN_DIR"/*.so; do
+            case $(basename "$so") in *gpulz* | '*.so') continue ;; esac
+            ln -s "$so" plugins/ || exit 99
+        done
+    fi
+    HDF5_PLUGIN_PATH=$PWD/plugins
+    export HDF5_PLUGIN_PATH
+}
+
 # done_ok: the test passed; remove its scratch directory
 done_ok() {
     cd .. && rm -rf "$work"
