@@ -3,7 +3,8 @@
 # mpi_round.sh - the MPI flavour's test on a GPU machine whose own HDF5 is
 # serial: Debian's parallel HDF5 is unpacked beside the build (nothing is
 # installed), gpulz is configured for it with CUDA, and h5tests/h5_mpi.sh
-# runs (with several GPUs it also puts one GPU on each local rank).
+# and h5tests/mpi_bench_smoke.sh run (with several GPUs h5_mpi also puts one
+# GPU on each local rank).
 #
 #   KIT/gpulz-*.tar.gz   a `make dist` tarball
 #   KIT/*.deb            libhdf5-openmpi-103-1 and libhdf5-openmpi-dev (Debian 12);
@@ -33,9 +34,9 @@ cd "$work" && tar xzf "$kit"/gpulz-*.tar.gz && cd gpulz-* || exit 1
     { tail -20 "$out/configure.log"; exit 1; }
 grep -E "flavour|CUDA backend" "$out/configure.log"
 make -j"$(nproc)" > "$out/build.log" 2>&1 || { grep -i -m5 -A5 error "$out/build.log"; exit 1; }
-make check TESTS=h5tests/h5_mpi.sh > "$out/check.log" 2>&1
+make check TESTS="h5tests/h5_mpi.sh h5tests/mpi_bench_smoke.sh" > "$out/check.log" 2>&1
 rc=$?
-cp h5tests/h5_mpi.log "$out/" 2>/dev/null
+cp h5tests/h5_mpi.log h5tests/mpi_bench_smoke.log "$out/" 2>/dev/null
 grep -E "^(PASS|FAIL|SKIP|ERROR)" "$out/check.log"
 grep -E "^==|device [0-9]+:|FAIL" "$out/h5_mpi.log"
 rm -rf "$work"
