@@ -755,6 +755,13 @@ def test_zarr():
         check(stored == want, "zarr: chunk %d/%d differs from gpulz.compress's" % (i, j))
     size = sum(len(v) for v in chunks.values())
     check(0 < size < x.nbytes // 2, "zarr: %d bytes stored of %d" % (size, x.nbytes))
+    # zarr 3.0's ArraySpec.dtype is the numpy dtype, 3.1's a zarr data type:
+    # either gives the element size (a symbol size of 1 would be stored)
+    import types
+    for dtype in (np.dtype("u2"), np.dtype(">i4"), np.dtype("f8")):
+        got = GpulzZarrCodec().evolve_from_array_spec(types.SimpleNamespace(dtype=dtype))
+        check(got.symbol_size == dtype.itemsize,
+              "zarr: symbol size %d for a numpy %s" % (got.symbol_size, dtype))
     try:
         b.compressors[0].compute_encoded_size(1000, None)
         raise Failed("zarr: compute_encoded_size gave a size")

@@ -27,9 +27,12 @@ NAME = "gpulz"
 
 
 def _item_size(dtype):
+    """The symbol size for an array spec's dtype: a zarr data type (zarr 3.1
+    and later) or the numpy dtype itself (zarr 3.0's ArraySpec.dtype)."""
     size = getattr(dtype, "item_size", None)
-    if size is None and hasattr(dtype, "to_native_dtype"):
-        size = dtype.to_native_dtype().itemsize
+    if size is None:
+        native = dtype.to_native_dtype() if hasattr(dtype, "to_native_dtype") else dtype
+        size = getattr(native, "itemsize", None)
     return size if size in (1, 2, 4, 8) else 1
 
 
