@@ -224,10 +224,28 @@ def cd_values_options(values):
     return opts
 
 
+def dtype_symbol_size(dtype):
+    """The symbol size for elements of a numpy dtype, by the HDF5 filter's
+    rule (symbol_size_from_type() of plugin/H5Zgpulz.c, docs/usage.md): the
+    largest of 8, 4, 2 and 1 that divides the element size (complex128 8, a
+    12-byte record 4, 3 bytes 1), of a subarray's base element; fixed-length
+    strings are arrays of characters ("S" 1, "U" 4); 1 for references
+    (object, variable-length strings) and elements of no size."""
+    dtype = numpy.dtype(dtype)
+    while dtype.subdtype is not None:
+        dtype = dtype.subdtype[0]
+    if dtype.hasobject or dtype.itemsize == 0 or dtype.kind == "S":
+        return 1
+    if dtype.kind == "U":
+        return 4
+    return next(s for s in (8, 4, 2, 1) if dtype.itemsize % s == 0)
+
+
 def symbol_size_of(data):
-    """The element size of an array where it is a symbol size, else 1."""
-    size = getattr(getattr(data, "dtype", None), "itemsize", 1)
-    return size if size in (1, 2, 4, 8) else 1
+    """The symbol size for an array's elements (dtype_symbol_size()); 1 for
+    bytes-like objects without a dtype."""
+    dtype = getattr(data, "dtype", None)
+    return 1 if dtype is None else dtype_symbol_size(dtype)
 
 
 def _host_bytes(data):
@@ -260,8 +278,9 @@ def compress(data, *, symbol_size=None, window=None, level=None, block=None, ada
     data: a numpy array (any shape, C order is compressed), a bytes-like
     object, or a CUDA array (CuPy, or anything with __cuda_array_interface__),
     compressed on its GPU without a host copy.
-    symbol_size: 1, 2, 4 or 8; None = the array's element size where that is
-    one of those, else 1 (bytes: 1, as the gpulz command's default).
+    symbol_size: 1, 2, 4 or 8; None = the largest of those that divides the
+    array's element size, as the HDF5 filter takes it from the datatype
+    (dtype_symbol_size(); bytes: 1, as the gpulz command's default).
     window (1..255, default 128) or level (1..4: 32, 64, 128, 255), block
     (symbols per block, a power of two 256..16384, default 2048), adaptive,
     mode ("auto", the default; "fast", "ratio" or "lz") and checksum (False:
@@ -347,7 +366,7 @@ def _batch_symbol_size(chunks, symbol_size):
         return symbol_size
     sizes = {symbol_size_of(c) for c in chunks}
     if len(sizes) > 1:
-        raise ValueError("the chunks have element sizes %s: give symbol_size"
+        raise ValueError("the chunks' dtypes give symbol sizes %s: give symbol_size"
                          % ", ".join(str(s) for s in sorted(sizes)))
     return sizes.pop() if sizes else 1
 

@@ -15,7 +15,8 @@ class GpulzCodec(Codec):
     """gpulz as a numcodecs codec: one gpulz chunk per buffer.
 
     The options are those of gpulz.compress(); symbol_size 0 (default) takes
-    the element size of each buffer encoded (1 for bytes).  threads and
+    it from the element size of each buffer encoded, as gpulz.compress()
+    does (1 for bytes).  threads and
     backend choose where the work runs and never change the bytes: they
     describe this machine, not the data, and get_config() (what Zarr v2
     stores in .zarray) leaves them out, so that an array written with

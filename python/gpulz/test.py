@@ -85,6 +85,18 @@ def test_codec():
     # no mode: auto, the C library's default, byte for byte
     check(gpulz.DEFAULT_MODE == "auto" and gpulz.compress(x) == gpulz.compress(x, mode="auto"),
           "default mode %r" % gpulz.DEFAULT_MODE)
+    # symbol size from the dtype, by the filter's rule (symbol_size_from_type()):
+    # the largest of 8, 4, 2, 1 dividing the element size, strings their character
+    for dtype, want in (("i1", 1), (">i2", 2), ("f4", 4), ("M8[s]", 8), ("c16", 8),
+                        ("V3", 1), ("S8", 1), ("U3", 4), ("i4,f8", 4), ("i2,i2,i2", 2),
+                        (np.longdouble, 8 if np.dtype(np.longdouble).itemsize % 8 == 0 else 4)):
+        y = np.zeros(500, dtype)
+        y.view(np.uint8)[:] = x.view(np.uint8)[:y.nbytes]
+        c = gpulz.compress(y, mode="fast")
+        check(c == gpulz.compress(y, mode="fast", symbol_size=want)
+              and gpulz.compress_batch([y, y], mode="fast") == [c, c],
+              "%s: not compressed with symbol size %d" % (np.dtype(dtype), want))
+        check(bytes(gpulz.decompress(c)) == y.tobytes(), "%s: data differ" % np.dtype(dtype))
     b = bytes(x.view(np.uint8)[:100001])
     check(bytes(gpulz.decompress(gpulz.compress(b, level=4, block=256))) == b, "bytes round trip")
     check(gpulz.decompressed_size(gpulz.compress(b)) == len(b), "decompressed_size")
@@ -714,6 +726,9 @@ def test_numcodecs():
     check(np.array_equal(out, x), "numcodecs: decode into out")
     again = numcodecs.get_codec(codec.get_config())
     check(again == codec and again.encode(x) == enc, "numcodecs: config round trip")
+    z = (x.astype(np.complex128) * (1 + 1j)).reshape(256, 256)
+    check(codec.encode(z) == gpulz.compress(z, mode="ratio", symbol_size=8),
+          "numcodecs: complex128 not encoded with symbol size 8")
     # where the work ran is no part of what is stored (Zarr v2's .zarray):
     # a config naming backend "gpu" could not be decoded without a GPU
     config = GpulzCodec(mode="ratio", threads=1, backend="cpu").get_config()
@@ -758,10 +773,13 @@ def test_zarr():
     # zarr 3.0's ArraySpec.dtype is the numpy dtype, 3.1's a zarr data type:
     # either gives the element size (a symbol size of 1 would be stored)
     import types
-    for dtype in (np.dtype("u2"), np.dtype(">i4"), np.dtype("f8")):
-        got = GpulzZarrCodec().evolve_from_array_spec(types.SimpleNamespace(dtype=dtype))
-        check(got.symbol_size == dtype.itemsize,
-              "zarr: symbol size %d for a numpy %s" % (got.symbol_size, dtype))
+    for dtype, want in (("u2", 2), (">i4", 4), ("f8", 8), ("c16", 8), ("U3", 4), ("S3", 1)):
+        got = GpulzZarrCodec().evolve_from_array_spec(types.SimpleNamespace(dtype=np.dtype(dtype)))
+        check(got.symbol_size == want, "zarr: symbol size %d for a numpy %s" % (got.symbol_size, dtype))
+    c16 = zarr.create_array(zarr.storage.MemoryStore(), shape=(64,), dtype="c16",
+                            compressors=[GpulzZarrCodec()], zarr_format=3)
+    check(c16.compressors[0].symbol_size == 8,
+          "zarr: a complex128 array took symbol size %d" % c16.compressors[0].symbol_size)
     try:
         b.compressors[0].compute_encoded_size(1000, None)
         raise Failed("zarr: compute_encoded_size gave a size")

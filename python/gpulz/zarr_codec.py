@@ -19,27 +19,26 @@ from dataclasses import dataclass, replace
 from zarr.abc.codec import BytesBytesCodec
 from zarr.core.common import parse_named_configuration
 
-from ._codec import (DEFAULT_MODE, MODES, compress_batch, decompress_batch, encoder_options,
-                     gpu_available)
+from ._codec import (DEFAULT_MODE, MODES, compress_batch, decompress_batch, dtype_symbol_size,
+                     encoder_options, gpu_available)
 
 _MODE_NAMES = {v: k for k, v in MODES.items()}
 NAME = "gpulz"
 
 
 def _item_size(dtype):
-    """The symbol size for an array spec's dtype: a zarr data type (zarr 3.1
-    and later) or the numpy dtype itself (zarr 3.0's ArraySpec.dtype)."""
-    size = getattr(dtype, "item_size", None)
-    if size is None:
-        native = dtype.to_native_dtype() if hasattr(dtype, "to_native_dtype") else dtype
-        size = getattr(native, "itemsize", None)
-    return size if size in (1, 2, 4, 8) else 1
+    """The symbol size for an array spec's dtype (dtype_symbol_size(), the
+    HDF5 filter's rule): a zarr data type (zarr 3.1 and later) or the numpy
+    dtype itself (zarr 3.0's ArraySpec.dtype)."""
+    return dtype_symbol_size(dtype.to_native_dtype() if hasattr(dtype, "to_native_dtype")
+                             else dtype)
 
 
 @dataclass(frozen=True)
 class GpulzZarrCodec(BytesBytesCodec):
     """The options of gpulz.compress(); symbol_size 0 (default) becomes the
-    array's element size when the array is created, and is stored so."""
+    array's element size (the largest of 8, 4, 2, 1 that divides it, as for
+    gpulz.compress()) when the array is created, and is stored so."""
 
     is_fixed_size = False
 
