@@ -248,15 +248,30 @@ def symbol_size_of(data):
     return 1 if dtype is None else dtype_symbol_size(dtype)
 
 
+def refuse_references(data, what="data"):
+    """A TypeError for an array whose elements are references (object
+    arrays, variable-length strings): their bytes are addresses, not data."""
+    dtype = getattr(data, "dtype", None)
+    if isinstance(dtype, numpy.dtype) and dtype.hasobject:
+        raise TypeError("gpulz: %s of dtype %s holds references to Python objects, not their "
+                        "bytes: convert it to a fixed-size dtype first" % (what, dtype))
+
+
 def _host_bytes(data):
     """A C-contiguous uint8 view of a bytes-like object or numpy array."""
     if isinstance(data, numpy.ndarray):
+        refuse_references(data)
         return numpy.ascontiguousarray(data).reshape(-1).view(numpy.uint8)
-    return numpy.frombuffer(memoryview(data).cast("B") if not isinstance(data, (bytes, bytearray))
-                            else data, dtype=numpy.uint8)
+    if isinstance(data, (bytes, bytearray)):
+        return numpy.frombuffer(data, dtype=numpy.uint8)
+    view = memoryview(data)
+    if not view.c_contiguous:
+        view = memoryview(view.tobytes())  # its elements in C order, as for arrays
+    return numpy.frombuffer(view.cast("B"), dtype=numpy.uint8)
 
 
 def _writable_bytes(out):
+    refuse_references(out, "out")
     if isinstance(out, numpy.ndarray):
         if not out.flags.c_contiguous or not out.flags.writeable:
             raise ValueError("out must be a writable C-contiguous array")

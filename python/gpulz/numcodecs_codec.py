@@ -6,7 +6,7 @@ from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
 from ._codec import (DEFAULT_MODE, MODES, compress, decompress, encoder_options, integer,
-                     make_params, symbol_size_of)
+                     make_params, refuse_references, symbol_size_of)
 
 _MODE_NAMES = {v: k for k, v in MODES.items()}
 
@@ -49,6 +49,7 @@ class GpulzCodec(Codec):
                     checksum=self.checksum, threads=self.threads, backend=self.backend)
 
     def encode(self, buf):
+        refuse_references(buf)
         if not hasattr(buf, "__cuda_array_interface__"):
             buf = ensure_contiguous_ndarray(buf)
         return compress(buf, symbol_size=self.symbol_size or symbol_size_of(buf), **self._options())

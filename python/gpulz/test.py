@@ -97,6 +97,24 @@ def test_codec():
               and gpulz.compress_batch([y, y], mode="fast") == [c, c],
               "%s: not compressed with symbol size %d" % (np.dtype(dtype), want))
         check(bytes(gpulz.decompress(c)) == y.tobytes(), "%s: data differ" % np.dtype(dtype))
+    # arrays of references are refused by name, never compressed as addresses
+    c = gpulz.compress(x[:50].astype(np.int64))
+    refs = [np.array([1, None], object), np.zeros(2, "i4,O")]
+    if hasattr(np.dtypes, "StringDType"):
+        refs.append(np.array(["a", "b" * 40], np.dtypes.StringDType()))
+    for y in refs:
+        for call in (lambda: gpulz.compress(y), lambda: gpulz.compress_batch([y]),
+                     lambda: gpulz.decompress(c, out=np.empty(50, y.dtype))):
+            try:
+                call()
+                raise Failed("%s: accepted" % y.dtype)
+            except TypeError as e:
+                check(str(y.dtype) in str(e) and "references" in str(e),
+                      "%s: the error does not say why: %s" % (y.dtype, e))
+    # a strided memoryview: its elements in C order, as an array's
+    m = memoryview(x[:200].reshape(20, 10))[::2]
+    check(gpulz.compress(m) == gpulz.compress(x[:200].reshape(20, 10)[::2].tobytes())
+          and bytes(gpulz.decompress(gpulz.compress(m))) == m.tobytes(), "strided memoryview")
     b = bytes(x.view(np.uint8)[:100001])
     check(bytes(gpulz.decompress(gpulz.compress(b, level=4, block=256))) == b, "bytes round trip")
     check(gpulz.decompressed_size(gpulz.compress(b)) == len(b), "decompressed_size")
@@ -726,6 +744,11 @@ def test_numcodecs():
     check(np.array_equal(out, x), "numcodecs: decode into out")
     again = numcodecs.get_codec(codec.get_config())
     check(again == codec and again.encode(x) == enc, "numcodecs: config round trip")
+    try:
+        codec.encode(np.array(["a", None], object))
+        raise Failed("numcodecs: an object array was encoded")
+    except TypeError:
+        pass
     z = (x.astype(np.complex128) * (1 + 1j)).reshape(256, 256)
     check(codec.encode(z) == gpulz.compress(z, mode="ratio", symbol_size=8),
           "numcodecs: complex128 not encoded with symbol size 8")
