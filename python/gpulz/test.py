@@ -100,7 +100,7 @@ def test_codec():
     # arrays of references are refused by name, never compressed as addresses
     c = gpulz.compress(x[:50].astype(np.int64))
     refs = [np.array([1, None], object), np.zeros(2, "i4,O")]
-    if hasattr(np.dtypes, "StringDType"):
+    if hasattr(getattr(np, "dtypes", None), "StringDType"):  # numpy 2
         refs.append(np.array(["a", "b" * 40], np.dtypes.StringDType()))
     for y in refs:
         for call in (lambda: gpulz.compress(y), lambda: gpulz.compress_batch([y]),
