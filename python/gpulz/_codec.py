@@ -340,7 +340,8 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     buf: bytes-like, a numpy uint8 array, or a CUDA array (decoded on its GPU).
     out: None (a new bytearray, or a CuPy uint8 array for CUDA input), or a
     writable C-contiguous buffer or array of at least the uncompressed size,
-    filled and returned (np.empty_like(original) gives the array back).
+    filled and returned (np.empty(original.shape, original.dtype) gives a
+    C-ordered array back; compress() took its elements in C order).
     Damaged input raises GpulzError (status GPULZ_ERR_CORRUPT or _TRUNCATED).
     """
     p = make_params(encoder_options(), 1, threads, backend)
