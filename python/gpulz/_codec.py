@@ -286,6 +286,10 @@ def _is_device(data):
     return hasattr(data, "__cuda_array_interface__")
 
 
+def _memory_name(data):
+    return "a CUDA array" if _is_device(data) else "host memory"
+
+
 def compress(data, *, symbol_size=None, window=None, level=None, block=None, adaptive=False,
              mode=DEFAULT_MODE, checksum=True, threads=0, backend="auto"):
     """Compress data into one gpulz chunk (docs/FORMAT.md).
@@ -345,6 +349,9 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     Damaged input raises GpulzError (status GPULZ_ERR_CORRUPT or _TRUNCATED).
     """
     p = make_params(encoder_options(), 1, threads, backend)
+    if out is not None and _is_device(out) != _is_device(buf):
+        raise TypeError("gpulz: buf and out must both be in host memory or both be CUDA arrays, "
+                        "not %s and %s" % (_memory_name(buf), _memory_name(out)))
     if _is_device(buf):
         return _decompress_device(buf, out, p)
     src = _host_bytes(buf)

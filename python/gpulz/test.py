@@ -111,6 +111,17 @@ def test_codec():
             except TypeError as e:
                 check(str(y.dtype) in str(e) and "references" in str(e),
                       "%s: the error does not say why: %s" % (y.dtype, e))
+    # buf and out in different memories: refused by name, whatever else is
+    # there (no GPU is needed to be told so)
+    class OnDevice:
+        __cuda_array_interface__ = {"shape": (50,), "typestr": "|u1", "data": (0, False), "version": 3}
+    for call in (lambda: gpulz.decompress(c, out=OnDevice()),
+                 lambda: gpulz.decompress(OnDevice(), out=bytearray(400))):
+        try:
+            call()
+            raise Failed("buf and out in different memories: accepted")
+        except TypeError as e:
+            check("both" in str(e), "buf and out in different memories: %s" % e)
     # a strided memoryview: its elements in C order, as an array's
     m = memoryview(x[:200].reshape(20, 10))[::2]
     check(gpulz.compress(m) == gpulz.compress(x[:200].reshape(20, 10)[::2].tobytes())
