@@ -7,7 +7,9 @@
  * does the same.  Data must read back and the stored chunks must shrink.
  * Then filters before gpulz that change the chunk's size (Fletcher-32,
  * deflate, scaleoffset): gpulz still compresses every chunk, mandatory or
- * optional, and the data reads back (before_gpulz).
+ * optional, and the data reads back (before_gpulz); Fletcher-32 that takes
+ * a chunk past the 32 bits of the recorded size is refused at creation with
+ * its own reason (fletcher_at_limit).
  */
 #include "h5_util.h"
 
@@ -117,6 +119,42 @@ static void before_gpulz(const char *name, H5Z_filter_t before, unsigned flags, 
     H5Sclose(space);
 }
 
+/* Fletcher-32 before gpulz on chunks within 4 bytes of HDF5's 4 GiB: what
+ * gpulz is handed passes the 32 bits of slot 5, so creation fails, saying
+ * why (it blamed a filter that changes the size, deflate or scaleoffset,
+ * which the pipeline does not hold); a chunk 4 bytes shorter records
+ * 2^32 - 1.  Nothing is written: no chunk is allocated or compressed. */
+static void fletcher_at_limit(void)
+{
+    static const hsize_t sizes[2] = {0xfffffffcull, 0xfffffffbull};
+    for (int k = 0; k < 2; k++) {
+        hsize_t dims[1] = {sizes[k]}, chunk[1] = {sizes[k]};
+        char name[32];
+        snprintf(name, sizeof name, "fletcher_%llu", (unsigned long long)sizes[k]);
+        hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
+        CHECK(space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_fletcher32(dcpl) >= 0 &&
+              H5Pset_filter(dcpl, H5Z_FILTER_GPULZ, H5Z_FLAG_MANDATORY, 0, NULL) >= 0);
+        H5E_BEGIN_TRY { d = H5Dcreate2(file, name, H5T_STD_U8LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT); }
+        H5E_END_TRY;
+        if (k == 0) {
+            CHECKF(d < 0, "Fletcher-32 then gpulz, chunks of %llu bytes: created", (unsigned long long)sizes[k]);
+            const char *text = h5u_error_text();
+            CHECKF(strstr(text, "Fletcher-32 before gpulz") && !strstr(text, "deflate"),
+                   "Fletcher-32 past 32 bits: the error stack holds\n%s", text);
+        } else {
+            CHECKF(d >= 0, "Fletcher-32 then gpulz, chunks of %llu bytes: not created", (unsigned long long)sizes[k]);
+            unsigned stored[8];
+            CHECK(h5u_stored_cd(d, stored, NULL, NULL, 0) > H5Z_GPULZ_CD_CHUNK_BYTES);
+            CHECKF(stored[H5Z_GPULZ_CD_CHUNK_BYTES] == 0xffffffffu, "chunks of %llu bytes: slot 5 holds %u",
+                   (unsigned long long)sizes[k], stored[H5Z_GPULZ_CD_CHUNK_BYTES]);
+            CHECK(H5Dclose(d) >= 0);
+        }
+        H5Pclose(dcpl);
+        H5Sclose(space);
+    }
+    printf("fletcher32_then_gpulz   chunks of 4 GiB - 4 refused at creation, 4 GiB - 5 recorded\n");
+}
+
 int main(void)
 {
     static int32_t ints[N];
@@ -160,6 +198,7 @@ int main(void)
         H5Sclose(space);
         printf("deflate_then_gpulz      chunks that could pass the read cap refused at creation\n");
     }
+    fletcher_at_limit();
     CHECK(H5Fclose(file) >= 0);
     remove("h5_shuffle.h5");
     return 0;

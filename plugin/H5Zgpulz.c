@@ -265,7 +265,17 @@ static herr_t input_bytes_from_dcpl(H5Z_filter_t id, hid_t dcpl, unsigned chunk_
             break;
         }
     }
-    *bytes = total <= CHUNK_BYTES_MAX ? (unsigned)total : 0;
+    /* only Fletcher-32 can take a chunk of under 4 GiB past the slot's 32
+     * bits; recording 0 would send it to the read cap, which no such chunk
+     * passes, and set_local named deflate and scaleoffset as the reason */
+    if (total > CHUNK_BYTES_MAX)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: Fletcher-32 before gpulz hands it chunks of %llu bytes (%u and the "
+                      "checksum), 4 GiB or more, which the chunk size slot (cd_values[%d], 32 bits) "
+                      "cannot record: use chunks of at most %u bytes, or put Fletcher-32 after gpulz",
+                      (unsigned long long)total, chunk_bytes, H5Z_GPULZ_CD_CHUNK_BYTES,
+                      (unsigned)(CHUNK_BYTES_MAX - (total - chunk_bytes)));
+    *bytes = (unsigned)total;
 done:
     return ret_value;
 }
