@@ -851,10 +851,20 @@ typedef struct lz_job {
     const uint8_t *y;
     const gpulz_layout *L;
     gpulz_cpu_scratch **scratch;
-    /* per block, in slots at its symbol offset: flags, literals, lengths, offsets */
+    /* per block of the window from block base, in slots at its symbol
+     * offset in the window: flags, literals, lengths, offsets */
     uint8_t *flags, *lits, *lens, *offs;
+    uint64_t base;
     uint32_t *T, *nlit, *nmatch;
 } lz_job;
+
+/* Blocks tokenised at a time into slots of their own (lz_job): a whole
+ * block's room each, every page of it written however few tokens the block
+ * has, so that on a large chunk the slots of all blocks at once took three
+ * times the chunk; a window's tokens are appended to the streams before the
+ * next window's are made. */
+#define LZ_WINDOW_MIN 1024u
+#define LZ_WINDOW_MAX 8192u
 
 static int lz_init(void *ctx, unsigned worker)
 {
@@ -864,19 +874,19 @@ static int lz_init(void *ctx, unsigned worker)
     return GPULZ_OK;
 }
 
-static int lz_block(void *ctx, unsigned worker, uint64_t k)
+static int lz_block(void *ctx, unsigned worker, uint64_t i)
 {
     lz_job *J = ctx;
     const gpulz_layout *L = J->L;
     const unsigned S = L->symbol_size, C = L->block_symbols;
-    const uint64_t first = k * C;
+    const uint64_t k = J->base + i, first = k * C, slot = i * C;
     const unsigned c = gpulz_block_raw_size(L, k) / S;
     const uint8_t *flags, *tok;
     uint32_t tbytes;
     uint32_t T = gpulz_cpu_parse_block(J->y + first * S, c, S, L->window, J->scratch[worker], &flags, &tok,
                                        &tbytes);
-    memcpy(J->flags + first / 8, flags, gpulz_flag_bytes(T));
-    uint8_t *lit = J->lits + first * S, *len = J->lens + first, *off = J->offs + first;
+    memcpy(J->flags + slot / 8, flags, gpulz_flag_bytes(T));
+    uint8_t *lit = J->lits + slot * S, *len = J->lens + slot, *off = J->offs + slot;
     uint32_t nl = 0, nm = 0, pos = 0;
     for (uint32_t t = 0; t < T; t++) {
         if (flags[t / 8] >> (t % 8) & 1) {
@@ -930,28 +940,44 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
     /* each stream's model, built once for its floor and its coding (48 KB
      * each: not on the caller's stack) */
     gpulz_model *model = calloc(GPULZ_STREAMS_MAX, sizeof *model);
+    /* the window's slots; one window is the whole chunk, its streams made in
+     * its own slots */
+    uint64_t win = (uint64_t)(workers ? workers : 1) * 64;
+    win = win < LZ_WINDOW_MIN ? LZ_WINDOW_MIN : win > LZ_WINDOW_MAX ? LZ_WINDOW_MAX : win;
+    win = win < nb ? win : nb;
+    const uint64_t wsym = win * C;
     lz_job J = {y, L, calloc(workers ? workers : 1, sizeof(gpulz_cpu_scratch *)),
-                malloc(nb * (C / 8) + 1), malloc(m * S + 1), malloc(m + 1), malloc(m + 1),
+                malloc(win * (C / 8) + 1), malloc(wsym * S + 1), malloc(wsym + 1), malloc(wsym + 1), 0,
                 malloc((nb + 1) * sizeof(uint32_t)), malloc((nb + 1) * sizeof(uint32_t)),
                 malloc((nb + 1) * sizeof(uint32_t))};
-    if (!model || !J.scratch || !J.flags || !J.lits || !J.lens || !J.offs || !J.T || !J.nlit || !J.nmatch)
+    /* the streams: in the slots, or, past one window, their own buffers,
+     * whose pages are written only as far as the streams reach */
+    const int apart = win < nb;
+    uint8_t *flags = apart ? malloc(nb * (C / 8) + 1) : J.flags, *lits = apart ? malloc(m * S + 1) : J.lits;
+    uint8_t *lens = apart ? malloc(m + 1) : J.lens, *offs = apart ? malloc(m + 1) : J.offs;
+    if (!model || !J.scratch || !J.flags || !J.lits || !J.lens || !J.offs || !J.T || !J.nlit || !J.nmatch ||
+        !flags || !lits || !lens || !offs)
         FAIL(GPULZ_ERR_NOMEM, "cannot allocate the token streams of %llu blocks", (unsigned long long)nb);
-    if ((rc = gpulz_workers_alloc(&workers, lz_init, &J)) != GPULZ_OK ||
-        (rc = gpulz_parallel_for(nb, workers, GPULZ_BLOCK_GRAIN, NULL, lz_block, &J)) != GPULZ_OK)
+    if ((rc = gpulz_workers_alloc(&workers, lz_init, &J)) != GPULZ_OK)
         goto done;
     /* the streams, each block's part moved down to follow the one before */
     uint64_t nf = 0, nl = 0, nm = 0;
-    for (uint64_t k = 0; k < nb; k++) {
-        uint64_t first = k * C;
-        uint32_t fb = gpulz_flag_bytes(J.T[k]);
-        memmove(J.flags + nf, J.flags + first / 8, fb);
-        memmove(J.lits + nl * S, J.lits + first * S, (size_t)J.nlit[k] * S);
-        memmove(J.lens + nm, J.lens + first, J.nmatch[k]);
-        memmove(J.offs + nm, J.offs + first, J.nmatch[k]);
-        nf += fb;
-        nl += J.nlit[k];
-        nm += J.nmatch[k];
-        gpulz_put_u16(dst + GPULZ_V2_HEADER_SIZE + GPULZ_TOKEN_ENTRY_SIZE * k, J.T[k]);
+    for (J.base = 0; J.base < nb; J.base += win) {
+        const uint64_t blocks = nb - J.base < win ? nb - J.base : win;
+        if ((rc = gpulz_parallel_for(blocks, workers, GPULZ_BLOCK_GRAIN, NULL, lz_block, &J)) != GPULZ_OK)
+            goto done;
+        for (uint64_t i = 0; i < blocks; i++) {
+            const uint64_t k = J.base + i, slot = i * C;
+            const uint32_t fb = gpulz_flag_bytes(J.T[k]);
+            memmove(flags + nf, J.flags + slot / 8, fb);
+            memmove(lits + nl * S, J.lits + slot * S, (size_t)J.nlit[k] * S);
+            memmove(lens + nm, J.lens + slot, J.nmatch[k]);
+            memmove(offs + nm, J.offs + slot, J.nmatch[k]);
+            nf += fb;
+            nl += J.nlit[k];
+            nm += J.nmatch[k];
+            gpulz_put_u16(dst + GPULZ_V2_HEADER_SIZE + GPULZ_TOKEN_ENTRY_SIZE * k, J.T[k]);
+        }
     }
     /* §19: SPLIT for the literals by their estimate (S = 2 has the choice) */
     int split = S >= 4;
@@ -959,7 +985,7 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
         gpulz_fast_hists H;
         if ((rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
             goto done;
-        fast_hists_count(&H, 0, J.lits, nl);
+        fast_hists_count(&H, 0, lits, nl);
         rc = gpulz_ratio_split(&H, g, &split);
         gpulz_fast_hists_free(&H);
         if (rc != GPULZ_OK)
@@ -968,11 +994,11 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
     L->flags |= split ? GPULZ_V2_FLAG_SPLIT : 0;
     /* the streams in the chunk's order (§12), each counted and modelled */
     const unsigned count = gpulz_stream_count(L->flags, S);
-    units[0] = (gpulz_units){J.flags, 1, 1, nf};
+    units[0] = (gpulz_units){flags, 1, 1, nf};
     for (unsigned j = 0; j + 3 < count; j++)
-        units[1 + j] = symbol_units(J.lits, nl, S, split, j);
-    units[count - 2] = (gpulz_units){J.lens, 1, 1, nm};
-    units[count - 1] = (gpulz_units){J.offs, 1, 1, nm};
+        units[1 + j] = symbol_units(lits, nl, S, split, j);
+    units[count - 2] = (gpulz_units){lens, 1, 1, nm};
+    units[count - 1] = (gpulz_units){offs, 1, 1, nm};
     uint64_t least = L->table_end + L->tail;
     for (unsigned j = 0; j < count; j++) {
         if ((rc = gpulz_hist_init(&hist[j], units[j].u)) != GPULZ_OK)
@@ -1004,6 +1030,14 @@ done:
         for (unsigned w = 0; w < workers; w++)
             gpulz_cpu_scratch_free(J.scratch[w]);
     free(J.scratch);
+    if (flags != J.flags)
+        free(flags);
+    if (lits != J.lits)
+        free(lits);
+    if (lens != J.lens)
+        free(lens);
+    if (offs != J.offs)
+        free(offs);
     free(J.flags);
     free(J.lits);
     free(J.lens);
