@@ -11,8 +11,7 @@
 : "${top_srcdir:?}" "${PKG_CONFIG:=pkg-config}" "${HDF5_PKG:=hdf5}"
 
 . "$top_srcdir/h5tests/configure_common.sh"
-pcfile=$($PKG_CONFIG --variable=pcfiledir "$HDF5_PKG")/$HDF5_PKG.pc
-[ -f "$pcfile" ] || fail "no $HDF5_PKG.pc found through $PKG_CONFIG"
+hdf5_pc_file
 
 work="$PWD/h5tests/configure_pc_alias.dir"
 rm -rf "$work" && mkdir -p "$work/real" "$work/alias" "$work/build" || exit 99
