@@ -128,6 +128,11 @@ grep -q "^$p256 .*h5repack cannot name this dataset" tail.log ||
     fail "$p256 not said to be unnamed: $(cat tail.log)"
 cmd=$(grep '^h5repack ' tail.log)
 case $cmd in *"$p256"*) fail "the h5repack command names $p256: $cmd" ;; esac
+# a newline in a name: shown as \n, no line of its own, not given to h5repack
+grep -q '^FAKE LINE' out.log && fail "a name's newline started a line: $(cat out.log)"
+grep -q '^/evil\\nFAKE LINE ' out.log || fail "no row of /evil\\nFAKE LINE: $(cat out.log)"
+grep -q '^/evil\\nFAKE LINE .*h5repack cannot name this dataset' tail.log ||
+    fail "/evil\\nFAKE LINE given to h5repack: $(cat tail.log)"
 if [ -z "$untested" ]; then
     eval "set -- ${cmd#h5repack }"
     "$H5REPACK" "$@" || fail "$cmd"

@@ -37,9 +37,11 @@
  *   /target        int32[10000], chunks of 5000
  *
  * h5_mkfile --deep FILE: datasets 16 groups deep whose paths are 255 and 256
- * bytes long, the longest h5repack's -f takes and one more.
+ * bytes long, the longest h5repack's -f takes and one more, and one whose
+ * name holds a newline.
  *   /level_00/.../level_15/d255_xx...x  int32[10000], chunks of 5000
  *   /level_00/.../level_15/d256_xxx...x the same, its name 1 byte longer
+ *   "/evil\nFAKE LINE"                  the same
  */
 #include "h5_util.h"
 
@@ -204,6 +206,7 @@ static int deep_file(const char *path)
         put_chunked(g, name, H5T_STD_I32LE, 1, &n, &c, ramp);
     }
     H5Gclose(g);
+    put_chunked(f, "evil\nFAKE LINE", H5T_STD_I32LE, 1, &n, &c, ramp);
     CHECK(H5Fclose(f) >= 0);
     return 0;
 }

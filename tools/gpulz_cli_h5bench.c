@@ -880,6 +880,43 @@ static void append_shell(char *buf, size_t cap, const char *s)
     buf[used] = 0;
 }
 
+/* Whether s holds a control character: a newline in a dataset's name, say. */
+static int has_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7F)
+            return 1;
+    return 0;
+}
+
+/* s as a line of the table, a note or a skip shows it: s itself, or where it
+ * holds control characters a copy in buf with each as \n, \t, \r or \xNN (a
+ * newline in a dataset's name started a line of its own, which could read
+ * as a command to run), cut short with "..." where cap is too small. */
+#define SHOWN_MAX 2400
+static const char *shown(const char *s, char *buf, size_t cap)
+{
+    if (!has_control(s))
+        return s;
+    size_t i = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p && i + 5 < cap; p++) {
+        const char *e = *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r" : NULL;
+        if (*p >= 0x20 && *p != 0x7F)
+            buf[i++] = (char)*p;
+        else if (e) {
+            memcpy(buf + i, e, 2);
+            i += 2;
+        } else
+            i += (size_t)snprintf(buf + i, cap - i, "\\x%02X", *p);
+    }
+    if (*p)
+        memcpy(buf + i, "...", 4);
+    else
+        buf[i] = 0;
+    return buf;
+}
+
 /* The longest path h5repack's -f and -l take: it copies each into a
  * 256-byte buffer (MAX_NC_NAME of h5repack.h), overflowing it with a longer
  * one (1.10 aborts on the smashed stack, 1.14 crashes). */
@@ -895,12 +932,13 @@ static void append_shell(char *buf, size_t cap, const char *s)
  * give t filter f: "-f /x:SHUF -f /x:GZIP=1 -l /x:CHUNK=100x200", into buf
  * of REPACK_ARGS_MAX bytes.  0, or -1 where h5repack cannot name the dataset
  * (a comma or colon in its path separates object names or the filter in its
- * syntax; a path over H5REPACK_PATH_MAX bytes overflows its buffer). */
+ * syntax; a path over H5REPACK_PATH_MAX bytes overflows its buffer) or the
+ * command would not stay one line (a control character in the path). */
 static int repack_args(const h5_target *t, const bench_filter *f, char *buf, size_t cap)
 {
     char one[REPACK_WORD_MAX + 1];
     buf[0] = 0;
-    if (strpbrk(t->path, ",:") || strlen(t->path) > H5REPACK_PATH_MAX)
+    if (strpbrk(t->path, ",:") || has_control(t->path) || strlen(t->path) > H5REPACK_PATH_MAX)
         return -1;
     for (int i = 0; i < f->nstep; i++) {
         const filter_step *s = &f->step[i];
@@ -1009,8 +1047,9 @@ static void print_row(const h5_run *R, const char *file, const h5_target *t,
         csv_field(res->note, 1);
         return;
     }
-    printf("%-*s %-*s %-*s %-*s %-*s ", R->wd, t->path, R->wt, t->type_name, R->ws, t->shape,
-           R->wc, t->chunk_text, R->wf, f->label);
+    char sp[SHOWN_MAX];
+    printf("%-*s %-*s %-*s %-*s %-*s ", R->wd, shown(t->path, sp, sizeof sp), R->wt, t->type_name, R->ws,
+           t->shape, R->wc, t->chunk_text, R->wf, f->label);
     if (res->done)
         printf("%8.3f %11.1f %11.1f\n", res->ratio, res->write_bps / MB, res->read_bps / MB);
     else
@@ -1037,7 +1076,8 @@ static void column_widths(h5_run *R, const target_list *L)
         const h5_target *t = &L->t[i];
         if (t->skip[0])
             continue;
-        R->wd = max_int(R->wd, strlen(t->path));
+        char sp[SHOWN_MAX];
+        R->wd = max_int(R->wd, strlen(shown(t->path, sp, sizeof sp)));
         R->wt = max_int(R->wt, strlen(t->type_name));
         R->ws = max_int(R->ws, strlen(t->shape));
         R->wc = max_int(R->wc, strlen(t->chunk_text));
@@ -1179,21 +1219,23 @@ static void print_best(const h5_run *R, const char *file, const target_list *L, 
         if (t->skip[0])
             continue;
         int b = best_filter(t, res[i]);
+        char sp[SHOWN_MAX];
+        const char *path = shown(t->path, sp, sizeof sp);
         if (b < 0) {
-            printf("%-*s (none: no filter applies)\n", R->wd, t->path);
+            printf("%-*s (none: no filter applies)\n", R->wd, path);
             continue;
         }
         if (res[i][b].ratio <= 1) {
-            printf("%-*s (none: no filter shrinks it)\n", R->wd, t->path);
+            printf("%-*s (none: no filter shrinks it)\n", R->wd, path);
             continue;
         }
         if (repack_args(t, &t->filters[b], args, sizeof args)) {
-            printf("%-*s %s (h5repack cannot name this dataset: a comma or colon in its path, "
-                   "or a path over %d bytes)\n",
-                   R->wd, t->path, t->filters[b].label, H5REPACK_PATH_MAX);
+            printf("%-*s %s (h5repack cannot name this dataset: a comma, colon or control character "
+                   "in its path, or a path over %d bytes)\n",
+                   R->wd, path, t->filters[b].label, H5REPACK_PATH_MAX);
             continue;
         }
-        printf("%-*s %s\n", R->wd, t->path, args);
+        printf("%-*s %s\n", R->wd, path, args);
         size_t need = used + strlen(args) + 2;
         if (all && need > cap) {
             char *grown = realloc(all, 2 * need);
@@ -1328,7 +1370,8 @@ static int bench_file(h5_run *R, const char *file, const char *const *objects, u
     if (!R->o->csv) {
         if (!first)
             putchar('\n');
-        printf("# %s\n", file);
+        char sf[SHOWN_MAX];
+        printf("# %s\n", shown(file, sf, sizeof sf));
         if (R->nsteps)
             print_columns(R);
     }
@@ -1348,19 +1391,21 @@ static int bench_file(h5_run *R, const char *file, const char *const *objects, u
         }
     }
     cli_progress_hide(R->pg);
+    char sf[SHOWN_MAX], sn[SHOWN_MAX], sk[SHOWN_MAX];
+    const char *file_shown = shown(file, sf, sizeof sf);
     for (unsigned i = 0; i < L.nnotes; i++) {
         if (R->o->csv)
-            fprintf(stderr, "gpulz: bench: %s:%s\n", file, L.notes[i]);
+            fprintf(stderr, "gpulz: bench: %s:%s\n", file_shown, shown(L.notes[i], sn, sizeof sn));
         else
-            printf("# %s\n", L.notes[i]);
+            printf("# %s\n", shown(L.notes[i], sn, sizeof sn));
     }
     for (unsigned i = 0; i < L.n; i++)
         if (L.t[i].skip[0]) {
+            const char *path = shown(L.t[i].path, sn, sizeof sn), *why = shown(L.t[i].skip, sk, sizeof sk);
             if (R->o->csv)
-                fprintf(stderr, "gpulz: bench: %s:%s: skipped: %s\n", file, L.t[i].path,
-                        L.t[i].skip);
+                fprintf(stderr, "gpulz: bench: %s:%s: skipped: %s\n", file_shown, path, why);
             else
-                printf("# skipped %s: %s\n", L.t[i].path, L.t[i].skip);
+                printf("# skipped %s: %s\n", path, why);
         }
     if (!R->o->csv && !R->nsteps)
         printf("# nothing to bench in %s\n", file);
