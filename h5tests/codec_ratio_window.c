@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * codec_ratio_window.c - mode ratio's CPU encoder tokenises a large chunk a
- * window of blocks at a time (cpu_v2.c, LZ_WINDOW_MIN..MAX): the bytes are
- * those of the chunk tokenised in one window (one thread's window of 1024
- * blocks against 64 threads' of 4096, on a chunk of 3072 blocks), they
- * decode back, and what the encoder holds stays near the tokens it makes: a
- * 64 MiB chunk that compresses well grows the process's peak resident size
- * by less than twice the chunk (its delta-transformed copy takes one chunk),
- * where every block's token slots at once (a chunk's room three times over,
- * every page written) grew it by about four times (the peak from getrusage;
- * not measured under a sanitizer, whose shadow memory it would count).
+ * window of blocks at a time (cpu_v2.c, LZ_WINDOW_MIN..MAX).  One thread's
+ * windows of 1024 blocks and 64 threads' one window of the chunk's 3072
+ * give the same bytes (both were compared with the encoder's before windows
+ * when they came), which decode back; and what the encoder holds stays near
+ * the tokens it makes: a 64 MiB chunk that compresses well grows the
+ * process's peak resident size by less than twice the chunk (its
+ * delta-transformed copy takes one chunk), where every block's token slots
+ * at once (a chunk's room three times over, every page written) grew it by
+ * about four times (the peak from getrusage; not measured under a
+ * sanitizer, whose shadow memory it would count).
  */
 #include "codec_testutil.h"
 

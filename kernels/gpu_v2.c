@@ -170,7 +170,7 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
             h[t].count = h_bins + t * bins;
             h[t].N = N;
             h[t].lo = 0;
-            h[t].span = 1u << 16;
+            h[t].span = (uint32_t)1 << (8 * S);
             if (!(whole >> t & 1))
                 gpulz_hist_narrow(&h[t]);
         }

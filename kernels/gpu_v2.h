@@ -345,7 +345,9 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
  * device counted at d_hist (bins apart; ranges at d_range): where S = 2 and
  * a transform's range is narrow, its counts packed on the device (into
  * d_pack, back into h_pack) and scattered into part part0 + t; else its
- * bins read where they arrive, h_bins + t * bins, and narrowed on the host.
+ * bins read where they arrive, h_bins + t * bins, and narrowed on the host
+ * (not where the sample's range already spans over GPU_V2_WHOLE_FROM
+ * values: their range is all of them).
  * h_pack may be h_bins when ntrans is 1.  It waits for st, so that copies
  * the caller queued on st before it have arrived too; with h_pick (the
  * sample's pick, one of those copies) it makes only h[*h_pick].
