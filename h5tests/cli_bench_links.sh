@@ -133,6 +133,11 @@ grep -q '^FAKE LINE' out.log && fail "a name's newline started a line: $(cat out
 grep -q '^/evil\\nFAKE LINE ' out.log || fail "no row of /evil\\nFAKE LINE: $(cat out.log)"
 grep -q '^/evil\\nFAKE LINE .*h5repack cannot name this dataset' tail.log ||
     fail "/evil\\nFAKE LINE given to h5repack: $(cat tail.log)"
+# and an error that names such a path stays one line
+expect 3 "$GPULZ" bench "deep.h5:/no
+such" -r 1
+[ "$(wc -l <err.log)" = 1 ] && grep -q 'no dataset or group /no\\nsuch$' err.log ||
+    fail "the error on a path with a newline: $(cat err.log)"
 if [ -z "$untested" ]; then
     eval "set -- ${cmd#h5repack }"
     "$H5REPACK" "$@" || fail "$cmd"

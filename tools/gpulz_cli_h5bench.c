@@ -114,6 +114,43 @@ typedef struct h5_run {
     int wd, wt, ws, wc, wf;  /* column widths */
 } h5_run;
 
+/* Whether s holds a control character: a newline in a dataset's name, say. */
+static int has_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7F)
+            return 1;
+    return 0;
+}
+
+/* s as a line of the table, a note or a skip shows it: s itself, or where it
+ * holds control characters a copy in buf with each as \n, \t, \r or \xNN (a
+ * newline in a dataset's name started a line of its own, which could read
+ * as a command to run), cut short with "..." where cap is too small. */
+#define SHOWN_MAX 2400
+static const char *shown(const char *s, char *buf, size_t cap)
+{
+    if (!has_control(s))
+        return s;
+    size_t i = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p && i + 5 < cap; p++) {
+        const char *e = *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r" : NULL;
+        if (*p >= 0x20 && *p != 0x7F)
+            buf[i++] = (char)*p;
+        else if (e) {
+            memcpy(buf + i, e, 2);
+            i += 2;
+        } else
+            i += (size_t)snprintf(buf + i, cap - i, "\\x%02X", *p);
+    }
+    if (*p)
+        memcpy(buf + i, "...", 4);
+    else
+        buf[i] = 0;
+    return buf;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -682,13 +719,15 @@ static int find_targets(visit_ctx *V, const char *file, const char *object)
 {
     char why[160];
     const char *where = object ? object : "/", *as = NULL;
+    char sf[SHOWN_MAX], sw[SHOWN_MAX]; /* file and where as an error shows them */
     size_t size;
     int rc = 0;
     hid_t obj = H5Oopen(V->f, where, H5P_DEFAULT);
     if (obj < 0) {
         h5_reason(why, sizeof why);
         if (!external_link(V->f, where, &size))
-            return cli_error(CLI_IO, "bench", "%s: no dataset or group %s", file, where);
+            return cli_error(CLI_IO, "bench", "%s: no dataset or group %s", shown(file, sf, sizeof sf),
+                             shown(where, sw, sizeof sw));
         if (skip_external_link(V->L, V->f, where, where, size, why))
             return cli_error(CLI_IO, "bench", "out of memory");
         return 0;
@@ -718,12 +757,13 @@ static int find_targets(visit_ctx *V, const char *file, const char *object)
         V->nomem = 0;
         if (H5Lvisit(obj, H5_INDEX_NAME, H5_ITER_INC, visit_link, V) < 0)
             rc = V->nomem ? cli_error(CLI_IO, "bench", "out of memory")
-                          : cli_error(CLI_IO, "bench", "%s: cannot list %s (%s)", file, where,
-                                      h5_reason(why, sizeof why));
+                          : cli_error(CLI_IO, "bench", "%s: cannot list %s (%s)", shown(file, sf, sizeof sf),
+                                      shown(where, sw, sizeof sw), h5_reason(why, sizeof why));
         V->prefix = "";
         free(prefix);
     } else {
-        rc = cli_error(CLI_IO, "bench", "%s: %s is not a dataset or a group", file, where);
+        rc = cli_error(CLI_IO, "bench", "%s: %s is not a dataset or a group", shown(file, sf, sizeof sf),
+                       shown(where, sw, sizeof sw));
     }
 done:
     H5Oclose(obj);
@@ -752,7 +792,7 @@ static int set_pipeline(hid_t dcpl, const bench_filter *f)
 static int measure(h5_run *R, const char *file, const h5_target *t, const bench_filter *f,
                    hid_t type, const uint8_t *data, uint8_t *back, h5_result *res)
 {
-    char why[200];
+    char why[200], sf[SHOWN_MAX], sp[SHOWN_MAX]; /* sf, sp: file and path as an error shows them */
     const unsigned repeat = R->o->repeat;
     double *tw = malloc(2 * repeat * sizeof *tw), *tr = tw ? tw + repeat : NULL;
     hid_t fapl = -1, fcore = -1, space = -1, dcpl = -1, dapl = -1, d = -1;
@@ -792,8 +832,8 @@ static int measure(h5_run *R, const char *file, const h5_target *t, const bench_
         }
         double t0 = now();
         if (H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 || H5Dflush(d) < 0) {
-            rc = cli_error(CLI_DATA, "bench", "%s:%s: %s: writing failed (%s)", file, t->path,
-                           f->label, h5_reason(why, sizeof why));
+            rc = cli_error(CLI_DATA, "bench", "%s:%s: %s: writing failed (%s)", shown(file, sf, sizeof sf),
+                           shown(t->path, sp, sizeof sp), f->label, h5_reason(why, sizeof why));
             goto done;
         }
         double t1 = now();
@@ -802,8 +842,8 @@ static int measure(h5_run *R, const char *file, const h5_target *t, const bench_
             back[i] = (uint8_t)~data[i];
         double t2 = now();
         if (H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) < 0) {
-            rc = cli_error(CLI_DATA, "bench", "%s:%s: %s: reading back failed (%s)", file, t->path,
-                           f->label, h5_reason(why, sizeof why));
+            rc = cli_error(CLI_DATA, "bench", "%s:%s: %s: reading back failed (%s)", shown(file, sf, sizeof sf),
+                           shown(t->path, sp, sizeof sp), f->label, h5_reason(why, sizeof why));
             goto done;
         }
         double t3 = now();
@@ -811,8 +851,8 @@ static int measure(h5_run *R, const char *file, const h5_target *t, const bench_
             size_t i = 0;
             while (back[i] == data[i])
                 i++;
-            rc = cli_error(CLI_DATA, "bench", "%s:%s: %s: read back differs at byte %zu", file,
-                           t->path, f->label, i);
+            rc = cli_error(CLI_DATA, "bench", "%s:%s: %s: read back differs at byte %zu",
+                           shown(file, sf, sizeof sf), shown(t->path, sp, sizeof sp), f->label, i);
             goto done;
         }
         if (r == 0) {
@@ -878,43 +918,6 @@ static void append_shell(char *buf, size_t cap, const char *s)
     if (used + 1 < cap)
         buf[used++] = '\'';
     buf[used] = 0;
-}
-
-/* Whether s holds a control character: a newline in a dataset's name, say. */
-static int has_control(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7F)
-            return 1;
-    return 0;
-}
-
-/* s as a line of the table, a note or a skip shows it: s itself, or where it
- * holds control characters a copy in buf with each as \n, \t, \r or \xNN (a
- * newline in a dataset's name started a line of its own, which could read
- * as a command to run), cut short with "..." where cap is too small. */
-#define SHOWN_MAX 2400
-static const char *shown(const char *s, char *buf, size_t cap)
-{
-    if (!has_control(s))
-        return s;
-    size_t i = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    for (; *p && i + 5 < cap; p++) {
-        const char *e = *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r" : NULL;
-        if (*p >= 0x20 && *p != 0x7F)
-            buf[i++] = (char)*p;
-        else if (e) {
-            memcpy(buf + i, e, 2);
-            i += 2;
-        } else
-            i += (size_t)snprintf(buf + i, cap - i, "\\x%02X", *p);
-    }
-    if (*p)
-        memcpy(buf + i, "...", 4);
-    else
-        buf[i] = 0;
-    return buf;
 }
 
 /* The longest path h5repack's -f and -l take: it copies each into a
@@ -1302,15 +1305,18 @@ static int check_arg(const char *arg)
     const char *object;
     char *file = NULL;
     hid_t f;
+    char sf[SHOWN_MAX], sw[SHOWN_MAX]; /* file and object as an error shows them */
     int rc = open_arg(arg, &f, &file, &object);
     if (!rc && object) {
         hid_t obj = H5Oopen(f, object, H5P_DEFAULT);
         H5I_type_t kind = obj < 0 ? H5I_BADID : H5Iget_type(obj);
         /* an external link whose file is missing is skipped, and said so, with the rest */
         if (obj < 0 && !external_link(f, object, NULL))
-            rc = cli_error(CLI_IO, "bench", "%s: no dataset or group %s", file, object);
+            rc = cli_error(CLI_IO, "bench", "%s: no dataset or group %s", shown(file, sf, sizeof sf),
+                           shown(object, sw, sizeof sw));
         else if (obj >= 0 && kind != H5I_DATASET && kind != H5I_GROUP)
-            rc = cli_error(CLI_IO, "bench", "%s: %s is not a dataset or a group", file, object);
+            rc = cli_error(CLI_IO, "bench", "%s: %s is not a dataset or a group", shown(file, sf, sizeof sf),
+                           shown(object, sw, sizeof sw));
         if (obj >= 0)
             H5Oclose(obj);
     }
