@@ -163,13 +163,17 @@ if [ -z "$untested" ]; then
     done <args
 fi
 
-# An external link to a file that is not there: skipped, naming it; a soft
-# link naming nothing is no dataset
+# An external link to a file that is not there: skipped, naming it, and so
+# is a path through one; a soft link naming nothing is no dataset
 mv other.h5 gone.h5 || exit 99
 expect 0 "$GPULZ" bench links.h5:/ext -r 1
 grep -q '^# skipped /ext: an external link to other\.h5:/target, in another file ' out.log ||
     fail "/ext to a missing file: $(cat out.log)"
 grep -q '^h5repack ' out.log && fail "an h5repack command for another file: $(cat out.log)"
+# a path through such a link: skipped alike, naming the link's file
+expect 0 "$GPULZ" bench links.h5:/extgrp/target -r 1
+grep -q '^# skipped /extgrp/target: an external link to other\.h5:/, in another file ' out.log ||
+    fail "/extgrp/target through a link to a missing file: $(cat out.log)"
 expect 0 "$GPULZ" bench links.h5 -r 1 -l 1 -s 1
 once /a_first /data
 grep -q '^# skipped /extgrp: an external link to other\.h5:/, in another file ' out.log ||

@@ -588,6 +588,23 @@ static int external_link(hid_t loc, const char *path, size_t *size)
     return ext;
 }
 
+/* The first link along path that is an external link: 1 and its path in
+ * link (cap bytes; *size: its value's bytes), else 0.  Through an external
+ * link whose file cannot be opened a path reaches nothing, and HDF5 tells
+ * the kind of its last link only. */
+static int external_on_path(hid_t loc, const char *path, char *link, size_t cap, size_t *size)
+{
+    const size_t n = strlen(path);
+    for (size_t i = 1; i <= n && i < cap; i++)
+        if (i == n || path[i] == '/') {
+            memcpy(link, path, i);
+            link[i] = 0;
+            if (external_link(loc, link, size))
+                return 1;
+        }
+    return 0;
+}
+
 /* The dataset obj, reached by path: into the index while it is built, else
  * into the list, once, under its path in the index (*as, where not NULL). */
 static int take(visit_ctx *V, hid_t obj, const char *path, const char **as)
@@ -720,15 +737,16 @@ static int find_targets(visit_ctx *V, const char *file, const char *object)
     char why[160];
     const char *where = object ? object : "/", *as = NULL;
     char sf[SHOWN_MAX], sw[SHOWN_MAX]; /* file and where as an error shows them */
+    char link[4096];                   /* an external link along where */
     size_t size;
     int rc = 0;
     hid_t obj = H5Oopen(V->f, where, H5P_DEFAULT);
     if (obj < 0) {
         h5_reason(why, sizeof why);
-        if (!external_link(V->f, where, &size))
+        if (!external_on_path(V->f, where, link, sizeof link, &size))
             return cli_error(CLI_IO, "bench", "%s: no dataset or group %s", shown(file, sf, sizeof sf),
                              shown(where, sw, sizeof sw));
-        if (skip_external_link(V->L, V->f, where, where, size, why))
+        if (skip_external_link(V->L, V->f, link, where, size, why))
             return cli_error(CLI_IO, "bench", "out of memory");
         return 0;
     }
@@ -1311,7 +1329,8 @@ static int check_arg(const char *arg)
         hid_t obj = H5Oopen(f, object, H5P_DEFAULT);
         H5I_type_t kind = obj < 0 ? H5I_BADID : H5Iget_type(obj);
         /* an external link whose file is missing is skipped, and said so, with the rest */
-        if (obj < 0 && !external_link(f, object, NULL))
+        char link[4096];
+        if (obj < 0 && !external_on_path(f, object, link, sizeof link, NULL))
             rc = cli_error(CLI_IO, "bench", "%s: no dataset or group %s", shown(file, sf, sizeof sf),
                            shown(object, sw, sizeof sw));
         else if (obj >= 0 && kind != H5I_DATASET && kind != H5I_GROUP)
