@@ -456,10 +456,10 @@ static void verbose_line(const char *what, size_t in, size_t out, const char *no
 /*
  * The size a stored chunk may decompress to: exactly what set_local recorded
  * (input_bytes_from_dcpl), else (0.1 files, a filter before gpulz that
- * changes the size) 1 byte up to the legacy cap.
- * Checked before the declared size is trusted with an allocation.
+ * changes the size) 1 byte up to the legacy cap.  recorded: the dataset has
+ * slot 5, whose 0 set_local wrote (not a 0.1 file).  Checked before the
+ * declared size is trusted with an allocation.
  */
-/* recorded: the dataset has slot 5, whose 0 set_local wrote (not a 0.1 file) */
 static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max, int recorded)
 {
     herr_t ret_value = 0;

@@ -577,31 +577,27 @@ static int skip_external_link(target_list *L, hid_t loc, const char *name, const
     return rc;
 }
 
-/* 1 where the last link of path is an external link (*size: its value's bytes). */
-static int external_link(hid_t loc, const char *path, size_t *size)
-{
-    H5L_info_t info;
-    int ext = H5Lget_info(loc, path, &info, H5P_DEFAULT) >= 0 && info.type == H5L_TYPE_EXTERNAL;
-    H5Eclear2(H5E_DEFAULT);
-    if (ext && size)
-        *size = info.u.val_size;
-    return ext;
-}
-
 /* The first link along path that is an external link: 1 and its path in
  * link (cap bytes; *size: its value's bytes), else 0.  Through an external
  * link whose file cannot be opened a path reaches nothing, and HDF5 tells
- * the kind of its last link only. */
+ * the kind of its last link only, so each link along it is asked. */
 static int external_on_path(hid_t loc, const char *path, char *link, size_t cap, size_t *size)
 {
     const size_t n = strlen(path);
-    for (size_t i = 1; i <= n && i < cap; i++)
-        if (i == n || path[i] == '/') {
-            memcpy(link, path, i);
-            link[i] = 0;
-            if (external_link(loc, link, size))
-                return 1;
+    for (size_t i = 1; i <= n && i < cap; i++) {
+        H5L_info_t info;
+        if (i < n && path[i] != '/')
+            continue;
+        memcpy(link, path, i);
+        link[i] = 0;
+        const int ext = H5Lget_info(loc, link, &info, H5P_DEFAULT) >= 0 && info.type == H5L_TYPE_EXTERNAL;
+        H5Eclear2(H5E_DEFAULT);
+        if (ext) {
+            if (size)
+                *size = info.u.val_size;
+            return 1;
         }
+    }
     return 0;
 }
 
