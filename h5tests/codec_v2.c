@@ -433,7 +433,7 @@ static int exact_delta(const uint8_t *in, size_t m, unsigned C)
         H.whole[d].N = m;
         gpulz_hist_narrow(&H.whole[d]);
     }
-    gpulz_fast_hists_planes_from_whole(&H);
+    gpulz_fast_hists_planes_from_whole(&H, 0);
     if (gpulz_fast_choose(&H, GPULZ_SEG_LOG2_DEFAULT, -1, &delta, &split) != GPULZ_OK)
         delta = -1;
     gpulz_fast_hists_free(&H);

@@ -748,6 +748,34 @@ static void v2_ranges(uint8_t *src)
     }
 }
 
+/* A peak of 16-bit values over a wide spread, as integer coordinates are:
+ * the models keep hundreds of values and escape the rest, where the range
+ * is too wide to pack (the device sums its byte planes; past
+ * GPU_V2_WHOLE_FROM it stays whole on the host) and the device builds the
+ * coder's entries from the models' values. */
+static void v2_wide_models(void)
+{
+    static const unsigned spreads[] = {20000, 65536};
+    for (unsigned k = 0; k < 4; k++) {
+        const size_t m = 300000 + (size_t)(rnd() % 300000);
+        uint8_t *src = malloc(2 * m + 1);
+        if (!src) {
+            CHECK(0, "cannot allocate %zu bytes", 2 * m + 1);
+            return;
+        }
+        const unsigned base = (unsigned)(rnd() % 65536), spread = spreads[k % 2];
+        for (size_t i = 0; i < m; i++) {
+            const unsigned v = (base + (rnd() % 10 ? (unsigned)(rnd() % 256 + rnd() % 256) : (unsigned)(rnd() % spread))) &
+                               0xFFFFu;
+            src[2 * i] = (uint8_t)v;
+            src[2 * i + 1] = (uint8_t)(v >> 8);
+        }
+        src[2 * m] = (uint8_t)rnd();
+        v2_one(src, 2 * m + k / 2, 2, 128, 2048, 0, k < 2 ? GPULZ_MODE_FAST : GPULZ_MODE_AUTO);
+        free(src);
+    }
+}
+
 /* The range words (gpu_v2.h) of the values that h (2^16 counts) holds. */
 static void range_words(const uint64_t *h, unsigned *r)
 {
@@ -1091,6 +1119,7 @@ static void format2_trials(void)
     CHECK(gpu_tune_ratio_redone() == redone0, "the careful order counted as a fallback");
     v2_outgrown(src);
     v2_ranges(src);
+    v2_wide_models();
     v2_sampled(src);
     if (quick < 2)
         v2_picked();

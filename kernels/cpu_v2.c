@@ -420,10 +420,12 @@ int gpulz_fast_hists_init_planes(gpulz_fast_hists *H, unsigned S)
     return fast_hists_make(H, S, 0);
 }
 
-void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H)
+void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H, unsigned made)
 {
     for (int d = 0; d < 2; d++) {
         gpulz_hist *w = &H->whole[d], *lo = &H->plane[d][0], *hi = &H->plane[d][1];
+        if (made >> d & 1)
+            continue;
         memset(lo->count, 0, 256 * sizeof *lo->count);
         memset(hi->count, 0, 256 * sizeof *hi->count);
         lo->N = hi->N = w->N;
@@ -820,7 +822,7 @@ static int choose_fast(const uint8_t *src, const gpulz_layout *L, unsigned g, un
     if (rc != GPULZ_OK)
         return rc;
     if (S == 2)
-        gpulz_fast_hists_planes_from_whole(H);
+        gpulz_fast_hists_planes_from_whole(H, 0);
     if ((rc = gpulz_fast_choose(H, g, fixed, delta, split)) != GPULZ_OK)
         return rc;
     if (*delta) {
@@ -904,14 +906,14 @@ static int lz_block(void *ctx, unsigned worker, uint64_t i)
     return GPULZ_OK;
 }
 
-int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, int *split)
+int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, unsigned planes_made, int *split)
 {
     uint64_t whole = 0, planes = 0, c = 0;
     int rc;
     *split = H->S >= 4;
     if (H->S != 2)
         return GPULZ_OK;
-    gpulz_fast_hists_planes_from_whole(H);
+    gpulz_fast_hists_planes_from_whole(H, planes_made);
     if ((rc = gpulz_stream_estimate(&H->whole[0], g, &whole)) != GPULZ_OK ||
         (rc = gpulz_stream_estimate(&H->plane[0][0], g, &c)) != GPULZ_OK)
         return rc;
@@ -986,7 +988,7 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
         if ((rc = gpulz_fast_hists_init(&H, S)) != GPULZ_OK)
             goto done;
         fast_hists_count(&H, 0, lits, nl);
-        rc = gpulz_ratio_split(&H, g, &split);
+        rc = gpulz_ratio_split(&H, g, 0, &split);
         gpulz_fast_hists_free(&H);
         if (rc != GPULZ_OK)
             goto done;

@@ -452,6 +452,11 @@ int gpulz_model_build(gpulz_model *m, const gpulz_hist *h)
     return model_make(m, h, 1);
 }
 
+int gpulz_model_build_no_entries(gpulz_model *m, const gpulz_hist *h)
+{
+    return model_make(m, h, 0);
+}
+
 void gpulz_model_free(gpulz_model *m)
 {
     free(m->entry);

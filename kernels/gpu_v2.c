@@ -7,7 +7,6 @@
  * on the host by the CPU codec's checks and decoded on the device.  Mode
  * ratio's tokens are gpu_v2_ratio.c's.  Plain C.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,49 +24,28 @@ static const char *const stream_names[] = {"symbols 0", "symbols 1", "symbols 2"
 
 /* ---- encoding ------------------------------------------------------------- */
 
-/* The width of the encoder's table of a stream with histogram h: its range,
- * the only values a unit of the stream takes. */
-static size_t enc_width(const gpulz_hist *h)
+/* The encoder's table of a stream with histogram h: its range, the only
+ * values a unit of the stream takes; returns its width, its first value in
+ * *lo (a range around the end is one run too). */
+static uint32_t enc_window(const gpulz_hist *h, uint32_t *lo)
 {
     const uint32_t V = (uint32_t)1 << (8 * h->u);
+    *lo = h->span < V ? h->lo : 0;
     return h->span < V ? h->span : V;
 }
 
-/* Every frequency's prepared fields (gpulz_rans_prepare), found once: a
- * table's entries take them by f, not by a division each.  Frequency 0
- * keeps zeros. */
-static gpu_v2_enc prepared[GPULZ_RANS_M + 1];
-static pthread_once_t prepared_once = PTHREAD_ONCE_INIT;
-
-static void prepared_fill(void)
+/* m's words as gpu_v2_enc_build reads them (gpu_v2_enc_model) at w; returns
+ * their count.  Every f and c is at most M, so 16 bits hold them. */
+static size_t model_words(const gpulz_model *m, uint16_t *w)
 {
-    for (uint32_t f = 1; f <= GPULZ_RANS_M; f++)
-        gpulz_rans_prepare(f, &prepared[f].thr, &prepared[f].r, &prepared[f].cfl);
-}
-
-/* The encoder's entries of a model for the values of h's range, value v at
- * (v - lo) mod 2^(8u), lo the range's first value (so a range around the end
- * is one run too): its f and c, the escape's with the escape bit for a value
- * outside the table.  Returns lo.  Only the range is filled and sent: the
- * units are all in it, and a table of 2^16 entries filled and copied whole
- * took longer than coding a small chunk's segment. */
-static uint32_t enc_entries(const gpulz_model *m, const gpulz_hist *h, gpu_v2_enc *e)
-{
-    const uint32_t V = (uint32_t)1 << (8 * m->u), lo = h->span < V ? h->lo : 0;
-    uint32_t pa[2], pb[2];
-    const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
-    pthread_once(&prepared_once, prepared_fill);
-    for (unsigned p = 0; p < pieces; p++)
-        for (uint32_t v = pa[p]; v < pb[p]; v++) {
-            const unsigned i = m->entry[v];
-            /* a value of the range that no unit takes, where the model has
-             * no escape, gets entry K, whose f is not set: kept in bounds */
-            const uint32_t f = m->freq[i] <= GPULZ_RANS_M ? m->freq[i] : 0;
-            gpu_v2_enc *x = &e[(v - lo) & (V - 1)];
-            *x = prepared[f];
-            x->c = (i == m->K ? GPU_V2_ENC_ESC : 0) | m->cum[i];
-        }
-    return lo;
+    const unsigned K = m->K;
+    for (unsigned i = 0; i < K; i++)
+        w[i] = (uint16_t)m->value[i];
+    for (unsigned i = 0; i <= K; i++) {
+        w[K + i] = (uint16_t)(i < K || m->E ? m->freq[i] : 0);
+        w[2 * K + 1 + i] = (uint16_t)m->cum[i];
+    }
+    return 3 * (size_t)K + 2;
 }
 
 /* The one value of a constant stream's histogram. */
@@ -125,9 +103,12 @@ void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h)
  * chunk's statistics) become about 128 KB and a scatter over the range. */
 int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_range, const uint64_t *d_hist,
                        size_t bins, unsigned ntrans, uint64_t *d_pack, unsigned part0, uint64_t *h_bins,
-                       uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_hist h[])
+                       uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_fast_hists *H,
+                       unsigned *planes_made)
 {
     int rc = GPULZ_OK;
+    gpulz_hist *const h = H->whole;
+    *planes_made = 0;
     unsigned wide = 0;  /* the transforms read whole, one bit each */
     unsigned whole = 0; /* of those, the ones kept at all 2^16 values */
     const int packed = S == 2 && gpu_v2_hist_ranged(c, N, S);
@@ -136,8 +117,8 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
             return GPULZ_ERR_NOMEM;
         if ((rc = gpu_v2_pack2(d_range, d_hist, bins, ntrans, d_pack, st)) != GPULZ_OK)
             goto done;
-        GPULZ_CK(cudaMemcpyAsync(h_pack, d_pack, GPU_V2_PACK_WORDS(ntrans) * sizeof *h_pack, cudaMemcpyDeviceToHost,
-                                 st));
+        GPULZ_CK(cudaMemcpyAsync(h_pack, d_pack, GPU_V2_PACK_PLANES_WORDS(ntrans) * sizeof *h_pack,
+                                 cudaMemcpyDeviceToHost, st));
         GPULZ_CK(cudaStreamSynchronize(st));
         for (unsigned t = 0; t < ntrans; t++)
             if ((!h_pick || *h_pick == t) && !hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t])) {
@@ -149,6 +130,13 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
                 gpu_v2_range_of((const unsigned *)h_pack, t, &lo, &span);
                 wide |= 1u << t;
                 whole |= (unsigned)(span > GPU_V2_WHOLE_FROM) << t;
+                /* its byte planes, which the device summed */
+                const uint64_t *planes = h_pack + GPU_V2_PACK_PLANES_AT(ntrans, t);
+                for (unsigned b = 0; b < 2; b++) {
+                    memcpy(H->plane[t][b].count, planes + 256 * b, 256 * sizeof *planes);
+                    H->plane[t][b].N = N;
+                }
+                *planes_made |= 1u << t;
             }
     } else {
         /* all counted: the pick, which arrived with them, only says which to read */
@@ -192,6 +180,7 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
     uint32_t *const slot = gpu_v2_sum_slot(c, P->hist_bins), *const pick_slot = gpu_v2_pick_slot(c, P->hist_bins);
     unsigned *const d_pick = P->pick ? (unsigned *)(scratch + P->pick) : NULL;
     const int ck_inline = checksum && n <= GPU_V2_CK_INLINE_MAX;
+    unsigned planes_made = 0;
     /* the histograms, their ranges and the checksum's sum zeroed in one
      * call: on chunks of a few MB the host's calls are what the statistics
      * wait for, at about 5 us each */
@@ -224,8 +213,8 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
         /* S = 2's packed words in ratio's room, free until then */
         if ((rc = gpu_v2_hists_fetch(c, S, m, (unsigned *)(scratch + P->range), (uint64_t *)(scratch + P->hist),
                                      P->hist_bins, 2, (uint64_t *)(scratch + P->pack), 0, counts,
-                                     gpu_v2_ratio_hists(c, P->hist_bins), d_pick ? pick_slot : NULL, st,
-                                     H->whole)) != GPULZ_OK)
+                                     gpu_v2_ratio_hists(c, P->hist_bins), d_pick ? pick_slot : NULL, st, H,
+                                     &planes_made)) != GPULZ_OK)
             goto done;
     } else {
         GPULZ_CK(cudaMemcpyAsync(counts, scratch + P->hist, 2 * P->hist_bins * sizeof *counts,
@@ -238,7 +227,7 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
             }
     }
     if (S == 2)
-        gpulz_fast_hists_planes_from_whole(H);
+        gpulz_fast_hists_planes_from_whole(H, planes_made);
     M->pick = d_pick ? (int)*pick_slot : -1; /* every fetch above waited for the stream */
     if (ck_inline)
         M->sum = *slot;
@@ -264,39 +253,37 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     int rc = GPULZ_OK;
     gpulz_model *model = K->c->h_models;
     uint64_t pos_of[GPU_V2_STREAMS_MAX], body_of[GPU_V2_STREAMS_MAX];
-    size_t enc_at[GPU_V2_STREAMS_MAX + 1];
     unsigned long long *sums = NULL;
-    gpu_v2_enc *enc = NULL;
     gpu_ctx *c = K->c;
     if (!model && !(model = c->h_models = calloc(GPU_V2_STREAMS_MAX, sizeof *model)))
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the streams' models");
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
-        model[j].entry = NULL; /* what gpulz_model_free reads: not the 48 KB of each */
+        model[j].entry = NULL; /* what gpulz_model_free reads (none is built): not the 48 KB of each */
     J->words = (uint32_t *)(K->scratch + P->words);
     J->seg_off = (uint64_t *)(K->scratch + P->seg_off);
     J->states = (uint32_t *)(K->scratch + P->states);
 
-    /* the models, and the kind each stream takes before coding */
-    enc_at[0] = 0;
-    for (unsigned j = 0; j < J->count; j++)
-        enc_at[j + 1] = enc_at[j] + enc_width(K->h[j]);
-    /* pinned: the tables' copy is one DMA, and the streams' headers and
+    /* pinned: the models' copy is one DMA, and the streams' headers and
      * tables after them are copied without a wait for the stream (from
      * pageable memory each copy waited); gpu_v2_finish waits for them.
-     * The coder's sums follow the entries, zeroed by the same copy, and
-     * come back there. */
-    const size_t enc_bytes = enc_at[J->count] * sizeof *enc, meta_at = enc_bytes + GPU_V2_SUMS_BYTES;
+     * The coder's sums go first, zeroed by the same copy, and come back
+     * there; the device builds the entries from the models. */
     if ((rc = gpu_grow_host(&c->h_tables, &c->tables_cap,
-                            meta_at + GPULZ_V2_HEADER_SIZE + J->count * GPU_V2_META_MAX)) != GPULZ_OK)
+                            GPU_V2_SUMS_BYTES + J->count * (GPU_V2_MODEL_BYTES + GPU_V2_META_MAX) +
+                                GPULZ_V2_HEADER_SIZE)) != GPULZ_OK)
         goto done;
     K->lead = NULL;
     K->lead_len = 0;
-    enc = (gpu_v2_enc *)c->h_tables;
-    sums = (unsigned long long *)(c->h_tables + enc_bytes);
+    sums = (unsigned long long *)c->h_tables;
     memset(sums, 0, GPU_V2_SUMS_BYTES);
-    J->sums = (unsigned long long *)(K->scratch + P->enc + enc_bytes);
+    J->sums = (unsigned long long *)(K->scratch + P->enc_model);
+    size_t meta_at = GPU_V2_SUMS_BYTES; /* the models' words end here */
+    gpu_v2_enc_models EM;
+    unsigned models = 0;
+    uint32_t max_width = 0;
     uint64_t segs = 0, max_segs = 0, redo_segs = 0;
-    size_t coded_at = 0;
+    size_t coded_at = 0, enc_at = 0;
+    /* the models, and the kind each stream takes before coding */
     for (unsigned j = 0; j < J->count; j++) {
         const gpulz_hist *h = K->h[j];
         gpu_v2_stream *s = &J->s[j];
@@ -305,15 +292,26 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         s->redo = 0;
         s->placed = 0;
         if (s->N) {
-            if ((rc = gpulz_model_build(&model[j], h)) != GPULZ_OK)
+            if ((rc = gpulz_model_build_no_entries(&model[j], h)) != GPULZ_OK)
                 goto done;
             s->kind = gpulz_stream_kind(s->N, s->u, &model[j], g);
         }
         if (s->kind == GPULZ_STREAM_CONSTANT)
             s->constant = only_value(h);
         if (s->kind == GPULZ_STREAM_RANS) {
-            s->enc_lo = enc_entries(&model[j], h, enc + enc_at[j]);
-            s->enc = (const gpu_v2_enc *)(K->scratch + P->enc) + enc_at[j];
+            const uint32_t width = enc_window(h, &s->enc_lo);
+            gpu_v2_enc_model *e = &EM.m[models++];
+            s->enc = (const gpu_v2_enc *)(K->scratch + P->enc) + enc_at;
+            enc_at += width;
+            e->words = (const uint16_t *)(K->scratch + P->enc_model + meta_at);
+            e->enc = (gpu_v2_enc *)s->enc;
+            e->lo = s->enc_lo;
+            e->width = width;
+            e->K = model[j].K;
+            e->u = s->u;
+            max_width = width > max_width ? width : max_width;
+            meta_at += (model_words(&model[j], (uint16_t *)(c->h_tables + meta_at)) * sizeof(uint16_t) + 15) &
+                       ~(size_t)15;
             s->nseg = gpulz_segments_of(s->N, g);
             s->seg0 = segs;
             s->coded = K->scratch + P->coded + coded_at;
@@ -335,7 +333,9 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
         }
     }
     const unsigned batch = gpu_v2_enc_batch(c, segs);
-    GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc, enc, meta_at, cudaMemcpyHostToDevice, st));
+    GPULZ_CK(cudaMemcpyAsync(K->scratch + P->enc_model, c->h_tables, meta_at, cudaMemcpyHostToDevice, st));
+    if ((rc = gpu_v2_enc_build(&EM, models, max_width, st)) != GPULZ_OK)
+        goto done;
     /* the first stream's place is known before its coding (where it stays
      * rANS; the loop below gives the same), so its segments are put right
      * after the coder (and the scan, for many), while the host waits for

@@ -632,18 +632,50 @@ __global__ void __launch_bounds__(GPU_V2_WEIGH_THREADS) gpu_v2_weigh2_kernel(uns
 
 /* The narrow transforms' counts packed for the host (gpu_v2.h's layout),
  * block t transform t's, after count2 and hist2: a few KB cross the bus
- * where 2^16 bins per transform did, and the host reads no zeros. */
-__global__ void __launch_bounds__(256) gpu_v2_pack2_kernel(const unsigned *range, const unsigned long long *hist,
-                                                           size_t bins, uint64_t *packed)
+ * where 2^16 bins per transform did, and the host reads no zeros.  A wide
+ * transform's byte planes' histograms instead (GPU_V2_PACK_PLANES), which
+ * the host took a pass over its 2^16 counters to sum. */
+#define GPU_V2_PACK2_THREADS 1024
+__global__ void __launch_bounds__(GPU_V2_PACK2_THREADS) gpu_v2_pack2_kernel(const unsigned *range,
+                                                                            const unsigned long long *hist,
+                                                                            size_t bins, uint64_t *packed)
 {
+    __shared__ unsigned long long lo_of[GPU_V2_PACK2_THREADS / 256][256], row_sum[256];
     v2_after_prior();
     const unsigned t = blockIdx.x;
     if (t == 0 && threadIdx.x < GPU_V2_RANGE_WORDS)
         ((unsigned *)packed)[threadIdx.x] = range[threadIdx.x];
     unsigned lo, span;
     gpu_v2_range_of(range, t, &lo, &span);
-    if (span > GPU_V2_SPAN_MAX)
+    if (span > GPU_V2_SPAN_MAX) { /* the same for the whole block */
+        /* thread (q, a): low byte a over its quarter's rows; a warp's
+         * lanes add each row's 32 counters together */
+        const unsigned a = threadIdx.x & 255, q = threadIdx.x >> 8, rows = 256 / (GPU_V2_PACK2_THREADS / 256);
+        const unsigned long long *h = hist + (size_t)t * bins;
+        if (threadIdx.x < 256)
+            row_sum[threadIdx.x] = 0;
+        __syncthreads();
+        unsigned long long sum = 0;
+        for (unsigned b = q * rows; b < (q + 1) * rows; b++) {
+            unsigned long long x = h[256 * b + a];
+            sum += x;
+            for (int o = 16; o > 0; o >>= 1)
+                x += __shfl_down_sync(0xFFFFFFFFu, x, o);
+            if ((threadIdx.x & 31) == 0)
+                atomicAdd(&row_sum[b], x);
+        }
+        lo_of[q][a] = sum;
+        __syncthreads();
+        uint64_t *to = packed + GPU_V2_PACK_PLANES_AT(gridDim.x, t);
+        if (threadIdx.x < 256) {
+            unsigned long long l = 0;
+            for (unsigned k = 0; k < GPU_V2_PACK2_THREADS / 256; k++)
+                l += lo_of[k][threadIdx.x];
+            to[threadIdx.x] = l;
+            to[256 + threadIdx.x] = row_sum[threadIdx.x];
+        }
         return;
+    }
     uint64_t *to = packed + GPU_V2_PACK_HEAD + (size_t)t * GPU_V2_SPAN_MAX;
     for (unsigned j = threadIdx.x; j < span; j += blockDim.x)
         to[j] = hist[t * bins + ((lo + j) & 0xFFFFu)];
@@ -993,6 +1025,44 @@ __device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lane
     if (!WRITE && emit && (!ROOM || at >= 0))
         coded[(unsigned)at] = (uint16_t)w;
     back -= __popc(mask);
+}
+
+/*
+ * The encoder's entries of each model (grid y: the model), an entry a
+ * thread: its value looked for among the kept ones, in shared memory.
+ * One thread more than the values are few a block: the blocks past a
+ * model's width end at once.
+ */
+#define GPU_V2_ENC_BUILD_THREADS 256
+__global__ void __launch_bounds__(GPU_V2_ENC_BUILD_THREADS) gpu_v2_enc_build_kernel(gpu_v2_enc_models M)
+{
+    __shared__ uint16_t kept[GPULZ_RANS_M];
+    v2_after_prior();
+    const gpu_v2_enc_model &m = M.m[blockIdx.y];
+    const uint32_t at = blockIdx.x * GPU_V2_ENC_BUILD_THREADS + threadIdx.x;
+    if (blockIdx.x * GPU_V2_ENC_BUILD_THREADS >= m.width) /* the same for the whole block */
+        return;
+    const unsigned K = m.K;
+    for (unsigned i = threadIdx.x; i < K; i += GPU_V2_ENC_BUILD_THREADS)
+        kept[i] = m.words[i];
+    __syncthreads();
+    if (at >= m.width)
+        return;
+    const uint32_t v = (m.lo + at) & ((1u << (8 * m.u)) - 1);
+    unsigned a = 0, b = K; /* the first kept value not below v */
+    while (a < b) {
+        const unsigned mid = (a + b) / 2;
+        if (kept[mid] < v)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    const unsigned i = a < K && kept[a] == v ? a : K;
+    const uint32_t f = m.words[K + i], c = m.words[2 * K + 1 + i];
+    gpu_v2_enc e = {0, 0, c | (i == K ? GPU_V2_ENC_ESC : 0), 0};
+    if (f)
+        gpulz_rans_prepare(f, &e.thr, &e.r, &e.cfl);
+    m.enc[at] = e;
 }
 
 /* The many-segment coder's warps an SM: 64 registers each for S <= 2,

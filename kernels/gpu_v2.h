@@ -37,6 +37,29 @@ typedef struct __align__(16) gpu_v2_enc {
     uint32_t thr, r, c, cfl;
 } gpu_v2_enc;
 
+/*
+ * A rANS stream's model as the device builds its encoder's entries from it
+ * (gpu_v2_enc_build), 16-bit words: the K kept values ascending, then
+ * K + 1 frequencies and K + 1 starts, entry K the escape's (frequency 0
+ * where the model has none).  A table of 2^16 entries filled on the host
+ * and copied took a wide 16-bit range longer than its coding.
+ */
+#define GPU_V2_MODEL_BYTES ((size_t)3 * GPULZ_RANS_M * sizeof(uint16_t))
+typedef struct gpu_v2_enc_model {
+    const uint16_t *words; /* value[K], freq[K + 1], cum[K + 1], in device memory */
+    gpu_v2_enc *enc;       /* its `width` entries: value v at (v - lo) mod 2^(8u) */
+    uint32_t lo, width, K, u;
+} gpu_v2_enc_model;
+typedef struct gpu_v2_enc_models {
+    gpu_v2_enc_model m[GPU_V2_STREAMS_MAX];
+} gpu_v2_enc_models;
+
+/* The entries of count models: entry (v - lo) mod 2^(8u) of model i is
+ * value v's, the escape's for a value not kept (gpulz_rans_prepare's fields
+ * of its f, zeros for f 0, and its c, with GPU_V2_ENC_ESC for the escape).
+ * max_width: the widest model's width. */
+int gpu_v2_enc_build(const gpu_v2_enc_models *M, unsigned count, uint32_t max_width, cudaStream_t st);
+
 /* The words a segment of c units of u bytes has room for where the coder's
  * first pass puts them (its units' bytes in st.coded); a stream with a
  * segment of more is coded again, straight into the chunk (redo). */
@@ -118,6 +141,10 @@ GPULZ_HD void gpu_v2_window_of(const unsigned *area, unsigned t, int sampled, un
  * lo + j's at j. */
 #define GPU_V2_PACK_HEAD ((GPU_V2_RANGE_WORDS * sizeof(unsigned) + 7) / 8)
 #define GPU_V2_PACK_WORDS(ntrans) (GPU_V2_PACK_HEAD + (size_t)(ntrans)*GPU_V2_SPAN_MAX)
+/* After them, per transform t too wide to pack, its byte planes' counts:
+ * 256 of the low byte's values, then 256 of the high byte's. */
+#define GPU_V2_PACK_PLANES_AT(ntrans, t) (GPU_V2_PACK_WORDS(ntrans) + (size_t)(t)*512)
+#define GPU_V2_PACK_PLANES_WORDS(ntrans) GPU_V2_PACK_PLANES_AT(ntrans, ntrans)
 
 /* GPU_V2_SAMPLE_GROUPS, or what gpu_tune_sample_groups set. */
 uint64_t gpu_v2_sample_groups(void);
@@ -158,7 +185,7 @@ typedef struct gpu_v2_job {
     /* encoding, the first pass: per stream the sum of its segments' words,
      * then (at GPU_V2_STREAMS_MAX) one bit per stream with a segment whose
      * words outgrew its room (redo); zeroed by the host's copy of the
-     * entries before it */
+     * models before it */
     unsigned long long *sums;
     uint64_t dst_cap;       /* encoding: the output's bytes, which no segment put passes */
     unsigned put_look;      /* encoding: the puts find their places themselves (v2_look_back), else in seg_off */
@@ -178,7 +205,7 @@ typedef struct gpu_v2_job {
 /* The device scratch of a format 2 chunk's encoding: byte offsets into one
  * area.  Statistics and coding take every mode; ratio adds the tokens. */
 typedef struct gpu_v2_plan {
-    size_t hist, range, pack, status, enc, dec, words, seg_off, states, temp, coded, total;
+    size_t hist, range, pack, status, enc, enc_model, dec, words, seg_off, states, temp, coded, total;
     size_t pick; /* the sample's area where fast picks DELTA from it (gpulz_pick_sampled), else 0 */
     size_t coded_bytes; /* the streams' words as coded: their units' bytes, each stream 256-aligned */
     size_t hist_bins;  /* per transform */
@@ -341,13 +368,15 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
  * transforms, which a memo holds; 2: ratio's literals), each 0 outside the
  * range of the histogram using it.
  *
- * gpu_v2_hists_fetch makes h[t], of N units, for the ntrans transforms the
- * device counted at d_hist (bins apart; ranges at d_range): where S = 2 and
- * a transform's range is narrow, its counts packed on the device (into
- * d_pack, back into h_pack) and scattered into part part0 + t; else its
- * bins read where they arrive, h_bins + t * bins, and narrowed on the host
- * (not where the sample's range already spans over GPU_V2_WHOLE_FROM
- * values: their range is all of them).
+ * gpu_v2_hists_fetch makes H->whole[t], of N units, for the ntrans
+ * transforms the device counted at d_hist (bins apart; ranges at d_range):
+ * where S = 2 and a transform's range is narrow, its counts packed on the
+ * device (into d_pack, back into h_pack) and scattered into part part0 + t;
+ * else its bins read where they arrive, h_bins + t * bins, and narrowed on
+ * the host (not where the sample's range already spans over
+ * GPU_V2_WHOLE_FROM values: their range is all of them).  Such a wide
+ * transform's byte planes come summed by the device with the packed words:
+ * they are H->plane[t]'s, and bit t of *planes_made says so.
  * h_pack may be h_bins when ntrans is 1.  It waits for st, so that copies
  * the caller queued on st before it have arrived too; with h_pick (the
  * sample's pick, one of those copies) it makes only h[*h_pick].
@@ -358,7 +387,8 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
 #define GPU_V2_WHOLE_PARTS 3
 int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_range, const uint64_t *d_hist,
                        size_t bins, unsigned ntrans, uint64_t *d_pack, unsigned part0, uint64_t *h_bins,
-                       uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_hist h[]);
+                       uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_fast_hists *H,
+                       unsigned *planes_made);
 void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h);
 
 /* Where ratio's token histograms (768 + bins counters) come back to in

@@ -56,9 +56,11 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     if (gpulz_pick_sampled(m, S))
         P->pick = align256(range_end);
     P->pack = align256(P->pick ? P->pick + GPU_V2_PICK_BYTES : range_end);
-    P->status = align256(P->pack + GPU_V2_PACK_WORDS(2) * sizeof(uint64_t));
+    P->status = align256(P->pack + GPU_V2_PACK_PLANES_WORDS(2) * sizeof(uint64_t));
     P->enc = align256(P->status + 16);
-    P->dec = align256(P->enc + enc_values * sizeof(gpu_v2_enc) + GPU_V2_SUMS_BYTES); /* the sums after the entries */
+    /* the coder's sums, then each stream's model, the entries built from them */
+    P->enc_model = align256(P->enc + enc_values * sizeof(gpu_v2_enc));
+    P->dec = align256(P->enc_model + GPU_V2_SUMS_BYTES + streams * GPU_V2_MODEL_BYTES);
     P->words = align256(P->dec + (size_t)streams * sizeof(gpulz_dec_table));
     P->seg_off = align256(P->words + P->segs * sizeof(uint32_t));
     P->states = align256(P->seg_off + (P->segs + 1) * sizeof(uint64_t));
@@ -236,7 +238,7 @@ extern "C" int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t 
                             uint64_t *packed, cudaStream_t st)
 {
     int rc = GPULZ_OK;
-    launch_chained(gpu_v2_pack2_kernel, ntrans, 256, 0, st, range + GPU_V2_RANGE_WORDS,
+    launch_chained(gpu_v2_pack2_kernel, ntrans, GPU_V2_PACK2_THREADS, 0, st, range + GPU_V2_RANGE_WORDS,
                    (const unsigned long long *)hist, bins, packed);
     GPULZ_CK(cudaGetLastError());
 done:
@@ -279,6 +281,18 @@ static bool few_segs(const gpu_ctx *c, uint64_t segs)
 extern "C" unsigned gpu_v2_enc_batch(const gpu_ctx *c, uint64_t segs)
 {
     return few_segs(c, segs) ? GPU_V2_ENC_BATCH_FEW : GPU_V2_ENC_BATCH;
+}
+
+extern "C" int gpu_v2_enc_build(const gpu_v2_enc_models *M, unsigned count, uint32_t max_width, cudaStream_t st)
+{
+    int rc = GPULZ_OK;
+    if (count && max_width) {
+        dim3 grid((max_width + GPU_V2_ENC_BUILD_THREADS - 1) / GPU_V2_ENC_BUILD_THREADS, count);
+        launch_chained(gpu_v2_enc_build_kernel, grid, GPU_V2_ENC_BUILD_THREADS, 0, st, *M);
+        GPULZ_CK(cudaGetLastError());
+    }
+done:
+    return rc;
 }
 
 extern "C" int gpu_v2_encode(const gpu_v2_job *J, uint8_t *d_dst, int write, uint64_t max_segs, unsigned batch,

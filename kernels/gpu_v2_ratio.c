@@ -49,6 +49,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
     const unsigned S = L->symbol_size, C = L->block_symbols, W = p->window, g = GPULZ_SEG_LOG2_DEFAULT;
     const uint64_t m = L->symbols, nb = L->blocks, bins = P->hist_bins;
     int rc = GPULZ_OK, split = 0, borrowed = 0;
+    unsigned planes_made = 0; /* the literals' byte planes, summed on the device */
     uint64_t end = 0, *counts = NULL;
     gpulz_hist hF, hLn, hOf;
     gpulz_fast_hists HL;
@@ -105,7 +106,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
                                  st));
         borrowed = 1;
         if ((rc = gpu_v2_hists_fetch(c, S, nl, rng, dh + 256, bins, 1, (uint64_t *)(scratch + P->pack), 2,
-                                     counts + 256, counts + 256, NULL, st, HL.whole)) != GPULZ_OK)
+                                     counts + 256, counts + 256, NULL, st, &HL, &planes_made)) != GPULZ_OK)
             goto done;
     } else {
         GPULZ_CK(cudaMemcpyAsync(counts, dh, (768 + bins) * sizeof *counts, cudaMemcpyDeviceToHost, st));
@@ -121,7 +122,7 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
         }
     }
     /* §19: SPLIT for the literals, by the CPU's rule */
-    if ((rc = gpulz_ratio_split(&HL, g, &split)) != GPULZ_OK)
+    if ((rc = gpulz_ratio_split(&HL, g, planes_made, &split)) != GPULZ_OK)
         goto done;
     L->flags = (flags & ~GPULZ_V2_FLAG_SPLIT) | (split ? GPULZ_V2_FLAG_SPLIT : 0);
 

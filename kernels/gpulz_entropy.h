@@ -79,6 +79,9 @@ typedef struct gpulz_model {
 
 /* The model of §18 step 4 from a histogram; GPULZ_ERR_NOMEM only. */
 int gpulz_model_build(gpulz_model *m, const gpulz_hist *h);
+/* The same model without the entry of every value (m->entry NULL), for a
+ * coder that finds its entries itself (the GPU's, gpu_v2_enc_build). */
+int gpulz_model_build_no_entries(gpulz_model *m, const gpulz_hist *h);
 void gpulz_model_free(gpulz_model *m);
 
 /* §19's estimate of a stream with this histogram and segment size 2^g, in

@@ -54,15 +54,18 @@ int gpulz_fast_hists_init(gpulz_fast_hists *H, unsigned S);
  * arrived): no 2^16 counters allocated, cleared and freed per chunk. */
 int gpulz_fast_hists_init_planes(gpulz_fast_hists *H, unsigned S);
 void gpulz_fast_hists_free(gpulz_fast_hists *H);
-void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H);
+/* S = 2: each transform's byte planes' counts from its whole one, but for
+ * the transforms whose bit is set in made (their planes counted already). */
+void gpulz_fast_hists_planes_from_whole(gpulz_fast_hists *H, unsigned made);
 /* §19: fast's DELTA and SPLIT from H; with fixed >= 0 (DELTA as the sample
  * picked it) only SPLIT, and H need hold only that transform's counts. */
 int gpulz_fast_choose(const gpulz_fast_hists *H, unsigned g, int fixed, int *delta, int *split);
 
 /* §19: ratio's SPLIT for its literals, from H->whole[0], their histogram
  * (S = 2 estimates both ways, without SPLIT on a tie; S >= 4 always splits,
- * S = 1 never); for S = 2 H's planes are derived from it here. */
-int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, int *split);
+ * S = 1 never); for S = 2 H's planes are derived from it here, unless bit
+ * 0 of planes_made says they are counted already. */
+int gpulz_ratio_split(gpulz_fast_hists *H, unsigned g, unsigned planes_made, int *split);
 
 /* §20: the chunk of n bytes ends with the tail right after its streams,
  * which end at pos: GPULZ_OK, else _TRUNCATED or _CORRUPT. */
