@@ -7,7 +7,8 @@
  * histograms: ties everywhere, escapes whose floor is 0 (the decrements),
  * more candidates than a table holds, totals past 2^32, totals that are
  * powers of two (ties among remainders), ranges narrowed or not.  The library sorts from the table's order instead of rank order;
- * both must give the same table.
+ * both must give the same table, and so must a summary of the candidates
+ * (the GPU's) in place of the library's scan.
  */
 #include "codec_testutil.h"
 #include "gpulz_entropy.h"
@@ -179,6 +180,33 @@ static void trial(uint64_t *s, unsigned t)
             TU_CHECK(got.entry[want.value[i]] == i, "trial %u: value %u's entry", t, want.value[i]);
     }
     decrements += want.overshot;
+
+    /* the same model from a summary of h's candidates, as the GPU finds
+     * them (count * M >= N, ascending), without the library's scan */
+    static uint32_t sv[GPULZ_RANS_M];
+    static uint64_t sc[GPULZ_RANS_M];
+    gpulz_hist_summary sum = {gpulz_rans_least(h.N), 0, 0, 0, sv, sc};
+    for (uint32_t v = 0; v < V; v++) {
+        const uint64_t c = h.count[v];
+        sum.distinct += c != 0;
+        if (c && c * GPULZ_RANS_M >= h.N && sum.n < GPULZ_RANS_M) {
+            sv[sum.n] = v;
+            sc[sum.n++] = c;
+        } else {
+            sum.escaped += c;
+        }
+    }
+    h.summary = &sum;
+    gpulz_model alt;
+    memset(&alt, 0, sizeof alt);
+    TU_CHECK(gpulz_model_build_no_entries(&alt, &h) == GPULZ_OK, "trial %u: build from the summary", t);
+    TU_CHECK(alt.K == got.K && alt.E == got.E && alt.distinct == got.distinct && alt.escaped == got.escaped &&
+                 !memcmp(alt.value, got.value, got.K * sizeof *got.value) &&
+                 !memcmp(alt.freq, got.freq, (got.K + got.E) * sizeof *got.freq) && !alt.entry,
+             "trial %u (kind %u, u=%u): the model from the summary differs (K %u/%u, distinct %u/%u)", t, kind, u,
+             alt.K, got.K, alt.distinct, got.distinct);
+    h.summary = NULL;
+    gpulz_model_free(&alt);
     gpulz_model_free(&got);
     gpulz_hist_free(&h);
 }

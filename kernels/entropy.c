@@ -87,6 +87,7 @@ int gpulz_hist_init(gpulz_hist *h, unsigned u)
     h->N = 0;
     h->lo = 0;
     h->span = (uint32_t)1 << (8 * u);
+    h->summary = NULL;
     h->count = calloc((size_t)1 << (8 * u), sizeof *h->count);
     return h->count ? GPULZ_OK : gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate a histogram");
 }
@@ -348,13 +349,26 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
      * candidates' values */
     uint32_t pa[2], pb[2];
     const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
-    /* count * M >= N is count >= ceil(N / M), and no zero count is one:
-     * the test without a branch on each count's zeroness, which a wide
-     * 16-bit range (12,000 of 65,536 values present) mispredicted so often
-     * that the scan took most of a model's time */
-    const uint64_t least = h->N / GPULZ_RANS_M + (h->N % GPULZ_RANS_M != 0);
-    const uint64_t kept_from = least ? least : 1;
-    for (unsigned p = 0; p < pieces; p++)
+    const uint64_t kept_from = gpulz_rans_least(h->N);
+    const gpulz_hist_summary *given = h->summary && h->summary->least == kept_from ? h->summary : NULL;
+    if (given) { /* the same candidates, in the same order: the range's values ascend */
+        if (given->n > cap) {
+            ranked *more = realloc(r, ((size_t)given->n + 1) * sizeof *r);
+            if (!more)
+                FAIL(GPULZ_ERR_NOMEM, "cannot allocate a model");
+            r = more;
+            cap = given->n;
+        }
+        for (uint32_t i = 0; i < given->n; i++)
+            r[i] = (ranked){given->count[i], given->value[i], 0, 0};
+        cand = given->n;
+        distinct = given->distinct;
+        escaped = given->escaped;
+    }
+    /* else a scan, testing each count without a branch on its zeroness,
+     * which a wide 16-bit range (12,000 of 65,536 values present)
+     * mispredicted so often that the scan took most of a model's time */
+    for (unsigned p = 0; p < (given ? 0 : pieces); p++)
         for (size_t v = pa[p]; v < pb[p]; v++) {
             const uint64_t c = h->count[v];
             distinct += c != 0;

@@ -119,8 +119,10 @@ typedef struct gpu_ctx {
      * encoding tables on their way to the device (gpu_v2.c) */
     uint8_t *h_hists, *h_tables;
     size_t hists_cap, tables_cap;
-    /* format 2's S = 2 histograms (gpu_v2_hists_fetch) */
+    /* format 2's S = 2 histograms (gpu_v2_hists_fetch), and the
+     * summaries of the wide ones */
     uint64_t *h_whole;
+    struct gpu_v2_summary *h_summary;
     /* format 2's coding models (gpu_v2_code_streams), allocated at first
      * use: at 48 KB each, a chunk's took half a MiB of its caller's stack */
     struct gpulz_model *h_models;

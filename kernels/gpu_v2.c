@@ -71,6 +71,29 @@ static uint64_t *whole_part(gpu_ctx *c, unsigned d)
     return c->h_whole + ((size_t)d << 16);
 }
 
+/* The summary of wide transform t from the words gpu_v2_pack2 packed,
+ * copied into the context's for part d (allocated at first use; NULL: out
+ * of memory, on the error stack). */
+static const gpulz_hist_summary *summary_unpack(gpu_ctx *c, unsigned d, const uint64_t *packed, unsigned ntrans,
+                                                unsigned t, uint64_t N)
+{
+    if (!c->h_summary && !(c->h_summary = malloc(GPU_V2_WHOLE_PARTS * sizeof *c->h_summary))) {
+        gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the histograms' summaries");
+        return NULL;
+    }
+    gpu_v2_summary *to = &c->h_summary[d];
+    const uint64_t *from = packed + GPU_V2_PACK_SUMMARY_AT(ntrans, t);
+    to->s.least = gpulz_rans_least(N);
+    to->s.n = (uint32_t)(from[0] < GPULZ_RANS_M ? from[0] : GPULZ_RANS_M);
+    to->s.distinct = (uint32_t)from[1];
+    to->s.escaped = from[2];
+    memcpy(to->value, from + 3, to->s.n * sizeof *to->value);
+    memcpy(to->count, from + 3 + GPULZ_RANS_M / 2, to->s.n * sizeof *to->count);
+    to->s.value = to->value;
+    to->s.count = to->count;
+    return &to->s;
+}
+
 /* h, of N units, transform t of the words gpu_v2_pack2 packed, in `part`:
  * 1; 0, h untouched, where t's range is wider than GPU_V2_SPAN_MAX. */
 static int hist_unpack(uint64_t *part, const uint64_t *packed, unsigned t, uint64_t N, gpulz_hist *h)
@@ -84,6 +107,7 @@ static int hist_unpack(uint64_t *part, const uint64_t *packed, unsigned t, uint6
     h->N = N;
     h->lo = lo;
     h->span = span;
+    h->summary = NULL;
     for (unsigned j = 0; j < span; j++)
         h->count[(lo + j) & 0xFFFFu] = from[j];
     return 1;
@@ -97,6 +121,7 @@ void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h)
     for (unsigned p = 0; p < pieces; p++)
         memset(h->count + pa[p], 0, (pb[p] - pa[p]) * sizeof *h->count);
     h->count = NULL;
+    h->summary = NULL;
 }
 
 /* Packed, 1 MB of S = 2's bins and their scan on the host (30-40 us of a
@@ -108,6 +133,7 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
 {
     int rc = GPULZ_OK;
     gpulz_hist *const h = H->whole;
+    const gpulz_hist_summary *summary[2] = {NULL, NULL}; /* ntrans <= 2 */
     *planes_made = 0;
     unsigned wide = 0;  /* the transforms read whole, one bit each */
     unsigned whole = 0; /* of those, the ones kept at all 2^16 values */
@@ -115,9 +141,9 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
     if (packed) {
         if (!whole_part(c, 0))
             return GPULZ_ERR_NOMEM;
-        if ((rc = gpu_v2_pack2(d_range, d_hist, bins, ntrans, d_pack, st)) != GPULZ_OK)
+        if ((rc = gpu_v2_pack2(d_range, d_hist, bins, ntrans, N, d_pack, st)) != GPULZ_OK)
             goto done;
-        GPULZ_CK(cudaMemcpyAsync(h_pack, d_pack, GPU_V2_PACK_PLANES_WORDS(ntrans) * sizeof *h_pack,
+        GPULZ_CK(cudaMemcpyAsync(h_pack, d_pack, GPU_V2_PACK_ALL_WORDS(ntrans) * sizeof *h_pack,
                                  cudaMemcpyDeviceToHost, st));
         GPULZ_CK(cudaStreamSynchronize(st));
         for (unsigned t = 0; t < ntrans; t++)
@@ -130,7 +156,9 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
                 gpu_v2_range_of((const unsigned *)h_pack, t, &lo, &span);
                 wide |= 1u << t;
                 whole |= (unsigned)(span > GPU_V2_WHOLE_FROM) << t;
-                /* its byte planes, which the device summed */
+                /* its byte planes and its summary, which the device made */
+                if (!(summary[t] = summary_unpack(c, part0 + t, h_pack, ntrans, t, N)))
+                    return GPULZ_ERR_NOMEM;
                 const uint64_t *planes = h_pack + GPU_V2_PACK_PLANES_AT(ntrans, t);
                 for (unsigned b = 0; b < 2; b++) {
                     memcpy(H->plane[t][b].count, planes + 256 * b, 256 * sizeof *planes);
@@ -159,6 +187,7 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
             h[t].N = N;
             h[t].lo = 0;
             h[t].span = (uint32_t)1 << (8 * S);
+            h[t].summary = summary[t];
             if (!(whole >> t & 1))
                 gpulz_hist_narrow(&h[t]);
         }

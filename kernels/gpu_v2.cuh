@@ -638,9 +638,10 @@ __global__ void __launch_bounds__(GPU_V2_WEIGH_THREADS) gpu_v2_weigh2_kernel(uns
 #define GPU_V2_PACK2_THREADS 1024
 __global__ void __launch_bounds__(GPU_V2_PACK2_THREADS) gpu_v2_pack2_kernel(const unsigned *range,
                                                                             const unsigned long long *hist,
-                                                                            size_t bins, uint64_t *packed)
+                                                                            size_t bins, uint64_t N, uint64_t *packed)
 {
-    __shared__ unsigned long long lo_of[GPU_V2_PACK2_THREADS / 256][256], row_sum[256];
+    __shared__ unsigned long long lo_of[GPU_V2_PACK2_THREADS / 256][256], row_sum[256], escaped;
+    __shared__ unsigned warp_n[GPU_V2_PACK2_THREADS / 32], distinct;
     v2_after_prior();
     const unsigned t = blockIdx.x;
     if (t == 0 && threadIdx.x < GPU_V2_RANGE_WORDS)
@@ -673,6 +674,57 @@ __global__ void __launch_bounds__(GPU_V2_PACK2_THREADS) gpu_v2_pack2_kernel(cons
                 l += lo_of[k][threadIdx.x];
             to[threadIdx.x] = l;
             to[256 + threadIdx.x] = row_sum[threadIdx.x];
+        }
+        /* and the model's candidates in ascending order (a round of the
+         * block takes 1024 values, each warp 32 of them in turn), which the
+         * host found by a pass over the 2^16 counters per model */
+        uint64_t *sw = packed + GPU_V2_PACK_SUMMARY_AT(gridDim.x, t);
+        uint32_t *value = (uint32_t *)(sw + 3);
+        uint64_t *count = sw + 3 + GPULZ_RANS_M / 2;
+        const uint64_t least = gpulz_rans_least(N);
+        const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+        unsigned n = 0, dist = 0;
+        unsigned long long esc = 0;
+        if (threadIdx.x == 0) {
+            escaped = 0;
+            distinct = 0;
+        }
+        for (unsigned r = 0; r < 65536u; r += GPU_V2_PACK2_THREADS) {
+            const unsigned v = r + threadIdx.x;
+            const unsigned long long x = h[v];
+            const bool cand = x >= least;
+            dist += x != 0;
+            esc += cand ? 0 : x;
+            const unsigned mask = __ballot_sync(0xFFFFFFFFu, cand);
+            if (lane == 0)
+                warp_n[warp] = __popc(mask);
+            __syncthreads();
+            unsigned before = 0, round = 0;
+            for (unsigned k = 0; k < GPU_V2_PACK2_THREADS / 32; k++) {
+                before += k < warp ? warp_n[k] : 0;
+                round += warp_n[k];
+            }
+            const unsigned at = n + before + __popc(mask & ((1u << lane) - 1));
+            if (cand && at < GPULZ_RANS_M) {
+                value[at] = v;
+                count[at] = x;
+            }
+            n += round;
+            __syncthreads();
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            dist += __shfl_down_sync(0xFFFFFFFFu, dist, o);
+            esc += __shfl_down_sync(0xFFFFFFFFu, esc, o);
+        }
+        if (lane == 0) {
+            atomicAdd(&distinct, dist);
+            atomicAdd(&escaped, esc);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            sw[0] = n;
+            sw[1] = distinct;
+            sw[2] = escaped;
         }
         return;
     }

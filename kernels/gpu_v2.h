@@ -145,6 +145,18 @@ GPULZ_HD void gpu_v2_window_of(const unsigned *area, unsigned t, int sampled, un
  * 256 of the low byte's values, then 256 of the high byte's. */
 #define GPU_V2_PACK_PLANES_AT(ntrans, t) (GPU_V2_PACK_WORDS(ntrans) + (size_t)(t)*512)
 #define GPU_V2_PACK_PLANES_WORDS(ntrans) GPU_V2_PACK_PLANES_AT(ntrans, ntrans)
+/* After those, per such transform t its candidates (gpulz_hist_summary):
+ * n, distinct and escaped, then M values (32-bit, two a word), then M
+ * counts; n of each are set. */
+#define GPU_V2_SUMMARY_WORDS (3 + (size_t)GPULZ_RANS_M / 2 + GPULZ_RANS_M)
+#define GPU_V2_PACK_SUMMARY_AT(ntrans, t) (GPU_V2_PACK_PLANES_WORDS(ntrans) + (size_t)(t)*GPU_V2_SUMMARY_WORDS)
+#define GPU_V2_PACK_ALL_WORDS(ntrans) GPU_V2_PACK_SUMMARY_AT(ntrans, ntrans)
+/* A summary on the host: the context's, one per part of h_whole */
+typedef struct gpu_v2_summary {
+    gpulz_hist_summary s;
+    uint32_t value[GPULZ_RANS_M];
+    uint64_t count[GPULZ_RANS_M];
+} gpu_v2_summary;
 
 /* GPU_V2_SAMPLE_GROUPS, or what gpu_tune_sample_groups set. */
 uint64_t gpu_v2_sample_groups(void);
@@ -573,8 +585,8 @@ int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S);
 /* After gpu_v2_hist with range (its area): the values' range words and the
  * counts of each of the ntrans transforms whose range spans at most
  * GPU_V2_SPAN_MAX values into packed (GPU_V2_PACK_WORDS(ntrans) words) */
-int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans, uint64_t *packed,
-                 cudaStream_t st);
+int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans, uint64_t N,
+                 uint64_t *packed, cudaStream_t st);
 
 /* §17: the sum of the pieces' terms of n bytes at d_data added to *sum,
  * which the caller zeroed (with the statistics' areas, or a decoder's

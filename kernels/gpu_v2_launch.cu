@@ -56,7 +56,7 @@ extern "C" int gpu_v2_plan_make(uint64_t n, unsigned S, unsigned C, unsigned g, 
     if (gpulz_pick_sampled(m, S))
         P->pick = align256(range_end);
     P->pack = align256(P->pick ? P->pick + GPU_V2_PICK_BYTES : range_end);
-    P->status = align256(P->pack + GPU_V2_PACK_PLANES_WORDS(2) * sizeof(uint64_t));
+    P->status = align256(P->pack + GPU_V2_PACK_ALL_WORDS(2) * sizeof(uint64_t));
     P->enc = align256(P->status + 16);
     /* the coder's sums, then each stream's model, the entries built from them */
     P->enc_model = align256(P->enc + enc_values * sizeof(gpu_v2_enc));
@@ -234,12 +234,12 @@ done:
     return rc;
 }
 
-extern "C" int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans,
+extern "C" int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans, uint64_t N,
                             uint64_t *packed, cudaStream_t st)
 {
     int rc = GPULZ_OK;
     launch_chained(gpu_v2_pack2_kernel, ntrans, GPU_V2_PACK2_THREADS, 0, st, range + GPU_V2_RANGE_WORDS,
-                   (const unsigned long long *)hist, bins, packed);
+                   (const unsigned long long *)hist, bins, N, packed);
     GPULZ_CK(cudaGetLastError());
 done:
     return rc;

@@ -31,11 +31,26 @@ typedef struct gpulz_units {
  * the scans of a sparse histogram of 2^16 counters read only those:
  * gpulz_hist_init sets the whole range, which stays right whoever fills
  * count; a counter that knows where its values lie may narrow it. */
+/* What a model's selection reads of a histogram (§18 step 4), found by
+ * whoever counted it (the GPU's, gpu_v2_hists_fetch): the values counted at
+ * least gpulz_rans_least(N) times, ascending, with their counts; how many
+ * values are counted at all, and the units of the others.  A model is then
+ * built without a pass over 2^16 counters. */
+typedef struct gpulz_hist_summary {
+    uint64_t least;        /* gpulz_rans_least(N) of the N it was found for */
+    uint32_t n;            /* candidates, at most M */
+    uint32_t distinct;     /* values counted at all */
+    uint64_t escaped;      /* units of the values that are no candidates */
+    const uint32_t *value; /* n, ascending */
+    const uint64_t *count; /* theirs */
+} gpulz_hist_summary;
+
 typedef struct gpulz_hist {
     unsigned u;
     uint64_t N;
     uint64_t *count;
     uint32_t lo, span;
+    const gpulz_hist_summary *summary; /* NULL, or count's (for this N) */
 } gpulz_hist;
 
 int gpulz_hist_init(gpulz_hist *h, unsigned u);

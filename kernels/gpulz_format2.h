@@ -48,6 +48,15 @@ extern "C" {
 #define GPULZ_TABLE_HEAD_SIZE 3                  /* K (2 bytes), E (1 byte) */
 #define GPULZ_VARINT_MAX 3
 
+/* §18 step 4: the least count of a value that is a candidate for the
+ * table among N units (its ideal share at least one slot, count * M >= N:
+ * count >= ceil(N / M)); at least 1, as no value counted 0 times is one. */
+GPULZ_HD uint64_t gpulz_rans_least(uint64_t N)
+{
+    const uint64_t least = N / GPULZ_RANS_M + (N % GPULZ_RANS_M != 0);
+    return least ? least : 1;
+}
+
 /* §11: whether stage flags are a valid version 2 combination for S. */
 GPULZ_HD int gpulz_v2_flags_ok(unsigned flags, unsigned S)
 {
