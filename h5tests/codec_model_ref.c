@@ -185,18 +185,18 @@ static void trial(uint64_t *s, unsigned t)
      * them (count * M >= N, ascending), without the library's scan */
     static uint32_t sv[GPULZ_RANS_M];
     static uint64_t sc[GPULZ_RANS_M];
-    gpulz_hist_summary sum = {gpulz_rans_least(h.N), 0, 0, 0, sv, sc};
+    gpulz_hist_summary cands = {gpulz_rans_least(h.N), 0, 0, 0, sv, sc};
     for (uint32_t v = 0; v < V; v++) {
         const uint64_t c = h.count[v];
-        sum.distinct += c != 0;
-        if (c && c * GPULZ_RANS_M >= h.N && sum.n < GPULZ_RANS_M) {
-            sv[sum.n] = v;
-            sc[sum.n++] = c;
+        cands.distinct += c != 0;
+        if (c && c * GPULZ_RANS_M >= h.N && cands.n < GPULZ_RANS_M) {
+            sv[cands.n] = v;
+            sc[cands.n++] = c;
         } else {
-            sum.escaped += c;
+            cands.escaped += c;
         }
     }
-    h.summary = &sum;
+    h.summary = &cands;
     gpulz_model alt;
     memset(&alt, 0, sizeof alt);
     TU_CHECK(gpulz_model_build_no_entries(&alt, &h) == GPULZ_OK, "trial %u: build from the summary", t);
