@@ -750,8 +750,8 @@ static void v2_ranges(uint8_t *src)
 
 /* A peak of 16-bit values over a wide spread, as integer coordinates are:
  * the models keep hundreds of values and escape the rest, where the range
- * is too wide to pack (the device sums its byte planes; past
- * GPU_V2_WHOLE_FROM it stays whole on the host) and the device builds the
+ * is too wide to pack (the device finds the models' candidates and sums
+ * the byte planes; the host reads no counter) and the device builds the
  * coder's entries from the models' values. */
 static void v2_wide_models(void)
 {

@@ -939,7 +939,7 @@ static int encode_ratio(const uint8_t *y, gpulz_layout *L, unsigned g, unsigned 
     gpulz_units units[GPULZ_STREAMS_MAX];
     gpulz_hist hist[GPULZ_STREAMS_MAX];
     memset(hist, 0, sizeof hist);
-    /* each stream's model, built once for its floor and its coding (48 KB
+    /* each stream's model, built once for its floor and its coding (80 KB
      * each: not on the caller's stack) */
     gpulz_model *model = calloc(GPULZ_STREAMS_MAX, sizeof *model);
     /* the window's slots; one window is the whole chunk, its streams made in

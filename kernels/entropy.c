@@ -403,8 +403,10 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     const unsigned n = K + m->E;
     for (unsigned i = 0; i < K; i++) {
         m->value[i] = r[i].value;
+        m->count[i] = r[i].count;
         r[i].entry = i;
     }
+    m->count[K] = escaped;
     if (m->E) /* room: cand + 1 >= K + 1 */
         r[K] = (ranked){escaped, 0, K, 0};
     if (tables) {
@@ -441,7 +443,7 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     if (sum > GPULZ_RANS_M) {
         /* the decrements in rank order: from table order, by count */
         for (unsigned i = 0; i < n; i++)
-            r[i] = (ranked){i < K ? h->count[m->value[i]] : escaped, i < K ? m->value[i] : 0, i, 0};
+            r[i] = (ranked){m->count[i], i < K ? m->value[i] : 0, i, 0};
         sort_ranked(r, tmp, n, BY_COUNT);
         while (sum > GPULZ_RANS_M)
             for (unsigned i = 0; i < n && sum > GPULZ_RANS_M; i++)
@@ -546,7 +548,7 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
         *cost = byte * GPULZ_STREAM_HEADER_SIZE;
         return GPULZ_OK;
     }
-    /* a model is 48 KiB: on the heap, as a caller's thread may have a
+    /* a model is 80 KiB: on the heap, as a caller's thread may have a
      * small stack (64 KiB overflowed here) */
     gpulz_model *m = malloc(sizeof *m);
     if (!m)
@@ -560,7 +562,7 @@ int gpulz_stream_estimate(const gpulz_hist *h, unsigned g, uint64_t *cost)
         uint64_t c = 0;
         /* the kept values only: the same sum without a pass over 2^(8u) */
         for (unsigned i = 0; i < m->K; i++)
-            c += h->count[m->value[i]] * gpulz_rans_cost[m->freq[i] - 1];
+            c += m->count[i] * gpulz_rans_cost[m->freq[i] - 1];
         if (m->E)
             c += m->escaped * gpulz_rans_cost[m->freq[m->K] - 1] + m->escaped * byte * m->u;
         c += byte * (GPULZ_STREAM_HEADER_SIZE + GPULZ_TABLE_HEAD_SIZE + 3 * (uint64_t)(m->K + m->E) +
@@ -620,7 +622,7 @@ uint64_t gpulz_stream_floor(const gpulz_model *m, const gpulz_hist *h, unsigned 
         return GPULZ_STREAM_HEADER_SIZE + units;
     uint64_t B = 0;
     for (unsigned i = 0; i < m->K; i++)
-        B += h->count[m->value[i]] * gpulz_rans_floor[m->freq[i] - 1];
+        B += m->count[i] * gpulz_rans_floor[m->freq[i] - 1];
     if (m->E)
         B += m->escaped * (gpulz_rans_floor[m->freq[m->K] - 1] + 256 * (8 * (uint64_t)h->u - 1));
     const uint64_t nseg = gpulz_segments_of(N, g), start = 4096 * (uint64_t)GPULZ_RANS_LANES * nseg;

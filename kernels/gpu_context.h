@@ -124,7 +124,7 @@ typedef struct gpu_ctx {
     uint64_t *h_whole;
     struct gpu_v2_summary *h_summary;
     /* format 2's coding models (gpu_v2_code_streams), allocated at first
-     * use: at 48 KB each, a chunk's took half a MiB of its caller's stack */
+     * use: at 80 KB each, a chunk's would take 880 KB of its caller's stack */
     struct gpulz_model *h_models;
     /* pinned: format 2 decoding's tables and segment directories, built
      * there and sent from there in one copy (gpu_v2_reader) */

@@ -48,9 +48,12 @@ static size_t model_words(const gpulz_model *m, uint16_t *w)
     return 3 * (size_t)K + 2;
 }
 
-/* The one value of a constant stream's histogram. */
+/* The one value of a constant stream's histogram (a candidate, with all
+ * N units, where only a summary came). */
 static uint32_t only_value(const gpulz_hist *h)
 {
+    if (!h->count)
+        return h->summary && h->summary->n ? h->summary->value[0] : 0;
     uint32_t pa[2], pb[2];
     const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
     for (unsigned p = 0; p < pieces; p++)
@@ -133,12 +136,9 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
 {
     int rc = GPULZ_OK;
     gpulz_hist *const h = H->whole;
-    const gpulz_hist_summary *summary[2] = {NULL, NULL}; /* ntrans <= 2 */
+    unsigned wide = 0; /* the transforms read whole, one bit each */
     *planes_made = 0;
-    unsigned wide = 0;  /* the transforms read whole, one bit each */
-    unsigned whole = 0; /* of those, the ones kept at all 2^16 values */
-    const int packed = S == 2 && gpu_v2_hist_ranged(c, N, S);
-    if (packed) {
+    if (S == 2 && gpu_v2_hist_ranged(c, N, S)) {
         if (!whole_part(c, 0))
             return GPULZ_ERR_NOMEM;
         if ((rc = gpu_v2_pack2(d_range, d_hist, bins, ntrans, N, d_pack, st)) != GPULZ_OK)
@@ -148,17 +148,18 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
         GPULZ_CK(cudaStreamSynchronize(st));
         for (unsigned t = 0; t < ntrans; t++)
             if ((!h_pick || *h_pick == t) && !hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t])) {
-                /* where even the sample's values span half of all, the
-                 * scan that narrows the range (most of the host's time on
-                 * such a chunk) saves the model's scans half at most: the
-                 * range stays whole, which holds every value all the same */
+                /* too wide to pack: its summary, byte planes and range,
+                 * which the device found, are all the host reads of it
+                 * (a pass over its 2^16 counters was most of the host's
+                 * time on such a chunk), and its counters stay there */
+                if (!(h[t].summary = summary_unpack(c, part0 + t, h_pack, ntrans, t, N)))
+                    return GPULZ_ERR_NOMEM;
                 unsigned lo, span;
                 gpu_v2_range_of((const unsigned *)h_pack, t, &lo, &span);
-                wide |= 1u << t;
-                whole |= (unsigned)(span > GPU_V2_WHOLE_FROM) << t;
-                /* its byte planes and its summary, which the device made */
-                if (!(summary[t] = summary_unpack(c, part0 + t, h_pack, ntrans, t, N)))
-                    return GPULZ_ERR_NOMEM;
+                h[t].count = NULL;
+                h[t].N = N;
+                h[t].lo = lo;
+                h[t].span = span;
                 const uint64_t *planes = h_pack + GPU_V2_PACK_PLANES_AT(ntrans, t);
                 for (unsigned b = 0; b < 2; b++) {
                     memcpy(H->plane[t][b].count, planes + 256 * b, 256 * sizeof *planes);
@@ -187,9 +188,8 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
             h[t].N = N;
             h[t].lo = 0;
             h[t].span = (uint32_t)1 << (8 * S);
-            h[t].summary = summary[t];
-            if (!(whole >> t & 1))
-                gpulz_hist_narrow(&h[t]);
+            h[t].summary = NULL;
+            gpulz_hist_narrow(&h[t]);
         }
 done:
     return rc;
@@ -287,7 +287,7 @@ int gpu_v2_code_streams(gpu_v2_coding *K, uint8_t *d_dst, size_t dst_cap, uint64
     if (!model && !(model = c->h_models = calloc(GPU_V2_STREAMS_MAX, sizeof *model)))
         return gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the streams' models");
     for (unsigned j = 0; j < GPU_V2_STREAMS_MAX; j++)
-        model[j].entry = NULL; /* what gpulz_model_free reads (none is built): not the 48 KB of each */
+        model[j].entry = NULL; /* what gpulz_model_free reads (none is built): not the 80 KB of each */
     J->words = (uint32_t *)(K->scratch + P->words);
     J->seg_off = (uint64_t *)(K->scratch + P->seg_off);
     J->states = (uint32_t *)(K->scratch + P->states);

@@ -84,9 +84,6 @@ GPULZ_HD uint32_t gpu_v2_room(uint32_t c, unsigned u)
  * same rule.
  */
 #define GPU_V2_SPAN_MAX 8192u
-/* A wider transform whose sampled range spans more than this keeps all
- * 2^16 values as its histogram's range on the host (gpu_v2_hists_fetch). */
-#define GPU_V2_WHOLE_FROM 32768u
 #define GPU_V2_RANGE_WORDS 8
 #define GPU_V2_RANGE_AREA (2 * GPU_V2_RANGE_WORDS)
 #define GPU_V2_SAMPLE_GROUPS (1u << 18)
@@ -381,14 +378,15 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
  * range of the histogram using it.
  *
  * gpu_v2_hists_fetch makes H->whole[t], of N units, for the ntrans
- * transforms the device counted at d_hist (bins apart; ranges at d_range):
- * where S = 2 and a transform's range is narrow, its counts packed on the
- * device (into d_pack, back into h_pack) and scattered into part part0 + t;
- * else its bins read where they arrive, h_bins + t * bins, and narrowed on
- * the host (not where the sample's range already spans over
- * GPU_V2_WHOLE_FROM values: their range is all of them).  Such a wide
- * transform's byte planes come summed by the device with the packed words:
- * they are H->plane[t]'s, and bit t of *planes_made says so.
+ * transforms the device counted at d_hist (bins apart; ranges at d_range).
+ * Where S = 2 and the device counted ranges: a transform whose range is
+ * narrow has its counts packed on the device (into d_pack, back into
+ * h_pack) and scattered into part part0 + t; a wider one comes as its
+ * summary (gpulz_hist_summary, kept in part part0 + t of the context's),
+ * its range and its byte planes' counts (into H->plane[t], bit t of
+ * *planes_made), without its counters (count NULL).  Else every
+ * transform's bins are read where they arrive, h_bins + t * bins, and
+ * narrowed on the host.
  * h_pack may be h_bins when ntrans is 1.  It waits for st, so that copies
  * the caller queued on st before it have arrived too; with h_pick (the
  * sample's pick, one of those copies) it makes only h[*h_pick].

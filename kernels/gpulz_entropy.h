@@ -88,6 +88,7 @@ typedef struct gpulz_model {
     uint32_t value[GPULZ_RANS_M];
     uint32_t freq[GPULZ_RANS_M];
     uint32_t cum[GPULZ_RANS_M + 1];
+    uint64_t count[GPULZ_RANS_M]; /* each entry's units: the kept values' counts, the escape's */
     uint16_t *entry; /* per value: its entry, K for an escaped one (2^(8u)); 0
                       * outside the histogram's range, for values it has not */
 } gpulz_model;
