@@ -148,18 +148,18 @@ int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_ran
         GPULZ_CK(cudaStreamSynchronize(st));
         for (unsigned t = 0; t < ntrans; t++)
             if ((!h_pick || *h_pick == t) && !hist_unpack(whole_part(c, part0 + t), h_pack, t, N, &h[t])) {
-                /* too wide to pack: its summary, byte planes and range,
-                 * which the device found, are all the host reads of it
+                /* too wide to pack: its summary and byte planes, which
+                 * the device found, are all the host reads of it
                  * (a pass over its 2^16 counters was most of the host's
                  * time on such a chunk), and its counters stay there */
                 if (!(h[t].summary = summary_unpack(c, part0 + t, h_pack, ntrans, t, N)))
                     return GPULZ_ERR_NOMEM;
-                unsigned lo, span;
-                gpu_v2_range_of((const unsigned *)h_pack, t, &lo, &span);
+                /* all values its range: the device finds a wide one's
+                 * extent no closer than "over GPU_V2_SPAN_MAX" */
                 h[t].count = NULL;
                 h[t].N = N;
-                h[t].lo = lo;
-                h[t].span = span;
+                h[t].lo = 0;
+                h[t].span = 65536;
                 const uint64_t *planes = h_pack + GPU_V2_PACK_PLANES_AT(ntrans, t);
                 for (unsigned b = 0; b < 2; b++) {
                     memcpy(H->plane[t][b].count, planes + 256 * b, 256 * sizeof *planes);

@@ -382,9 +382,9 @@ int gpu_v2_stats(gpu_ctx *c, const uint8_t *d_src, size_t n, unsigned C, int che
  * Where S = 2 and the device counted ranges: a transform whose range is
  * narrow has its counts packed on the device (into d_pack, back into
  * h_pack) and scattered into part part0 + t; a wider one comes as its
- * summary (gpulz_hist_summary, kept in part part0 + t of the context's),
- * its range and its byte planes' counts (into H->plane[t], bit t of
- * *planes_made), without its counters (count NULL).  Else every
+ * summary (gpulz_hist_summary, kept in part part0 + t of the context's)
+ * and its byte planes' counts (into H->plane[t], bit t of *planes_made),
+ * without its counters (count NULL; its range all 2^16 values).  Else every
  * transform's bins are read where they arrive, h_bins + t * bins, and
  * narrowed on the host.
  * h_pack may be h_bins when ntrans is 1.  It waits for st, so that copies
