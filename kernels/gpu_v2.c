@@ -128,7 +128,8 @@ void gpu_v2_hist_release(gpu_ctx *c, unsigned d, gpulz_hist *h)
 }
 
 /* Packed, 1 MB of S = 2's bins and their scan on the host (30-40 us of a
- * chunk's statistics) become about 128 KB and a scatter over the range. */
+ * chunk's statistics) become about 250 KB (a narrow transform's counts, a
+ * wide one's summary and planes) and a scatter over the range. */
 int gpu_v2_hists_fetch(gpu_ctx *c, unsigned S, uint64_t N, const unsigned *d_range, const uint64_t *d_hist,
                        size_t bins, unsigned ntrans, uint64_t *d_pack, unsigned part0, uint64_t *h_bins,
                        uint64_t *h_pack, const uint32_t *h_pick, cudaStream_t st, gpulz_fast_hists *H,
