@@ -209,6 +209,14 @@ static void trial(uint64_t *s, unsigned t)
                  !memcmp(alt.freq, got.freq, (got.K + got.E) * sizeof *got.freq) && !alt.entry,
              "trial %u (kind %u, u=%u): the model from the summary differs (K %u/%u, distinct %u/%u)", t, kind, u,
              alt.K, got.K, alt.distinct, got.distinct);
+    /* a summary for another N, without counters, is refused, not read */
+    cands.least++;
+    h.count = NULL;
+    gpulz_model bad;
+    memset(&bad, 0, sizeof bad);
+    TU_CHECK(gpulz_model_build_no_entries(&bad, &h) == GPULZ_ERR_PARAM, "trial %u: a stale summary was taken", t);
+    gpulz_model_free(&bad);
+    h.count = counters;
     h.summary = NULL;
     gpulz_model_free(&alt);
     gpulz_model_free(&got);

@@ -351,6 +351,9 @@ static int model_make(gpulz_model *m, const gpulz_hist *h, int tables)
     const unsigned pieces = gpulz_hist_pieces(h, pa, pb);
     const uint64_t kept_from = gpulz_rans_least(h->N);
     const gpulz_hist_summary *given = h->summary && h->summary->least == kept_from ? h->summary : NULL;
+    if (!given && !h->count) /* a summary alone, for another N */
+        FAIL(GPULZ_ERR_PARAM, "a histogram of %llu units has neither counters nor their summary",
+             (unsigned long long)h->N);
     if (given) { /* the same candidates, in the same order: the range's values ascend */
         if (given->n > cap) {
             ranked *more = realloc(r, ((size_t)given->n + 1) * sizeof *r);

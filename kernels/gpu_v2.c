@@ -36,6 +36,8 @@ static uint32_t enc_window(const gpulz_hist *h, uint32_t *lo)
 
 /* m's words as gpu_v2_enc_build reads them (gpu_v2_enc_model) at w; returns
  * their count.  Every f and c is at most M, so 16 bits hold them. */
+_Static_assert(((3 * (size_t)GPULZ_RANS_MAX_VALUES + 2) * sizeof(uint16_t) + 15) / 16 * 16 <= GPU_V2_MODEL_BYTES,
+               "a model's words, 16-byte aligned, fit its area of the plan");
 static size_t model_words(const gpulz_model *m, uint16_t *w)
 {
     const unsigned K = m->K;

@@ -95,8 +95,8 @@ int gpu_v2_compress_ratio(gpu_ctx *c, const uint8_t *d_src, gpulz_layout *L, con
         (rc = gpu_v2_hist(c, scratch + P->lits, nl, S, 1, 0, dh + 256, bins, rng, NULL, st)) != GPULZ_OK)
         goto done;
     /* pinned, after the statistics (gpu_v2_stats made the room); S <= 2's
-     * literals whole, as the statistics are (S = 2's packed where their
-     * range allows, in the literals' room: bins > GPU_V2_PACK_WORDS(1)) */
+     * literals whole, as the statistics are (S = 2's packed words in the
+     * literals' room: bins > 256 + GPU_V2_PACK_ALL_WORDS(1)) */
     counts = gpu_v2_ratio_hists(c, bins);
     if ((rc = gpulz_fast_hists_init_planes(&HL, S)) != GPULZ_OK)
         goto done;
