@@ -756,22 +756,28 @@ static void v2_ranges(uint8_t *src)
 static void v2_wide_models(void)
 {
     static const unsigned spreads[] = {20000, 65536};
-    for (unsigned k = 0; k < 4; k++) {
+    /* k 0-3: a peak over each spread; k 4-5: a high byte over 64 values
+     * (around the end where base is high) and a random low byte (16384
+     * values, each too rare to keep), which SPLIT codes as byte planes: the
+     * device's plane counts are then the coded streams' own.  Even k in
+     * mode fast, odd in auto (with a tail byte). */
+    for (unsigned k = 0; k < 6; k++) {
         const size_t m = 300000 + (size_t)(rnd() % 300000);
         uint8_t *src = malloc(2 * m + 1);
         if (!src) {
             CHECK(0, "cannot allocate %zu bytes", 2 * m + 1);
             return;
         }
-        const unsigned base = (unsigned)(rnd() % 65536), spread = spreads[k % 2];
+        const unsigned base = (unsigned)(rnd() % 65536), spread = spreads[k / 2 % 2];
         for (size_t i = 0; i < m; i++) {
-            const unsigned v = (base + (rnd() % 10 ? (unsigned)(rnd() % 256 + rnd() % 256) : (unsigned)(rnd() % spread))) &
-                               0xFFFFu;
+            const unsigned v =
+                k >= 4 ? ((base >> 8) + (unsigned)(rnd() % 64)) << 8 | (unsigned)(rnd() % 256)
+                       : base + (rnd() % 10 ? (unsigned)(rnd() % 256 + rnd() % 256) : (unsigned)(rnd() % spread));
             src[2 * i] = (uint8_t)v;
-            src[2 * i + 1] = (uint8_t)(v >> 8);
+            src[2 * i + 1] = (uint8_t)(v >> 8 & 0xFFu);
         }
         src[2 * m] = (uint8_t)rnd();
-        v2_one(src, 2 * m + k / 2, 2, 128, 2048, 0, k < 2 ? GPULZ_MODE_FAST : GPULZ_MODE_AUTO);
+        v2_one(src, 2 * m + k % 2, 2, 128, 2048, 0, k == 1 || k == 3 || k == 5 ? GPULZ_MODE_AUTO : GPULZ_MODE_FAST);
         free(src);
     }
 }
