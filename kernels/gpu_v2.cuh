@@ -632,9 +632,10 @@ __global__ void __launch_bounds__(GPU_V2_WEIGH_THREADS) gpu_v2_weigh2_kernel(uns
 
 /* The narrow transforms' counts packed for the host (gpu_v2.h's layout),
  * block t transform t's, after count2 and hist2: a few KB cross the bus
- * where 2^16 bins per transform did, and the host reads no zeros.  A wide
- * transform's byte planes' histograms instead (GPU_V2_PACK_PLANES), which
- * the host took a pass over its 2^16 counters to sum. */
+ * where 2^16 bins per transform did, and the host reads no zeros.  For a
+ * wide transform instead its byte planes' counts (GPU_V2_PACK_PLANES_AT)
+ * and its model's candidates (GPU_V2_PACK_SUMMARY_AT), for which the host
+ * took passes over its 2^16 counters. */
 #define GPU_V2_PACK2_THREADS 1024
 __global__ void __launch_bounds__(GPU_V2_PACK2_THREADS) gpu_v2_pack2_kernel(const unsigned *range,
                                                                             const unsigned long long *hist,
@@ -1081,9 +1082,9 @@ __device__ __forceinline__ void v2_enc_word(bool emit, uint32_t w, unsigned lane
 
 /*
  * The encoder's entries of each model (grid y: the model), an entry a
- * thread: its value looked for among the kept ones, in shared memory.
- * One thread more than the values are few a block: the blocks past a
- * model's width end at once.
+ * thread: its value looked for among the kept ones, in shared memory.  The
+ * grid is as wide as the widest model: a narrower model's blocks past its
+ * width end at once.
  */
 #define GPU_V2_ENC_BUILD_THREADS 256
 __global__ void __launch_bounds__(GPU_V2_ENC_BUILD_THREADS) gpu_v2_enc_build_kernel(gpu_v2_enc_models M)

@@ -580,9 +580,10 @@ int gpu_v2_hist_bytes(const gpu_v2_hist_inputs *in, unsigned count, cudaStream_t
  * shared counters, m > 0) */
 int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S);
 
-/* After gpu_v2_hist with range (its area): the values' range words and the
- * counts of each of the ntrans transforms whose range spans at most
- * GPU_V2_SPAN_MAX values into packed (GPU_V2_PACK_WORDS(ntrans) words) */
+/* After gpu_v2_hist with range (its area): the values' range words into
+ * packed (GPU_V2_PACK_ALL_WORDS(ntrans) words), and for each of the ntrans
+ * transforms of N units the counts of one whose range spans at most
+ * GPU_V2_SPAN_MAX values, else its byte planes' counts and its summary */
 int gpu_v2_pack2(const unsigned *range, const uint64_t *hist, size_t bins, unsigned ntrans, uint64_t N,
                  uint64_t *packed, cudaStream_t st);
 

@@ -26,11 +26,6 @@ typedef struct gpulz_units {
     uint64_t N;
 } gpulz_units;
 
-/* The count of every unit value (2^(8u) counters).  Every count outside
- * the values lo, lo + 1, ..., lo + span - 1 (modulo 2^(8u)) is 0, so that
- * the scans of a sparse histogram of 2^16 counters read only those:
- * gpulz_hist_init sets the whole range, which stays right whoever fills
- * count; a counter that knows where its values lie may narrow it. */
 /* What a model's selection reads of a histogram (§18 step 4), found by
  * whoever counted it (the GPU's, gpu_v2_hists_fetch): the values counted at
  * least gpulz_rans_least(N) times, ascending, with their counts; how many
@@ -45,12 +40,18 @@ typedef struct gpulz_hist_summary {
     const uint64_t *count; /* theirs */
 } gpulz_hist_summary;
 
+/* The count of every unit value (2^(8u) counters).  Every count outside
+ * the values lo, lo + 1, ..., lo + span - 1 (modulo 2^(8u)) is 0, so that
+ * the scans of a sparse histogram of 2^16 counters read only those:
+ * gpulz_hist_init sets the whole range, which stays right whoever fills
+ * count; a counter that knows where its values lie may narrow it. */
 typedef struct gpulz_hist {
     unsigned u;
     uint64_t N;
     uint64_t *count;
     uint32_t lo, span;
-    const gpulz_hist_summary *summary; /* NULL, or count's (for this N) */
+    /* NULL, or count's summary (for this N); with one, count may be NULL */
+    const gpulz_hist_summary *summary;
 } gpulz_hist;
 
 int gpulz_hist_init(gpulz_hist *h, unsigned u);
@@ -93,7 +94,9 @@ typedef struct gpulz_model {
                       * outside the histogram's range, for values it has not */
 } gpulz_model;
 
-/* The model of §18 step 4 from a histogram; GPULZ_ERR_NOMEM only. */
+/* The model of §18 step 4 from a histogram; GPULZ_ERR_NOMEM, or
+ * GPULZ_ERR_PARAM for a histogram with neither counters nor a summary for
+ * its N. */
 int gpulz_model_build(gpulz_model *m, const gpulz_hist *h);
 /* The same model without the entry of every value (m->entry NULL), for a
  * coder that finds its entries itself (the GPU's, gpu_v2_enc_build). */
