@@ -892,6 +892,54 @@ static void v2_sampled(uint8_t *src)
 }
 
 /*
+ * The sample's pick (FORMAT.md §19) a transform too wide for the shared
+ * counters, more than GPU_V2_SPAN_MAX values, whose model then comes from
+ * the device's summary: none, for a peak with a tail over 20 000 values
+ * (mode fast), and DELTA, for a walk whose steps reach 6 000 either way
+ * (auto).  The CPU's chunk must show the pick meant, and the transform its
+ * width, or the trial would not test what it is for.
+ */
+static void picked_wide(uint8_t *in)
+{
+    const unsigned C = 2048;
+    uint8_t *seen = malloc(65536), *c = NULL;
+    for (int delta = 0; delta < 2 && seen; delta++) {
+        const unsigned base = (unsigned)(rnd() % 65536);
+        unsigned v = base, prev = 0, distinct = 0;
+        memset(seen, 0, 65536);
+        for (size_t i = 0; i < PICK_SYMBOLS; i++) {
+            if (delta)
+                v += rnd() % 10 ? (unsigned)(rnd() % 17) - 8u : (unsigned)(rnd() % 12001) - 6000u;
+            else
+                v = base + (rnd() % 10 ? (unsigned)(rnd() % 256 + rnd() % 256) : (unsigned)(rnd() % 20000));
+            v &= 0xFFFFu;
+            in[2 * i] = (uint8_t)v;
+            in[2 * i + 1] = (uint8_t)(v >> 8);
+            /* the transform's value: DELTA is block-local (§10) */
+            const unsigned t = delta ? (v - (i % C ? prev : 0)) & 0xFFFFu : v;
+            distinct += !seen[t];
+            seen[t] = 1;
+            prev = v;
+        }
+        CHECK(distinct > GPU_V2_SPAN_MAX, "picked %s: only %u values", delta ? "DELTA" : "none", distinct);
+        gpulz_params p;
+        params_for(&p, 2, 128, C, GPULZ_BACKEND_CPU);
+        p.mode = GPULZ_MODE_FAST;
+        const size_t n = 2 * PICK_SYMBOLS, bound = gpulz_compress_bound(n, &p);
+        size_t len = 0;
+        gpulz_chunk_info info;
+        c = c ? c : malloc(bound);
+        CHECK(c && gpulz_compress(in, n, c, bound, &len, &p) == GPULZ_OK &&
+                  gpulz_chunk_info_get(c, len, &info) == GPULZ_OK &&
+                  !(info.flags & GPULZ_V2_FLAG_DELTA) == !delta,
+              "the sample did not pick %s", delta ? "DELTA" : "none");
+        v2_one(in, n, 2, 128, C, 0, delta ? GPULZ_MODE_AUTO : GPULZ_MODE_FAST);
+    }
+    free(seen);
+    free(c);
+}
+
+/*
  * Fast's DELTA from the sample (FORMAT.md §19) on inputs where the sample
  * and the whole chunk disagree (codec_pick.h), with the window's sample the
  * pick's and (a test's) another; values too wide for the shared counters
@@ -925,6 +973,7 @@ static void v2_picked(void)
         CHECK(G > 0, "no chunk size whose sample's last run starts past its end");
         if (G)
             v2_one(in, 2 * (8 * G + 5), 2, 128, 4096, 0, GPULZ_MODE_FAST);
+        picked_wide(in);
     }
     free(in);
     printf("sampled DELTA done, %d failures\n", failures);
