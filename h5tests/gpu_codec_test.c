@@ -782,6 +782,34 @@ static void v2_wide_models(void)
     }
 }
 
+/*
+ * S = 2's statistics as a device without room for hist2's shared counters
+ * counts them (gpu_tune_unranged): every transform's 2^16 counts fetched
+ * whole, narrow and wide ranges alike, in fast and auto.
+ */
+static void v2_unranged(uint8_t *src)
+{
+    gpu_ctx *c = NULL;
+    int prev = -1;
+    gpu_tune_unranged(1);
+    const int got = gpu_ctx_acquire(&c, &prev, -1);
+    CHECK(got == GPULZ_OK, "gpu_ctx_acquire: %s", gpulz_last_error());
+    if (got == GPULZ_OK) {
+        CHECK(!gpu_v2_hist_ranged(c, 1000, 2), "gpu_tune_unranged(1): the statistics are still ranged");
+        gpu_ctx_release(c, prev);
+    }
+    /* racecheck's run: two inputs, a narrow range and a wide one */
+    if (quick < 2)
+        v2_wide_models();
+    for (unsigned k = quick >= 2 ? 1 : 0; k < (quick >= 2 ? 3u : 4u); k++) {
+        const size_t n = 2 * (5000 + (size_t)(rnd() % 400000)) + k % 2;
+        gpulz_gen(k < 2 ? "quant" : "float", src, n, 20 + k);
+        v2_one(src, n, 2, 128, 256u << (rnd() % 4), 0, k % 2 ? GPULZ_MODE_AUTO : GPULZ_MODE_FAST);
+    }
+    gpu_tune_unranged(0);
+    printf("unranged statistics done, %d failures\n", failures);
+}
+
 /* The range words (gpu_v2.h) of the values that h (2^16 counts) holds. */
 static void range_words(const uint64_t *h, unsigned *r)
 {
@@ -974,6 +1002,10 @@ static void v2_picked(void)
         if (G)
             v2_one(in, 2 * (8 * G + 5), 2, 128, 4096, 0, GPULZ_MODE_FAST);
         picked_wide(in);
+        /* the last of them (DELTA over a wide range) picked unranged */
+        gpu_tune_unranged(1);
+        v2_one(in, 2 * PICK_SYMBOLS, 2, 128, 2048, 0, GPULZ_MODE_FAST);
+        gpu_tune_unranged(0);
     }
     free(in);
     printf("sampled DELTA done, %d failures\n", failures);
@@ -1175,6 +1207,7 @@ static void format2_trials(void)
     v2_outgrown(src);
     v2_ranges(src);
     v2_wide_models();
+    v2_unranged(src);
     v2_sampled(src);
     if (quick < 2)
         v2_picked();

@@ -93,6 +93,19 @@ int gpu_v2_ck_apart(void)
     return atomic_load(&tuned_ck_apart);
 }
 
+static atomic_int tuned_unranged;
+
+int gpu_tune_unranged(int unranged)
+{
+    atomic_store(&tuned_unranged, unranged != 0);
+    return GPULZ_OK;
+}
+
+int gpu_v2_unranged(void)
+{
+    return atomic_load(&tuned_unranged);
+}
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ctx_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ctx *ctx_table[GPULZ_MAX_DEVICES][GPU_LANES_MAX];

@@ -23,6 +23,13 @@ int gpu_tune_enc_segment(unsigned symbols_per_warp);
  * window, and the values outside it, on small inputs. */
 int gpu_tune_sample_groups(unsigned groups);
 
+/* Nonzero: S = 2's statistics are counted as on a device without room for
+ * hist2's shared counters (gpu_v2_hist_ranged says no): every transform's
+ * 2^16 counts come back whole, none packed or summarised; 0 restores the
+ * default.  For every later call of this process: the tests reach on any
+ * GPU the path that such devices take. */
+int gpu_tune_unranged(int unranged);
+
 /* Nonzero: a format 2 chunk's decoding checks its checksum with a pass of
  * its own over the decoded bytes, as where the passes that put them down
  * cannot sum it (gpu_v2_dec_sums); 0 restores the default.  For every

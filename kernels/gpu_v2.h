@@ -161,6 +161,9 @@ uint64_t gpu_v2_sample_groups(void);
 /* Whether gpu_tune_ck_apart asked for the checksum's own pass. */
 int gpu_v2_ck_apart(void);
 
+/* Whether gpu_tune_unranged asked for S = 2's statistics unranged. */
+int gpu_v2_unranged(void);
+
 /* One stream of a chunk, as the kernels see it. */
 typedef struct gpu_v2_stream {
     uint64_t N;      /* units */
@@ -577,7 +580,7 @@ typedef struct gpu_v2_hist_inputs {
 int gpu_v2_hist_bytes(const gpu_v2_hist_inputs *in, unsigned count, cudaStream_t st);
 
 /* gpu_v2_hist fills range (S = 2 on a device with room for hist2's
- * shared counters, m > 0) */
+ * shared counters, m > 0, unless gpu_tune_unranged says otherwise) */
 int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S);
 
 /* After gpu_v2_hist with range (its area): the values' range words into
