@@ -241,10 +241,10 @@ static void damage_trials(void)
     }
 }
 
-/* Header fields of §11 one at a time. */
 /* A fast chunk whose header declares far more bytes than its streams hold
  * units (n and nb rewritten alike): refused as CORRUPT by the layout walk
- * of gpulz_chunk_info_get, before anything of that size is allocated. */
+ * of gpulz_chunk_info_get, and by gpulz_decompressed_size, whose size
+ * callers allocate, before anything of that size is allocated. */
 static void declared_size_trial(void)
 {
     size_t n = 1000, len = 0;
@@ -264,11 +264,16 @@ static void declared_size_trial(void)
         const int rc = gpulz_chunk_info_get(c, len, &info);
         TU_CHECK(rc == GPULZ_ERR_CORRUPT, "a chunk declaring 2^30 bytes over streams of 1000 units: %s",
                  gpulz_strerror(rc));
+        uint64_t size = 0;
+        const int src = gpulz_decompressed_size(c, len, &size);
+        TU_CHECK(src == GPULZ_ERR_CORRUPT, "gpulz_decompressed_size of that chunk: %s, %llu bytes",
+                 gpulz_strerror(src), (unsigned long long)size);
     }
     free(c);
     free(in);
 }
 
+/* Header fields of §11 one at a time. */
 static void header_trials(void)
 {
     size_t n = 3000, len = 0, got;

@@ -523,6 +523,12 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     gpulz_layout L;
     int rc = gpulz_header_read(src, n, &L);
+    /* format 2's n against its streams' headers, as format 1's against its
+     * table: callers allocate what this returns, and a header that lies
+     * about n would otherwise have them allocate it before any decoder
+     * looked further (a few stream headers, not the streams) */
+    if (rc == GPULZ_OK && L.version == 2)
+        rc = gpulz_v2_span_check(src, n, &L);
     if (rc == GPULZ_OK)
         *size = L.n;
     return rc;

@@ -170,8 +170,10 @@ typedef struct gpulz_block_info {
  */
 int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, size_t count);
 
-/* The uncompressed size a chunk declares, from its checked header (whose
- * block table must fit in the n bytes). */
+/* The uncompressed size a chunk declares, from its checked header: format
+ * 1's block table must fit in the n bytes, format 2's streams' headers must
+ * agree with the size and with n (gpulz_chunk_info_get()'s checks, without
+ * format 1's walk of the table). */
 int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
 
 /*

@@ -511,10 +511,11 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
 
     if (flags & H5Z_FLAG_REVERSE) {
         /* the size the header declares is checked against the dataset's
-         * before it is trusted with an allocation; the rest (format 1's block
-         * table, format 2's stream headers) the decoder checks as it reads
-         * it, so it is not walked here first as well: the size check already
-         * bounds what a damaged chunk can make the filter allocate */
+         * before it is trusted with an allocation (gpulz_decompressed_size
+         * has held it against format 2's stream headers); format 1's block
+         * table the decoder checks as it reads it, so it is not walked here
+         * first as well: the size check already bounds what a damaged chunk
+         * can make the filter allocate */
         uint64_t declared;
         rc = gpulz_decompressed_size(*buf, nbytes, &declared);
         if (rc != GPULZ_OK)

@@ -243,8 +243,11 @@ def dtype_symbol_size(dtype):
 
 def symbol_size_of(data):
     """The symbol size for an array's elements (dtype_symbol_size()); 1 for
-    bytes-like objects without a dtype."""
+    bytes-like objects without a dtype.  A CUDA array whose dtype is not
+    numpy's (a torch tensor's) is read by its interface's typestr."""
     dtype = getattr(data, "dtype", None)
+    if not isinstance(dtype, numpy.dtype) and _is_device(data):
+        return dtype_symbol_size(data.__cuda_array_interface__["typestr"])
     return 1 if dtype is None else dtype_symbol_size(dtype)
 
 
@@ -265,6 +268,8 @@ def _host_bytes(data):
     if isinstance(data, (bytes, bytearray)):
         return numpy.frombuffer(data, dtype=numpy.uint8)
     view = memoryview(data)
+    if not view.nbytes:
+        return numpy.empty(0, dtype=numpy.uint8)  # cast() refuses zeros in the shape
     if not view.c_contiguous:
         view = memoryview(view.tobytes())  # its elements in C order, as for arrays
     return numpy.frombuffer(view.cast("B"), dtype=numpy.uint8)
@@ -279,6 +284,8 @@ def _writable_bytes(out):
     view = memoryview(out)
     if view.readonly or not view.c_contiguous:
         raise ValueError("out must be a writable contiguous buffer")
+    if not view.nbytes:
+        return numpy.empty(0, dtype=numpy.uint8)  # cast() refuses zeros in the shape
     return numpy.frombuffer(view.cast("B"), dtype=numpy.uint8)
 
 
@@ -330,7 +337,10 @@ def compress(data, *, symbol_size=None, window=None, level=None, block=None, ada
 
 
 def decompressed_size(buf):
-    """The uncompressed size a chunk's header declares (checked)."""
+    """The uncompressed size a chunk's header declares, checked against its
+    block table (format 1) or its streams' headers (format 2): a header
+    whose size the rest of the chunk cannot make is refused before anything
+    is allocated on it."""
     src = _host_bytes(buf)
     size = ctypes.c_uint64()
     _check(lib.gpulz_decompressed_size(src.ctypes.data, src.size, ctypes.byref(size)),

@@ -175,6 +175,33 @@ def test_codec():
         raise Failed("a chunk declaring 2^63 + 5 bytes was decoded")
     except gpulz.GpulzError as e:
         check(e.status < 0, "status of the error")
+    # a format 2 header declaring 1 GiB that its streams cannot make: refused
+    # from the chunk's own headers, before a gigabyte is allocated on it
+    lie = bytearray(gpulz.compress(np.zeros(4096, np.uint8), mode="fast"))
+    n = 1 << 30
+    lie[12:20] = n.to_bytes(8, "little")
+    lie[20:28] = (-(-n // 2048)).to_bytes(8, "little")
+    for call in (gpulz.decompressed_size, gpulz.decompress,
+                 lambda c: gpulz.decompress_batch([c])):
+        try:
+            call(bytes(lie))
+            raise Failed("a chunk whose header lies about its size was accepted")
+        except gpulz.GpulzError as e:
+            check(e.status == gpulz._codec.C["GPULZ_ERR_CORRUPT"] and "units" in str(e),
+                  "a lying header: %s" % e)
+    # buffers of no bytes with zeros in a shape of several dimensions
+    # (memoryview.cast() refuses those)
+    none = memoryview(np.zeros((0, 3), np.int32))
+    check(gpulz.compress(none) == gpulz.compress(b"")
+          and gpulz.decompress(gpulz.compress(b""), out=memoryview(np.zeros((0, 3), np.int32)))
+          is not None, "a 0 x 3 memoryview")
+    # a CUDA array's element size comes from its interface's typestr: the
+    # dtype attribute of a torch tensor is not one numpy interprets
+    class TorchLike:
+        dtype = object()
+        __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0, False),
+                                    "version": 3}
+    check(gpulz._codec.symbol_size_of(TorchLike()) == 4, "symbol size of a CUDA array")
     return "round trips in modes lz, fast, ratio, auto; typed arguments; damaged input refused"
 
 
