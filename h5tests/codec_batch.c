@@ -177,6 +177,16 @@ static void whole_call_errors(void)
     TU_CHECK(gpulz_compress_batch(2, src, len, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, b, 1) ==
                  GPULZ_ERR_PARAM,
              "device scratch with host buffers refused");
+    /* src[i] may be NULL where src_len[i] is 0: an empty chunk, truncated
+     * like any other, not a parameter error */
+    {
+        const void *none[2] = {NULL, a};
+        size_t zero[2] = {0, 0};
+        TU_CHECK(gpulz_decompress_batch(2, none, zero, dst, cap, got, st, NULL, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                         GPULZ_ERR_TRUNCATED &&
+                     st[0] == GPULZ_ERR_TRUNCATED && st[1] == GPULZ_ERR_TRUNCATED,
+                 "empty chunks, NULL or not: %d %d", st[0], st[1]);
+    }
     TU_CHECK(gpulz_compress_batch(0, NULL, NULL, NULL, NULL, NULL, NULL, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
                  GPULZ_OK,
              "an empty batch is fine");

@@ -615,7 +615,9 @@ int gpulz_decompress(const void *src, size_t n, void *dst, size_t dst_cap, size_
         gpulz_params_init(&defaults);
         p = &defaults;
     }
-    if (!src || !dst_len)
+    /* an empty chunk may be NULL, as an empty input may be compressing and
+     * a batch's src[i] where src_len[i] is 0: it is then truncated */
+    if ((!src && n) || !dst_len)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     if (buffers_overlap(src, n, dst, dst_cap))
         return gpulz_fail(GPULZ_ERR_PARAM, "src and dst overlap");
