@@ -503,6 +503,135 @@ static void damaged(void)
     H5Pclose(large);
 }
 
+/*
+ * Cases HDF5 1.10.8 gets wrong, each read back at once through H5Dread and
+ * the direct read:
+ * - a selection that runs past the dataset's extent, ending on a chunk
+ *   border: H5Dwrite/H5Dread refuse it, so must the call (it stored the
+ *   elements past the extent, which showed after H5Dset_extent);
+ * - one chunk, stored unfiltered (mask 1) under a mandatory filter, then
+ *   replaced by a direct call of that chunk alone: HDF5 kept the old mask
+ *   in its lookup cache and H5Dread returned gpulz's bytes as data;
+ * - the single-chunk index (file format 1.10, fixed dimensions that are the
+ *   chunk's): H5Dread right after H5Dwrite_chunk returned gpulz's bytes;
+ * - an extensible-array index whose unlimited dimension is not the first:
+ *   H5Dget_chunk_info_by_coord answered for another chunk, so the direct
+ *   read filled allocated chunks or read a chunk past the end of its buffer.
+ */
+static void index_faults(void)
+{
+    enum { C = 1024 };
+    int direct = -1;
+    herr_t rc;
+    /* past the extent */
+    {
+        hsize_t dims[1] = {10}, maxd[1] = {H5S_UNLIMITED}, chunk[1] = {4}, start[1] = {0}, count[1] = {12};
+        int32_t v[12], back[12];
+        for (int i = 0; i < 12; i++)
+            v[i] = 100 + i;
+        hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+        hid_t s = H5Screate_simple(1, dims, maxd);
+        hid_t d = H5Dcreate2(file, "past_extent", H5T_NATIVE_INT32, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        hid_t fs = H5Dget_space(d);
+        CHECK(d >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+        H5E_BEGIN_TRY { rc = gpulz_h5_write_direct(d, H5T_NATIVE_INT32, fs, H5P_DEFAULT, v, &direct); }
+        H5E_END_TRY;
+        CHECKF(rc < 0 && direct == 0, "a selection past the extent was written (rc %d, direct %d)", rc, direct);
+        H5E_BEGIN_TRY { rc = gpulz_h5_read_direct(d, H5T_NATIVE_INT32, fs, H5P_DEFAULT, back, &direct); }
+        H5E_END_TRY;
+        CHECKF(rc < 0 && direct == 0, "a selection past the extent was read (rc %d, direct %d)", rc, direct);
+        H5Eclear2(H5E_DEFAULT);
+        H5Sclose(fs);
+        H5Sclose(s);
+        H5Dclose(d);
+        H5Pclose(dcpl);
+    }
+    /* one chunk from unfiltered to compressed under a mandatory filter */
+    {
+        hsize_t dims[1] = {2 * C}, chunk[1] = {C}, off[1] = {0}, count[1] = {C};
+        static int32_t raw[C], v[C], back[C];
+        for (int i = 0; i < C; i++) {
+            raw[i] = -i;
+            v[i] = i % 17;
+        }
+        hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+        hid_t d = make("raw_to_coded", H5T_NATIVE_INT32, 1, dims, dcpl);
+        CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 1u, off, sizeof raw, raw) >= 0);
+        H5Dclose(d);
+        CHECK((d = H5Dopen2(file, "raw_to_coded", H5P_DEFAULT)) >= 0);
+        hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, count, NULL);
+        CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, count, NULL) >= 0);
+        CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_INT32, fs, H5P_DEFAULT, v, &direct) >= 0);
+        memset(back, 0, sizeof back);
+        CHECKF(H5Dread(d, H5T_NATIVE_INT32, ms, fs, H5P_DEFAULT, back) >= 0 && memcmp(back, v, sizeof v) == 0,
+               "a chunk stored unfiltered, then written alone, does not read back at once");
+        H5Sclose(fs);
+        H5Sclose(ms);
+        H5Dclose(d);
+        H5Pclose(dcpl);
+    }
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    CHECK(fapl >= 0 && H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST) >= 0);
+    hid_t f = H5Fcreate("h5_direct_latest.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CHECK(f >= 0);
+    /* the single-chunk index */
+    {
+        hsize_t dims[1] = {C};
+        static int32_t v[C], back[C];
+        for (int i = 0; i < C; i++)
+            v[i] = i % 11;
+        hid_t dcpl = h5u_dcpl(1, dims, H5Z_FLAG_MANDATORY, 0, NULL);
+        hid_t s = H5Screate_simple(1, dims, NULL);
+        hid_t d = H5Dcreate2(f, "single", H5T_NATIVE_INT32, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        CHECK(d >= 0 && gpulz_h5_write_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, v, &direct) >= 0);
+        memset(back, 0, sizeof back);
+        CHECKF(H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0 &&
+                   memcmp(back, v, sizeof v) == 0,
+               "a dataset of one chunk (single-chunk index) does not read back at once");
+        H5Dclose(d);
+        H5Sclose(s);
+        H5Pclose(dcpl);
+    }
+    /* an extensible array over the second dimension: chunk (0, 1) random,
+     * the others compress to a few bytes */
+    {
+        hsize_t dims[2] = {2 * C, 2 * C}, maxd[2] = {2 * C, H5S_UNLIMITED}, chunk[2] = {C, C};
+        size_t n = (size_t)4 * C * C;
+        uint8_t *v = calloc(n, 1), *back = malloc(n);
+        CHECK(v && back);
+        for (int r = 0; r < C; r++)
+            h5u_random(v + (size_t)r * 2 * C + C, C, (uint64_t)r + 1);
+        hid_t dcpl = h5u_dcpl(2, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+        hid_t s = H5Screate_simple(2, dims, maxd);
+        hid_t d = H5Dcreate2(f, "earray", H5T_NATIVE_UINT8, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        CHECK(d >= 0 && H5Dwrite(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+        H5Dclose(d);
+        CHECK((d = H5Dopen2(f, "earray", H5P_DEFAULT)) >= 0);
+        memset(back, 0xEE, n);
+        CHECKF(gpulz_h5_read_direct(d, H5T_NATIVE_UINT8, H5S_ALL, H5P_DEFAULT, back, &direct) >= 0 &&
+                   memcmp(back, v, n) == 0,
+               "an extensible-array dataset does not read back directly");
+        hsize_t start[2] = {0, C}, count[2] = {C, C};
+        hid_t fs = H5Dget_space(d);
+        CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+        memset(back, 0xEE, n);
+        CHECK(gpulz_h5_read_direct(d, H5T_NATIVE_UINT8, fs, H5P_DEFAULT, back, &direct) >= 0);
+        for (int r = 0; r < C; r++)
+            CHECKF(memcmp(back + (size_t)r * C, v + (size_t)r * 2 * C + C, C) == 0,
+                   "chunk (0, 1) of an extensible-array dataset does not read back directly");
+        H5Sclose(fs);
+        H5Dclose(d);
+        H5Sclose(s);
+        H5Pclose(dcpl);
+        free(v);
+        free(back);
+    }
+    CHECK(H5Fclose(f) >= 0);
+    H5Pclose(fapl);
+    remove("h5_direct_latest.h5");
+    printf("index faults           past the extent, raw to coded alone, single-chunk and extensible-array indexes\n");
+}
+
 static void write_dump_file(const char *path)
 {
     file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -634,6 +763,7 @@ int main(int argc, char **argv)
     fill_value();
     damaged();
     mask_changes();
+    index_faults();
     CHECK(H5Fclose(file) >= 0);
     remove("h5_direct.h5");
     return 0;

@@ -53,6 +53,7 @@ typedef struct plan {
     gpulz_params p;
     uint8_t *fill; /* a chunk of the fill value (host memory), NULL for zeros */
     int keep_unallocated; /* reading: leave the buffer where no chunk is allocated (fill time never) */
+    int write_through; /* writing one chunk: through HDF5's filter (write_one says why) */
 } plan;
 
 /* One chunk of the box. */
@@ -209,6 +210,35 @@ static int type_not_as_stored(hid_t t)
 }
 
 /*
+ * What HDF5 1.10.8 gets wrong about dset's chunk index, each 1 or 0:
+ * *misreports, where H5Dget_chunk_info_by_coord answers for another chunk
+ * (an extensible-array index, one unlimited dimension in file format 1.10
+ * or later, whose unlimited dimension is not the first: HDF5 matches the
+ * coordinates asked for against the index's own order, which puts that
+ * dimension first), and *single, the single-chunk index (fixed dimensions
+ * that are the chunk's, file format 1.10 or later), under which H5Dread on
+ * the same handle right after H5Dwrite_chunk returns the stored bytes as
+ * they are, compressed, until the dataset is reopened.  Checked rather than
+ * assumed fixed in later versions.
+ */
+static herr_t index_faults(hid_t dset, int rank, int *misreports, int *single)
+{
+    herr_t ret_value = 0;
+    hid_t space = -1;
+    hsize_t maxdims[H5S_MAX_RANK];
+    H5D_chunk_index_t idx;
+    if (H5Dget_chunk_index_type(dset, &idx) < 0 || (space = H5Dget_space(dset)) < 0 ||
+        H5Sget_simple_extent_dims(space, NULL, maxdims) != rank)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's chunk index");
+    *misreports = rank > 1 && idx == H5D_CHUNK_IDX_EARRAY && maxdims[0] != H5S_UNLIMITED;
+    *single = idx == H5D_CHUNK_IDX_SINGLE;
+done:
+    if (space >= 0)
+        H5Sclose(space);
+    return ret_value;
+}
+
+/*
  * Whether the chunk path can do this call exactly: 1 (P filled), 0 for the
  * path through H5Dwrite/H5Dread (P->npoints still set), -1 on an error.
  */
@@ -292,7 +322,9 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
     for (int d = 0; d < P->rank; d++) {
         P->block[d] = end[d] - P->start[d] + 1;
         box *= P->block[d];
-        if (P->start[d] % P->chunk[d] || ((end[d] + 1) % P->chunk[d] && end[d] + 1 != P->dims[d]))
+        /* a selection past the extent is HDF5's to refuse */
+        if (end[d] >= P->dims[d] || P->start[d] % P->chunk[d] ||
+            ((end[d] + 1) % P->chunk[d] && end[d] + 1 != P->dims[d]))
             ret_value = 0;
         P->grid[d] = (P->block[d] + P->chunk[d] - 1) / P->chunk[d];
         P->nchunks *= P->grid[d];
@@ -316,6 +348,26 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
             goto done;
         }
         P->keep_unallocated = when == H5D_FILL_TIME_NEVER;
+    }
+    /* reading finds chunks with H5Dget_chunk_info_by_coord; writing one
+     * chunk asks it for the chunk's mask before (write_one says why) */
+    if (!writing || P->nchunks == 1) {
+        int wrong = 0, single = 0;
+        if (index_faults(dset, P->rank, &wrong, &single) < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's chunk index");
+        if (wrong && !writing) {
+            ret_value = 0;
+            goto done;
+        }
+        P->write_through = P->optional || wrong || single;
+        if (writing && !P->write_through) {
+            hsize_t size = 0;
+            haddr_t addr = HADDR_UNDEF;
+            unsigned mask = 0;
+            if (H5Dget_chunk_info_by_coord(dset, P->start, &mask, &addr, &size) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get a chunk's filter mask");
+            P->write_through = addr != HADDR_UNDEF && (mask & 1u);
+        }
     }
     if (writing &&
         (H5Z_gpulz_environment_params(&P->p) < 0 || H5Z_gpulz_encoder_params(ncd, cd, &P->p) < 0))
@@ -804,9 +856,11 @@ static void *write_batch_codec(void *arg)
  * the dataset was reopened or another chunk looked up.  So a call's chunks
  * end with a lookup of its first chunk (refresh_last), which H5Dwrite_chunk
  * took out of HDF5's chunk cache: HDF5 then reads that chunk's entry from
- * the index, masks right, into the lookup cache.  A call of one chunk under
- * an optional filter has no other chunk to look up and goes through HDF5's
- * filter instead (write_through_filter), which caches what it stores.
+ * the index, masks right, into the lookup cache.  A call of one chunk has
+ * no other chunk to look up: where its mask may change (an optional filter,
+ * or a chunk stored unfiltered before), or HDF5 cannot be asked its mask
+ * (index_faults), or the index is the single-chunk one, it goes through
+ * HDF5's filter instead (write_through_filter), which caches what it stores.
  */
 static herr_t refresh_last(const plan *P)
 {
@@ -855,7 +909,7 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
     if (!ok && !P->optional)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1, "gpulz: cannot compress the chunk at %llu: %s: %s",
                       (unsigned long long)c->offset[0], gpulz_strerror(W->statuses[j]), W->detail);
-    const int through = P->optional && P->nchunks == 1;
+    const int through = P->nchunks == 1 && P->write_through;
     if (!through && ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
         const uint8_t *bytes = M->device ? W->host_out.p + W->pos[j] : (const uint8_t *)W->dst[j];
         if (H5Dwrite_chunk(P->dset, dxpl, 0, c->offset, W->dst_len[j], bytes) < 0)

@@ -76,8 +76,8 @@ herr_t gpulz_h5_register(void);
  * caller keeps ownership of every buffer and identifier.
  *
  * The chunk path is taken when the selection is one box (H5S_ALL, or one
- * hyperslab block; not points) whose every side starts on a chunk border
- * and ends on one or at the dataset's extent, file_space has the dataset's
+ * hyperslab block; not points) inside the dataset whose every side starts on
+ * a chunk border and ends on one or at the dataset's extent, file_space has the dataset's
  * current extent, mem_type equals the dataset's datatype (H5Tequal: no
  * conversion) and holds no variable-length data or reference at any depth,
  * the layout is chunked,
@@ -85,7 +85,9 @@ herr_t gpulz_h5_register(void);
  * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, writing, the file is not open
  * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
  * write a file per rank, or see docs/usage.md section 9), and, reading, the
- * fill value is defined.  Reading a dataset whose fill value is never
+ * fill value is defined and the chunk index is not an extensible array
+ * whose unlimited dimension is other than the first (HDF5's
+ * H5Dget_chunk_info_by_coord misreports those chunks).  Reading a dataset whose fill value is never
  * written (H5D_FILL_TIME_NEVER) leaves the buffer as it is where no chunk is
  * allocated, as HDF5 does.  Otherwise the
  * same call is made through H5Dwrite/H5Dread (with an MPI-IO file, as

@@ -28,7 +28,12 @@ static inline herr_t gpulz_h5_read_chunk(hid_t dset, hid_t dxpl, const hsize_t *
         return -1;
     return need <= cap ? 0 : -1;
 #else
-    (void)cap;
+    /* H5Dread_chunk writes the whole chunk, whatever buf holds: its size
+     * first, from the same lookup (not H5Dget_chunk_info_by_coord, which
+     * misreports some chunk indexes in HDF5 1.10) */
+    hsize_t need = 0;
+    if (H5Dget_chunk_storage_size(dset, offset, &need) < 0 || need > cap)
+        return -1;
     return H5Dread_chunk(dset, dxpl, offset, mask, buf);
 #endif
 }
