@@ -22,7 +22,9 @@ tools=$top_builddir/build-wheel  # the build tools venv, shared with make wheel
 mkdir -p "$work" || exit 99
 work=$(cd "$work" && pwd)
 venv=$work/test-venv
-rm -rf "$venv" "$work/dist" "$work/test"
+# the venv over the system h5py too: pip keeps a gpulz of the same version
+# installed there by an earlier run, and its tests would run the old code
+rm -rf "$venv" "$work/dist" "$work/test" "$work/test-venv-system"
 "$py" -m venv "$venv" >/dev/null 2>&1 || { echo "$py -m venv fails (python3-venv?): skipped"; exit 77; }
 if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check h5py numcodecs zarr \
         >"$work/pip.log" 2>&1; then

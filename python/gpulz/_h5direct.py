@@ -260,6 +260,28 @@ def _batch(P):
     P.batch = max(1, min(most, P.nchunks))
 
 
+def _through_one(P):
+    """Whether a call of one chunk goes through h5py's filter (see
+    _write_chunks): where the chunk's filter mask may change (an optional
+    filter, or a chunk stored unfiltered now), where HDF5 may answer for
+    another chunk when asked its mask (an extensible-array index, one
+    unlimited dimension other than the first), and where the dataset is
+    one chunk of fixed size (HDF5's single-chunk index, under which a read
+    of the same handle right after write_direct_chunk returned the stored
+    bytes as data).  The C library's rule (plugin/gpulz_h5direct.c,
+    write_through), from what h5py shows of the index."""
+    dset = P.dset
+    unlimited = [d for d, m in enumerate(dset.maxshape) if m is None]
+    if P.optional or (len(unlimited) == 1 and unlimited[0] != 0):
+        return True
+    if not unlimited and all(n <= c for n, c in zip(dset.shape, dset.chunks)):
+        return True
+    if not hasattr(dset.id, "get_chunk_info_by_coord"):
+        return True
+    info = dset.id.get_chunk_info_by_coord(P.locate(0)[0])
+    return info.byte_offset is not None and bool(info.filter_mask & 1)
+
+
 def _write_chunks(P, data, M, p):
     """Every chunk of the box from data (the box's shape, M's memory)."""
     _batch(P)
@@ -305,10 +327,10 @@ def _write_chunks(P, data, M, p):
         # bytes and failed.  A call's chunks end with a read of its first
         # chunk (which write_direct_chunk took out of HDF5's chunk cache), so
         # that HDF5 caches that chunk's entry from its index instead; a call
-        # of one chunk under an optional filter has no other chunk and goes
-        # through the filter, which caches what it stores.  The C library
+        # of one chunk has no other chunk, and goes through the filter, which
+        # caches what it stores, where _through_one says.  The C library
         # does the same (plugin/gpulz_h5direct.c, refresh_last).
-        through = P.optional and P.nchunks == 1
+        through = P.nchunks == 1 and _through_one(P)
         for j in range(n):
             # backend "gpu" without a usable GPU fails every chunk: that is
             # the caller's argument, refused, not incompressible data

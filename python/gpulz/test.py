@@ -587,6 +587,15 @@ def test_h5py_direct():
                         raise Failed("%s: h5py cannot read it back: %s" % (what, e)) from None
                     check(np.array_equal(got, after[k * 4096:(k + 1) * 4096]),
                           "%s: h5py reads other data" % what)
+        # one chunk under a mandatory filter, stored unfiltered (mask 1), then
+        # written directly alone: HDF5 kept the old mask in its lookup cache
+        # and h5py read gpulz's bytes as data
+        d = make_dataset(h5py, f, "raw_then_coded", (2 * 4096,), np.uint8, (4096,), mandatory=True)
+        d.id.write_direct_chunk((0,), noise[:4096].tobytes(), 1)
+        del d
+        d = h5py.Dataset(h5py.h5d.open(f.id, b"raw_then_coded"))
+        check(gpulz.write_direct(d, low[:4096], np.s_[:4096]), "raw then coded: chunk path")
+        check(np.array_equal(d[:4096], low[:4096]), "raw then coded alone: h5py reads other data")
         # a compound type of 6 bytes (symbol size 2 from the type)
         rec = np.zeros(3000, dtype=[("a", "<i2"), ("b", "<f4")])
         rec["a"], rec["b"] = sample(3000, np.int16), sample(3000, np.float32, seed=2)
@@ -762,6 +771,18 @@ def test_h5py_direct():
             raise Failed("cd_values %r were accepted" % (values,))
         except ValueError:
             pass
+    # a dataset of one chunk of fixed size in file format 1.10 (HDF5's
+    # single-chunk index): h5py read the stored bytes as data on the same
+    # handle right after write_direct_chunk
+    low = (np.arange(4096) % 10).astype(np.uint8)
+    with tempfile.TemporaryDirectory() as tmp, \
+            h5py.File(os.path.join(tmp, "latest.h5"), "w", libver="latest") as g:
+        for shape in ((4096,), (64, 64)):
+            x = low.reshape(shape)
+            d = make_dataset(h5py, g, "one%d" % len(shape), shape, np.uint8, shape, mandatory=True)
+            check(gpulz.write_direct(d, x), "one fixed chunk %s: chunk path" % (shape,))
+            check(np.array_equal(d[...], x),
+                  "one fixed chunk %s (single-chunk index): h5py reads other data" % (shape,))
     return ("h5py %s: %d datasets (modes lz, fast, ratio, auto; 1, 2, 4 and 8-byte elements; "
             "ranks 1-3) written and read directly, the filter's bytes; boxes, fill values, "
             "unallocated chunks, batches, h5py's path where needed; the 0.1 fixture's "
