@@ -118,9 +118,12 @@ unsigned gpulz_level_window(int level);
 int gpulz_params_check(const gpulz_params *p);
 
 /*
- * The largest compressed size of n input bytes: header, block table and the
- * input itself (a block that would not shrink is stored raw).  0 when the
- * parameters are invalid or the bound overflows size_t.
+ * The largest compressed size of n input bytes in p's mode: in mode lz
+ * (format 1) header, block table and the input itself (a block that would
+ * not shrink is stored raw); in the others (format 2) ratio's worst shape,
+ * which covers fast's: header, token table, every stream stored with its
+ * header, and flags of a bit per symbol.  0 when the parameters are
+ * invalid or the bound overflows size_t.
  */
 size_t gpulz_compress_bound(size_t n, const gpulz_params *p);
 
@@ -167,6 +170,7 @@ typedef struct gpulz_block_info {
  * raw (sizes 0 when there is none).  count must be at least block_count + 1
  * (gpulz_chunk_info_get()), else GPULZ_ERR_DST_SIZE.  The header and table
  * are checked as gpulz_chunk_info_get() checks them; the blocks are not read.
+ * A format 2 chunk has no block table: GPULZ_ERR_VERSION.
  */
 int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, size_t count);
 
