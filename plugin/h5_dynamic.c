@@ -23,7 +23,11 @@ static void *library_of(const void *caller)
     void *lib = NULL;
     if (caller && dladdr(caller, &info) && info.dli_fname && *info.dli_fname)
         lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    if (!lib || !dlsym(lib, "H5open")) /* HDF5 linked into the program itself */
+    if (lib && !dlsym(lib, "H5open")) {
+        dlclose(lib);
+        lib = NULL;
+    }
+    if (!lib) /* HDF5 linked into the program itself */
         lib = dlopen(NULL, RTLD_LAZY);
     return lib;
 }
@@ -86,6 +90,11 @@ int gpulz_h5_api_load(const void *caller)
         void *lib = library_of(caller);
         bound = lib && bind_all(lib) == 0;
         rc = bound ? 0 : -1;
+        /* kept open only where the table points into it; the handle is one
+         * more reference to a library loaded already (RTLD_NOLOAD, or the
+         * program), so closing it unloads nothing */
+        if (lib && !bound)
+            dlclose(lib);
     } else {
         /* A second HDF5 in the process (two wheels' copies, say) would have
          * the filter call into the first with its own identifiers: it gets
