@@ -166,8 +166,13 @@ def _plan(h5py, dset, selection, dtype, writing):
     fid, flags, values, _ = dcpl.get_filter(0)
     if fid not in (FILTER_ID, PROVISIONAL_FILTER_ID):
         return None
-    # h5py built for an HDF5 before 1.10.5 cannot locate chunks by their offset
-    if not writing and not hasattr(dset.id, "get_chunk_info_by_coord"):
+    # h5py built for an HDF5 before 1.10.5 cannot locate chunks by their
+    # offset.  Where HDF5 may answer for another chunk when asked (an
+    # extensible-array index whose unlimited dimension is not the first), an
+    # unallocated chunk cannot be told from an allocated one (the C library
+    # reads these through H5Dread too: index_faults).  Such reads go
+    # through h5py.
+    if not writing and (not hasattr(dset.id, "get_chunk_info_by_coord") or _misreports(dset)):
         return None
     # no conversion, and no variable-length data or references (whose memory
     # form is not their stored form): h5py gives them object fields at any
@@ -260,6 +265,23 @@ def _batch(P):
     P.batch = max(1, min(most, P.nchunks))
 
 
+def _misreports(dset):
+    """Whether HDF5 may answer H5Dget_chunk_info_by_coord for another chunk:
+    an extensible-array index (one unlimited dimension, file format 1.10 or
+    later) whose unlimited dimension is not the first, from what h5py shows
+    of the index (one unlimited dimension other than the first, whatever
+    the file format)."""
+    unlimited = [d for d, m in enumerate(dset.maxshape) if m is None]
+    return len(unlimited) == 1 and unlimited[0] != 0
+
+
+def _single(dset):
+    """Whether the dataset may be HDF5's single-chunk index (fixed
+    dimensions that are the chunk's, file format 1.10 or later)."""
+    return all(m is not None for m in dset.maxshape) and all(
+        n <= c for n, c in zip(dset.shape, dset.chunks))
+
+
 def _through_one(P):
     """Whether a call of one chunk goes through h5py's filter (see
     _write_chunks): where the chunk's filter mask may change (an optional
@@ -271,10 +293,9 @@ def _through_one(P):
     bytes as data).  The C library's rule (plugin/gpulz_h5direct.c,
     write_through), from what h5py shows of the index."""
     dset = P.dset
-    unlimited = [d for d, m in enumerate(dset.maxshape) if m is None]
-    if P.optional or (len(unlimited) == 1 and unlimited[0] != 0):
+    if P.optional or _misreports(dset):
         return True
-    if not unlimited and all(n <= c for n, c in zip(dset.shape, dset.chunks)):
+    if _single(dset):
         return True
     if not hasattr(dset.id, "get_chunk_info_by_coord"):
         return True
@@ -357,10 +378,18 @@ def _read_stored(h5d, offset):
     taken for an unallocated chunk."""
     try:
         mask, data = h5d.read_direct_chunk(offset)
-    except RuntimeError:
-        if h5d.get_chunk_info_by_coord(offset).byte_offset is not None:
-            raise
-        return None
+    except (RuntimeError, OSError, ValueError, MemoryError):
+        # a dataset none of whose chunks was ever allocated: HDF5's
+        # H5Dget_chunk_storage_size succeeds without setting the size, h5py
+        # allocates what its variable held, and the call fails as that
+        # falls (MemoryError; ValueError for a NULL buffer in h5py 3.7;
+        # OSError, storage not initialized, in h5py 3.16)
+        if h5d.get_chunk_info_by_coord(offset).byte_offset is None:
+            return None
+        # the single-chunk index sizes its chunk 0 while HDF5's cache holds
+        # it unwritten (right after h5py wrote it), with the same errors;
+        # that call wrote it out, and the chunk is sized now
+        mask, data = h5d.read_direct_chunk(offset)
     return mask, numpy.frombuffer(data, dtype=numpy.uint8)
 
 
