@@ -9,7 +9,10 @@
  * deflate, scaleoffset): gpulz still compresses every chunk, mandatory or
  * optional, and the data reads back (before_gpulz); Fletcher-32 that takes
  * a chunk past the 32 bits of the recorded size is refused at creation with
- * its own reason (fletcher_at_limit).
+ * its own reason (fletcher_at_limit).  n-bit and scale-offset after gpulz
+ * would read its compressed bytes as whole chunks of elements, and the
+ * chunks would not read back: refused at creation, mandatory or optional,
+ * where shuffle and deflate after gpulz are not (after_gpulz).
  */
 #include "h5_util.h"
 
@@ -155,6 +158,46 @@ static void fletcher_at_limit(void)
     printf("fletcher32_then_gpulz   chunks of 4 GiB - 4 refused at creation, 4 GiB - 5 recorded\n");
 }
 
+/* A filter after gpulz: n-bit and scale-offset are refused at creation, with
+ * the reason, whatever gpulz's flags; shuffle and deflate there write data
+ * that reads back. */
+static void after_gpulz(const char *name, H5Z_filter_t after, unsigned flags, const int32_t *v)
+{
+    hsize_t dims[1] = {N}, chunk[1] = {CHUNK};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
+    CHECK(H5Pset_chunk(dcpl, 1, chunk) >= 0);
+    CHECK(H5Pset_filter(dcpl, H5Z_FILTER_GPULZ, flags, 0, NULL) >= 0);
+    if (after == H5Z_FILTER_NBIT)
+        CHECK(H5Pset_nbit(dcpl) >= 0);
+    else if (after == H5Z_FILTER_SCALEOFFSET)
+        CHECK(H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) >= 0);
+    else if (after == H5Z_FILTER_SHUFFLE)
+        CHECK(H5Pset_shuffle(dcpl) >= 0);
+    else
+        CHECK(H5Pset_deflate(dcpl, 1) >= 0);
+    const int refused = after == H5Z_FILTER_NBIT || after == H5Z_FILTER_SCALEOFFSET;
+    H5E_BEGIN_TRY { d = H5Dcreate2(file, name, H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT); }
+    H5E_END_TRY;
+    if (refused) {
+        const char *text = h5u_error_text();
+        CHECKF(d < 0, "%s: created", name);
+        CHECKF(strstr(text, "after gpulz in the filter pipeline"), "%s: the error stack holds\n%s", name, text);
+    } else {
+        static int32_t back[N];
+        CHECKF(d >= 0, "%s: not created", name);
+        CHECK(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0 && H5Dclose(d) >= 0);
+        d = H5Dopen2(file, name, H5P_DEFAULT);
+        CHECK(d >= 0 && H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+        CHECKF(memcmp(back, v, sizeof back) == 0, "%s: data differ", name);
+        CHECK(H5Dclose(d) >= 0);
+    }
+    printf("%-22s %s gpulz: %s\n", name, flags == H5Z_FLAG_OPTIONAL ? "optional" : "mandatory",
+           refused ? "refused at creation" : "reads back");
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
 int main(void)
 {
     static int32_t ints[N];
@@ -178,6 +221,15 @@ int main(void)
             char name[48];
             snprintf(name, sizeof name, "%s_then_gpulz_%s", names[b], opt ? "opt" : "mand");
             before_gpulz(name, befores[b], opt ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, ints);
+        }
+    static const H5Z_filter_t afters[] = {H5Z_FILTER_NBIT, H5Z_FILTER_SCALEOFFSET, H5Z_FILTER_SHUFFLE,
+                                          H5Z_FILTER_DEFLATE};
+    static const char *const anames[] = {"nbit", "scaleoffset", "shuffle", "deflate"};
+    for (int a = 0; a < 4; a++)
+        for (int opt = 0; opt < 2; opt++) {
+            char name[48];
+            snprintf(name, sizeof name, "gpulz_then_%s_%s", anames[a], opt ? "opt" : "mand");
+            after_gpulz(name, afters[a], opt ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, ints);
         }
     /* behind deflate a chunk is read with the cap: one that could pass it
      * is refused at creation, with the reason */

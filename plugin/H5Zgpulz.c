@@ -288,6 +288,42 @@ static size_t chunk_bytes_stored(size_t cd_nelmts, const unsigned cd_values[])
     return cd_nelmts > H5Z_GPULZ_CD_CHUNK_BYTES ? cd_values[H5Z_GPULZ_CD_CHUNK_BYTES] : 0;
 }
 
+/*
+ * n-bit and scale-offset after gpulz: both take the number of elements in a
+ * chunk from their own cd_values (fixed at creation) and read that many
+ * elements from the buffer, whatever size the filter before them returned.
+ * Behind gpulz they read its compressed bytes and then whatever follows in
+ * its buffer, and hand that back on reading, where gpulz refuses the bytes
+ * after its chunk: every chunk written is unreadable (and, in HDF5 1.10.8,
+ * their decoders read past HDF5's buffers).  Deflate and the plugins that
+ * ignore trailing bytes hide the same misuse.  Refused at creation.
+ */
+static herr_t later_filters_check(H5Z_filter_t id, hid_t dcpl)
+{
+    herr_t ret_value = 0;
+    const int n = H5Pget_nfilters(dcpl);
+    int seen = 0;
+    if (n < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filters");
+    for (int i = 0; i < n; i++) {
+        unsigned flags, config;
+        size_t ncd = 0;
+        const H5Z_filter_t f = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, 0, NULL, &config);
+        if (f < 0)
+            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filter %d", i);
+        if (f == id)
+            seen = 1;
+        else if (seen && (f == H5Z_FILTER_NBIT || f == H5Z_FILTER_SCALEOFFSET))
+            PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                          "gpulz: %s comes after gpulz in the filter pipeline: it reads a chunk as "
+                          "the dataset's elements, not gpulz's compressed bytes, and the chunks "
+                          "could not be read back; add it before gpulz",
+                          f == H5Z_FILTER_NBIT ? "n-bit" : "scale-offset");
+    }
+done:
+    return ret_value;
+}
+
 /* ---- the environment --------------------------------------------------- */
 
 /* How and where the filter works, from GPULZ_* (never from the file). */
@@ -395,6 +431,9 @@ static htri_t can_apply(H5Z_filter_t id, hid_t dcpl, hid_t type)
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADTYPE, 0,
                       "gpulz: variable-length data cannot be compressed (only its heap references "
                       "would be)");
+    if (later_filters_check(id, dcpl) < 0)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                      "gpulz: the filters after gpulz cannot take its output");
     if (cd_values_from_dcpl(id, dcpl, &pipeline_flags, cd) < 0)
         ret_value = 0;
 done:
