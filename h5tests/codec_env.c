@@ -234,7 +234,7 @@ int main(void)
              "0: %u '%s'", lanes, gpulz_last_error());
     setenv("GPULZ_GPU_LANES", "9", 1);
     TU_CHECK(gpulz_env_gpu_lanes(&lanes) == GPULZ_ERR_PARAM && lanes == GPULZ_GPU_LANES_DEFAULT &&
-                 !strcmp(gpulz_last_error(), "GPULZ_GPU_LANES=9: 9 is out of 0..8"),
+                 !strcmp(gpulz_last_error(), "GPULZ_GPU_LANES=9: lanes are 1..8"),
              "9: %u '%s'", lanes, gpulz_last_error());
     unsetenv("GPULZ_GPU_LANES");
     devices();

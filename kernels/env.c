@@ -81,9 +81,10 @@ int gpulz_env_gpu_lanes(unsigned *out)
 {
     unsigned long long v = GPULZ_GPU_LANES_DEFAULT;
     *out = GPULZ_GPU_LANES_DEFAULT;
-    int rc = gpulz_env_uint("GPULZ_GPU_LANES", GPULZ_GPU_LANES_MAX, &v);
-    if (rc == GPULZ_OK && v == 0)
-        rc = gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_GPU_LANES=0: lanes are 1..%d", GPULZ_GPU_LANES_MAX);
+    /* any number parsed, so that one out of range is told 1..MAX, as 0 is */
+    int rc = gpulz_env_uint("GPULZ_GPU_LANES", ULLONG_MAX, &v);
+    if (rc == GPULZ_OK && (v == 0 || v > GPULZ_GPU_LANES_MAX))
+        rc = gpulz_fail(GPULZ_ERR_PARAM, "GPULZ_GPU_LANES=%llu: lanes are 1..%d", v, GPULZ_GPU_LANES_MAX);
     if (rc == GPULZ_OK)
         *out = (unsigned)v;
     return rc;
