@@ -141,6 +141,17 @@ cp data.h5 data.bin
 expect 0 "$GPULZ" bench data.bin -r 1 -s 2 -l 4
 grep -Eq '^/codes +u16 .* gpulz S=2 W=255 ' out.log || fail "data.bin (HDF5 signature): $(cat out.log)"
 
+# a plugin that refuses a chunk while writing (Blosc, mandatory here, on
+# random bytes it cannot shrink): a row with the reason, and the rest benched
+if grep -q "blosc (32001) found" all.log; then
+    "$top_builddir/h5tests/h5_mkfile" plain.h5 || exit 99
+    expect 0 "$GPULZ" bench plain.h5:/noise plain.h5:/ramp -r 1
+    grep -Eq '^/noise .* blosc lz4 shuffle +- +- +-  \(cannot write: ' out.log ||
+        fail "blosc's refusal of /noise: no row with the reason: $(cat out.log)"
+    grep -Eq '^/ramp .* blosc lz4 shuffle +[0-9.]+ +[0-9.]+ +[0-9.]+$' out.log ||
+        fail "after blosc's refusal, /ramp has no blosc row: $(cat out.log)"
+fi
+
 # what cannot be benched is an error before any row
 expect 3 "$GPULZ" bench data.h5:/nope
 grep -q '/nope' err.log || fail "a missing dataset is not named: $(cat err.log)"
