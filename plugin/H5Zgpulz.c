@@ -234,6 +234,23 @@ done:
     return ret_value;
 }
 
+/* The filters of dcpl's pipeline, in the order HDF5 runs them when
+ * writing, into ids: their count, or -1. */
+static int pipeline_ids(hid_t dcpl, H5Z_filter_t ids[H5Z_MAX_NFILTERS])
+{
+    int ret_value = H5Pget_nfilters(dcpl);
+    if (ret_value < 0 || ret_value > H5Z_MAX_NFILTERS)
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filters");
+    for (int i = 0; i < ret_value; i++) {
+        unsigned flags, config;
+        size_t ncd = 0;
+        if ((ids[i] = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, 0, NULL, &config)) < 0)
+            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filter %d", i);
+    }
+done:
+    return ret_value;
+}
+
 /*
  * What HDF5 hands the filter to compress in dataset dcpl, whose chunks hold
  * chunk_bytes: the filters before it in the pipeline (HDF5 runs them in the
@@ -246,16 +263,13 @@ done:
 static herr_t input_bytes_from_dcpl(H5Z_filter_t id, hid_t dcpl, unsigned chunk_bytes, unsigned *bytes)
 {
     herr_t ret_value = 0;
-    const int n = H5Pget_nfilters(dcpl);
+    H5Z_filter_t ids[H5Z_MAX_NFILTERS];
+    const int n = pipeline_ids(dcpl, ids);
     uint64_t total = chunk_bytes;
     if (n < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filters");
     for (int i = 0; i < n; i++) {
-        unsigned flags, config;
-        size_t ncd = 0;
-        const H5Z_filter_t f = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, 0, NULL, &config);
-        if (f < 0)
-            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filter %d", i);
+        const H5Z_filter_t f = ids[i];
         if (f == id)
             break;
         if (f == H5Z_FILTER_FLETCHER32)
@@ -301,16 +315,13 @@ static size_t chunk_bytes_stored(size_t cd_nelmts, const unsigned cd_values[])
 static herr_t later_filters_check(H5Z_filter_t id, hid_t dcpl)
 {
     herr_t ret_value = 0;
-    const int n = H5Pget_nfilters(dcpl);
+    H5Z_filter_t ids[H5Z_MAX_NFILTERS];
+    const int n = pipeline_ids(dcpl, ids);
     int seen = 0;
     if (n < 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filters");
     for (int i = 0; i < n; i++) {
-        unsigned flags, config;
-        size_t ncd = 0;
-        const H5Z_filter_t f = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, 0, NULL, &config);
-        if (f < 0)
-            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filter %d", i);
+        const H5Z_filter_t f = ids[i];
         if (f == id)
             seen = 1;
         else if (seen && (f == H5Z_FILTER_NBIT || f == H5Z_FILTER_SCALEOFFSET))

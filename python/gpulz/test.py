@@ -791,33 +791,24 @@ def test_h5py_direct():
         # dimension, where an unallocated chunk HDF5 holds in its cache
         # failed and get_chunk_info_by_coord answered for an allocated one
         x = low[:64].reshape(8, 8).astype(np.int16)
+
+        def read_back(d, want, what):
+            out = np.zeros_like(x)
+            try:
+                gpulz.read_direct(d, out)
+            except Exception as e:
+                raise Failed("%s: read_direct: %s: %s" % (what, type(e).__name__, e)) from None
+            check(np.array_equal(out, want), "%s: read_direct reads other data" % what)
+
         d = make_dataset(h5py, g, "never_written", x.shape, x.dtype, (4, 4), fill=-2)
-        out = np.zeros_like(x)
-        try:
-            gpulz.read_direct(d, out)
-        except Exception as e:
-            raise Failed("never written: read_direct: %s: %s" % (type(e).__name__, e)) from None
-        check((out == -2).all(), "never written: read_direct gives no fill value")
+        read_back(d, np.full_like(x, -2), "never written")
         d = make_dataset(h5py, g, "single_read", x.shape, x.dtype, x.shape)
         d[...] = x
-        out = np.zeros_like(x)
-        try:
-            gpulz.read_direct(d, out)
-        except Exception as e:
-            raise Failed("single-chunk index: read_direct after h5py's write: %s: %s"
-                         % (type(e).__name__, e)) from None
-        check(np.array_equal(out, x), "single-chunk index: read_direct after h5py's write")
+        read_back(d, x, "single-chunk index, after h5py's write")
         d = g.create_dataset("earray_read", shape=(8, 8), maxshape=(8, None), chunks=(4, 4),
                              dtype=x.dtype, fillvalue=-2, **gpulz.Gpulz())
         d[:4, :4] = x[:4, :4]
-        want = d[...]
-        out = np.zeros_like(x)
-        try:
-            gpulz.read_direct(d, out)
-        except Exception as e:
-            raise Failed("extensible array over the second dimension: read_direct: %s: %s"
-                         % (type(e).__name__, e)) from None
-        check(np.array_equal(out, want), "extensible array over the second dimension: read_direct")
+        read_back(d, d[...], "extensible array over the second dimension")
     return ("h5py %s: %d datasets (modes lz, fast, ratio, auto; 1, 2, 4 and 8-byte elements; "
             "ranks 1-3) written and read directly, the filter's bytes; boxes, fill values, "
             "unallocated chunks, batches, h5py's path where needed; the 0.1 fixture's "
