@@ -461,6 +461,72 @@ static void generous_caps(void)
 }
 
 /*
+ * NULL buffers in a host batch on the GPU: a NULL src of a nonzero length,
+ * and a NULL dst with room declared, get the CPU's statuses and sizes (the
+ * GPU's staging copied from NULL, and downloaded into it), and the chunks
+ * beside them their bytes.
+ */
+static void null_buffers(void)
+{
+    enum { chunks = 4 };
+    const size_t len = (size_t)1 << 20;
+    gpulz_params p, cpu;
+    gpulz_params_init(&p);
+    p.mode = GPULZ_MODE_FAST;
+    p.symbol_size = 2;
+    p.backend = GPULZ_BACKEND_GPU;
+    cpu = p;
+    cpu.backend = GPULZ_BACKEND_CPU;
+    const size_t bound = gpulz_compress_bound(len, &cpu);
+    uint8_t *in = malloc(chunks * len), *z = malloc(chunks * bound), *out = malloc(chunks * len);
+    CHECK(in && z && out);
+    for (int compress = 1; compress >= 0; compress--) {
+        const void *src[chunks];
+        void *dst[chunks];
+        size_t slen[chunks], cap[chunks], got[2][chunks];
+        int st[2][chunks], rc[2];
+        for (int i = 0; i < chunks; i++) {
+            chunk_fill(in + i * len, len, (size_t)i + 7);
+            if (!compress)
+                CHECK(gpulz_compress(in + i * len, len, z + i * bound, bound, &slen[i], &cpu) == GPULZ_OK);
+        }
+        for (int b = 0; b < 2; b++) {
+            for (int i = 0; i < chunks; i++) {
+                src[i] = compress ? (const void *)(in + i * len) : (const void *)(z + i * bound);
+                dst[i] = compress ? (void *)(z + i * bound) : (void *)(out + i * len);
+                cap[i] = compress ? bound : len;
+                if (compress)
+                    slen[i] = len;
+            }
+            src[1] = NULL; /* a length, no buffer */
+            dst[2] = NULL; /* room declared, no buffer */
+            const gpulz_params *q = b ? &p : &cpu;
+            rc[b] = compress ? gpulz_compress_batch(chunks, src, slen, dst, cap, got[b], st[b], q, GPULZ_MEMORY_HOST,
+                                                    NULL, NULL, 0)
+                             : gpulz_decompress_batch(chunks, src, slen, dst, cap, got[b], st[b], q,
+                                                      GPULZ_MEMORY_HOST, NULL, NULL, 0);
+        }
+        CHECKF(rc[1] == rc[0], "null buffers (%s): the GPU's call %d, the CPU's %d",
+               compress ? "compress" : "decompress", rc[1], rc[0]);
+        for (int i = 0; i < chunks; i++) {
+            CHECKF(st[1][i] == st[0][i], "null buffers (%s): chunk %d: the GPU's %d, the CPU's %d",
+                   compress ? "compress" : "decompress", i, st[1][i], st[0][i]);
+            if (st[0][i] == GPULZ_OK || (!compress && st[0][i] == GPULZ_ERR_DST_SIZE))
+                CHECKF(got[1][i] == got[0][i], "null buffers: chunk %d: %zu bytes, the CPU's %zu", i, got[1][i],
+                       got[0][i]);
+        }
+        CHECKF(st[0][1] == GPULZ_ERR_PARAM && st[0][2] != GPULZ_OK && st[0][0] == GPULZ_OK && st[0][3] == GPULZ_OK,
+               "null buffers: the CPU's statuses %d %d %d %d", st[0][0], st[0][1], st[0][2], st[0][3]);
+        if (!compress)
+            CHECK(memcmp(out, in, len) == 0 && memcmp(out + 3 * len, in + 3 * len, len) == 0);
+    }
+    free(in);
+    free(z);
+    free(out);
+    printf("NULL buffers in a host batch: the CPU's statuses and sizes\n");
+}
+
+/*
  * The auto backend sends host chunks to the GPU by their sizes, decoded
  * chunks by the sizes they declare: small chunks given rooms of up to 64
  * GiB stay on the CPU, chunks at GPULZ_GPU_MIN_BYTES go to the GPU, and
@@ -775,6 +841,7 @@ int main(void)
     batch(GPULZ_MEMORY_DEVICE, GPULZ_MODE_RATIO, 4, GPULZ_FLAG_ADAPTIVE, SCRATCH_NONE);
     unsetenv("GPULZ_GPU_LANES");
     generous_caps();
+    null_buffers();
     auto_by_declared();
     pinned_host(GPULZ_MODE_LZ);
     pinned_host(GPULZ_MODE_AUTO);

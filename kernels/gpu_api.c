@@ -242,6 +242,8 @@ int gpu_compress_device_lane(unsigned lane, const void *d_src, size_t n, void *d
         rc = p->mode != GPULZ_MODE_LZ ? device_compress_v2(&J, n, p, dst_len)
                                          : gpulz_chunk_compress(&device_ops, &J, n, p, (uint8_t *)d_dst, dst_cap,
                                                                 dst_len);
+    if (rc != GPULZ_OK)
+        gpu_ctx_quiesce(c, J.st);
     gpu_ctx_release(c, prev);
     return rc;
 }
@@ -322,6 +324,10 @@ int gpu_decompress_device_lane(unsigned lane, const void *d_src, size_t n, void 
         return rc;
     device_chunk C = {c, (const uint8_t *)d_src, n, d_scratch, scratch_size, caller_stream(cuda_stream), 0};
     rc = gpulz_chunk_decompress(&device_dec_ops, &C, n, (uint8_t *)d_dst, dst_cap, dst_len);
+    /* no room is answered from the header, before anything is queued: the
+     * size query of callers that allocate (Python's) waits for nothing */
+    if (rc != GPULZ_OK && rc != GPULZ_ERR_DST_SIZE)
+        gpu_ctx_quiesce(c, C.st);
     gpu_ctx_release(c, prev);
     return rc;
 }

@@ -187,7 +187,8 @@ static int stage_in(pipeline *P, size_t i)
 {
     int rc = GPULZ_OK;
     slot *s = &P->s[i % SLOTS];
-    size_t n = P->B->src_len[i];
+    /* a NULL chunk sends nothing: run_chunk refuses it as the CPU does */
+    size_t n = P->B->src[i] ? P->B->src_len[i] : 0;
     const uint8_t *from = s->h_in;
     if (host_pinned(P->B->src[i], n)) {
         from = P->B->src[i]; /* the caller's, unchanged until the call returns */
@@ -208,10 +209,11 @@ static int run_chunk(pipeline *P, size_t i)
     gpulz_batch *B = P->B;
     slot *s = &P->s[i % SLOTS];
     GPULZ_CK(cudaStreamWaitEvent(P->work, s->uploaded, 0));
-    int chunk_rc = B->compress ? gpu_compress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out,
-                                                          P->cap[i], &B->dst_len[i], &B->p, P->work, NULL, 0)
-                               : gpu_decompress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out,
-                                                            P->cap[i], &B->dst_len[i], P->work, NULL, 0);
+    int chunk_rc = !B->src[i] && B->src_len[i] ? gpulz_fail(GPULZ_ERR_PARAM, "null buffer")
+                   : B->compress ? gpu_compress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out, P->cap[i],
+                                                            &B->dst_len[i], &B->p, P->work, NULL, 0)
+                                 : gpu_decompress_device_lane(P->lane, s->d_in, B->src_len[i], s->d_out, P->cap[i],
+                                                              &B->dst_len[i], P->work, NULL, 0);
     /* a CUDA failure is the pipeline's, not the chunk's: the device may be
      * unusable for every later chunk too */
     if (chunk_rc == GPULZ_ERR_CUDA || chunk_rc == GPULZ_ERR_NO_GPU)
@@ -424,7 +426,9 @@ int gpulz_batch_gpu_host(gpulz_batch *B)
     }
     w = cap + (B->count ? B->count : 1);
     for (size_t i = 0; i < B->count; i++) {
-        cap[i] = gpulz_batch_room(B, i);
+        /* a NULL dst has no room: GPULZ_ERR_DST_SIZE and the size needed,
+         * as the CPU answers, not a download into NULL */
+        cap[i] = B->dst[i] ? gpulz_batch_room(B, i) : 0;
         w[i] = gpulz_batch_weight(B, i, cap[i]);
     }
     gpulz_batch_split(B->count, w, parts, cut);

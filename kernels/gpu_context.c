@@ -313,6 +313,20 @@ int gpu_ctx_acquire(gpu_ctx **out, int *prev, int want)
     return gpu_ctx_acquire_lane(out, prev, want, 0);
 }
 
+void gpu_ctx_quiesce(gpu_ctx *c, cudaStream_t st)
+{
+    if (st)
+        (void)cudaStreamSynchronize(st);
+    const cudaStream_t own[] = {c->stream, c->copy_stream, c->side};
+    for (unsigned k = 0; k < sizeof own / sizeof *own; k++)
+        if (own[k])
+            (void)cudaStreamSynchronize(own[k]);
+    for (unsigned w = 0; w < c->pol.work_streams && w < GPULZ_WORK_STREAMS_MAX; w++)
+        if (c->work[w])
+            (void)cudaStreamSynchronize(c->work[w]);
+    (void)cudaGetLastError(); /* what failed was reported: not the next call's */
+}
+
 void gpu_ctx_release(gpu_ctx *c, int prev)
 {
     if (prev != c->device)

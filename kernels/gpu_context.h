@@ -204,6 +204,12 @@ int gpu_decompress_device_lane(unsigned lane, const void *d_src, size_t n, void 
                                size_t *dst_len, void *cuda_stream, void *d_scratch, size_t scratch_size);
 void gpu_ctx_release(gpu_ctx *c, int prev);
 
+/* After a call failed part way: wait for what it queued on st (the
+ * caller's, or NULL) and on the context's streams, so that no copy or
+ * kernel of it runs on in the context's buffers once the next call holds
+ * them (a launch refused after others were queued left them running). */
+void gpu_ctx_quiesce(gpu_ctx *c, cudaStream_t st);
+
 /* Grow a cached buffer of the context to at least need bytes. */
 int gpu_grow_device(uint8_t **buf, size_t *cap, size_t need);
 int gpu_grow_pinned(gpu_ctx *c, size_t need);

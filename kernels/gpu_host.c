@@ -48,6 +48,8 @@ int gpulz_gpu_compress_host(const uint8_t *src, const gpulz_layout *L, uint8_t *
         goto done;
     *dst_len = len;
 done:
+    if (rc != GPULZ_OK)
+        gpu_ctx_quiesce(c, NULL);
     gpu_ctx_release(c, prev);
     return rc;
 }
@@ -100,6 +102,8 @@ int gpulz_gpu_compress_v2_host(const uint8_t *src, size_t n, const gpulz_params 
         goto done;
     *dst_len = best_len;
 done:
+    if (rc != GPULZ_OK)
+        gpu_ctx_quiesce(c, NULL);
     gpu_ctx_release(c, prev);
     return rc;
 }
@@ -131,6 +135,8 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
         return rc;
     if (L->version == 2) {
         rc = decompress_v2_host(c, src, n, L, dst);
+        if (rc != GPULZ_OK)
+            gpu_ctx_quiesce(c, NULL);
         gpu_ctx_release(c, prev);
         return rc;
     }
@@ -166,6 +172,8 @@ int gpulz_gpu_decompress_host(const uint8_t *src, size_t n, const gpulz_layout *
     if ((rc = gpu_dec_result(c, c->d_scratch, &P, c->stream)) != GPULZ_OK)
         memset(dst, 0, out_n);
 done:
+    if (rc != GPULZ_OK)
+        gpu_ctx_quiesce(c, NULL);
     gpu_ctx_release(c, prev);
     return rc;
 }
