@@ -116,6 +116,55 @@ static void compare_one(const uint8_t *src, size_t n, unsigned S, unsigned W, un
     free(o);
 }
 
+/*
+ * A device with less shared memory (gpu_tune_smem_most at an A100's 163
+ * KiB): format 1 decoding with S = 8 and blocks of 16384 (192 KiB a block)
+ * is refused after its first steps were queued, an error with backend gpu
+ * and the CPU's bytes with auto.  Each refusal is followed at once by a GPU
+ * compression of other data that must give the CPU's bytes: the refused
+ * call's kernels may not run on in the context's scratch once it returned.
+ */
+static void smaller_device(void)
+{
+    const size_t n = (size_t)4 << 20, m = (size_t)1 << 20;
+    uint8_t *src = malloc(n), *other = malloc(m), *out = malloc(n);
+    gpulz_params pc, pg, pa;
+    params_for(&pc, 8, 128, 16384, GPULZ_BACKEND_CPU);
+    pg = pc;
+    pg.backend = GPULZ_BACKEND_GPU;
+    pa = pc;
+    pa.backend = GPULZ_BACKEND_AUTO;
+    const size_t bound = gpulz_compress_bound(n, &pc);
+    uint8_t *c = malloc(bound);
+    size_t len = 0, got = 0;
+    CHECK(src && other && out && c, "smaller device: out of memory");
+    if (!src || !other || !out || !c)
+        goto done;
+    gpulz_gen("quant", src, n, 13);
+    CHECK(gpulz_compress(src, n, c, bound, &len, &pc) == GPULZ_OK, "smaller device: cpu compress");
+    gpu_tune_smem_most(166912);
+    for (int t = 0; t < (quick ? 2 : 8); t++) {
+        const int rc = gpulz_decompress(c, len, out, n, &got, &pg);
+        CHECK(rc != GPULZ_OK, "smaller device: 192 KiB blocks decoded with 163 KiB (%d)", rc);
+        gpulz_gen(t % 2 ? "random" : "quant", other, m, 40 + (unsigned)t);
+        compare_one(other, m, 2, 128, 2048, 0);
+    }
+    memset(out, 0, n);
+    CHECK(gpulz_decompress(c, len, out, n, &got, &pa) == GPULZ_OK && got == n && memcmp(out, src, n) == 0,
+          "smaller device: backend auto did not fall back to the CPU's bytes: %s", gpulz_last_error());
+    gpu_tune_smem_most(0);
+    memset(out, 0, n);
+    CHECK(gpulz_decompress(c, len, out, n, &got, &pg) == GPULZ_OK && got == n && memcmp(out, src, n) == 0 &&
+              gpulz_last_backend(NULL) == GPULZ_BACKEND_GPU,
+          "smaller device: the device's own room restored, no GPU decode: %s", gpulz_last_error());
+    printf("smaller device: refused launches, the GPU's next bytes the CPU's, the CPU's fallback\n");
+done:
+    free(src);
+    free(other);
+    free(out);
+    free(c);
+}
+
 static unsigned pick_window(void)
 {
     static const unsigned common[] = {1, 2, 31, 32, 33, 64, 128, 254, 255};
@@ -1398,6 +1447,7 @@ int main(void)
     if (!quick)
         refused_alloc_trial();
     scan_trials();
+    smaller_device();
     format2_trials();
     printf("device trials done, %d failures\n", failures);
     if (!quick)

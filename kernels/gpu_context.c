@@ -93,6 +93,20 @@ int gpu_v2_ck_apart(void)
     return atomic_load(&tuned_ck_apart);
 }
 
+static atomic_size_t tuned_smem; /* 0: the device's opt-in */
+
+int gpu_tune_smem_most(size_t bytes)
+{
+    atomic_store(&tuned_smem, bytes);
+    return GPULZ_OK;
+}
+
+size_t gpu_smem_most(const gpu_ctx *c)
+{
+    const size_t t = atomic_load(&tuned_smem);
+    return t && t < c->pol.smem_optin ? t : c->pol.smem_optin;
+}
+
 static atomic_int tuned_unranged;
 
 int gpu_tune_unranged(int unranged)

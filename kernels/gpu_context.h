@@ -235,6 +235,10 @@ int gpu_plan_make(uint64_t nb, uint64_t slot_bytes, gpu_scratch_plan *P);
  * the largest shared memory carveout (GPULZ_ERR_CUDA beyond the device's). */
 int gpu_smem_optin(const gpu_ctx *c, const void *kernel, size_t smem);
 
+/* The most shared memory a block of context c may have: the device's
+ * opt-in, or less where gpu_tune_smem_most says. */
+size_t gpu_smem_most(const gpu_ctx *c);
+
 /* Symbols per warp in the encoder's match search on context c: the policy's,
  * unless a test or benchmark set another (gpu_tune.h); few: the launch
  * leaves most of the device idle (the host path's last pieces, a small

@@ -103,9 +103,9 @@ extern "C" int gpu_smem_optin(const gpu_ctx *c, const void *kernel, size_t smem)
 {
     int rc = GPULZ_OK;
     unsigned i = 0;
-    if (smem > c->pol.smem_optin)
+    if (smem > gpu_smem_most(c))
         return gpulz_fail(GPULZ_ERR_CUDA, "a block needs %zu bytes of shared memory; the device has %zu",
-                          smem, c->pol.smem_optin);
+                          smem, gpu_smem_most(c));
     pthread_mutex_lock(&optin_lock);
     while (i < optin_count && (optin_seen[i].kernel != kernel || optin_seen[i].device != c->device))
         i++;

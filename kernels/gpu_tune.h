@@ -8,6 +8,8 @@
 #ifndef GPULZ_GPU_TUNE_H
 #define GPULZ_GPU_TUNE_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +24,12 @@ int gpu_tune_enc_segment(unsigned symbols_per_warp);
  * it), for every later call of this process: the tests reach the sampled
  * window, and the values outside it, on small inputs. */
 int gpu_tune_sample_groups(unsigned groups);
+
+/* The most shared memory a block may ask for, in bytes, where that is
+ * below the device's opt-in (0 restores the device's own), for every
+ * later call of this process: the tests reach on any GPU what a smaller one
+ * refuses (a launch refused part way through a call, the CPU's fallback). */
+int gpu_tune_smem_most(size_t bytes);
 
 /* Nonzero: S = 2's statistics are counted as on a device without room for
  * hist2's shared counters (gpu_v2_hist_ranged says no): every transform's

@@ -151,7 +151,7 @@ static unsigned grid_resident(const gpu_ctx *c, uint64_t items, unsigned threads
 
 extern "C" int gpu_v2_hist_ranged(const gpu_ctx *c, uint64_t m, unsigned S)
 {
-    return m && S == 2 && c->pol.smem_optin >= GPU_V2_HIST2_SMEM && !gpu_v2_unranged();
+    return m && S == 2 && gpu_smem_most(c) >= GPU_V2_HIST2_SMEM && !gpu_v2_unranged();
 }
 
 extern "C" int gpu_v2_hist(const gpu_ctx *c, const uint8_t *d_src, uint64_t m, unsigned S, unsigned C,
