@@ -138,7 +138,7 @@ size_t gpulz_compress_bound(size_t n, const gpulz_params *p);
 int gpulz_compress(const void *src, size_t n, void *dst, size_t dst_cap, size_t *dst_len,
                    const gpulz_params *p);
 
-/* What a chunk's header says; gpulz_chunk_info() fills it. */
+/* What a chunk's header says; gpulz_chunk_info_get() fills it. */
 typedef struct gpulz_chunk_info {
     unsigned format_version;
     unsigned flags; /* the chunk's own flags field (0 in v1) */

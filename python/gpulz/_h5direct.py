@@ -457,6 +457,16 @@ def _selection_shape(P):
     return tuple(b for b, k in zip(P.block, P.keep) if k)
 
 
+def _file_is_mpi(dset):
+    """Whether dset's file is open with MPI-IO (h5py's driver "mpio").
+    There write_direct_chunk from one rank changes the chunk index and
+    allocates file space on that rank alone, and parallel HDF5 keeps its
+    metadata consistent only where every rank makes the same change: the
+    ranks' chunks read back wrong (docs/usage.md section 9).  As
+    gpulz_h5_write_direct does, writes then go through h5py, collectively."""
+    return getattr(dset.file, "driver", None) == "mpio"
+
+
 def _device_usable():
     """Whether CUDA arrays can be worked on where they are: a CUDA build and
     a usable GPU; else they go through host memory, as the C calls do."""
@@ -491,7 +501,10 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
     CUDA array is gathered and compressed on its GPU and only compressed
     chunks come to the host (through host memory where no GPU is usable).
     Otherwise the call is dset[selection] = data, through a host copy for a
-    CUDA array.
+    CUDA array.  In a file open with MPI-IO (driver "mpio") the chunk path
+    is never taken for writes, as in gpulz_h5_write_direct: the call is
+    dset[selection] = data under dset.collective, so every rank must make
+    it (docs/usage.md section 9).
 
     Returns True where the chunk path was taken, False where h5py did the
     write.  Chunks written before a failure stay written.
@@ -506,12 +519,18 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
         arr = data = numpy.asarray(data)
     # bad arguments are refused before any work
     _codec.make_params(_codec.encoder_options(), 1, threads, backend)
-    P = _plan(h5py, dset, selection, arr.dtype, True)
+    mpi = _file_is_mpi(dset)
+    P = None if mpi else _plan(h5py, dset, selection, arr.dtype, True)
     if P is None or _selection_shape(P) != tuple(arr.shape):
         if device:
             _codec._after_producer(data)
             arr = cupy.asnumpy(arr)
-        dset[index] = arr
+        if mpi:
+            # a filtered dataset is written collectively: every rank calls
+            with dset.collective:
+                dset[index] = arr
+        else:
+            dset[index] = arr
         return False
     p = _codec.make_params(P.opts, P.opts["symbol_size"], threads, backend)
     if device and _device_usable():

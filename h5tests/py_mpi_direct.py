@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""gpulz.write_direct and read_direct in a file open with MPI-IO (h5py's
+driver "mpio"): every rank writes its own band of whole chunks of one
+dataset; the write must not take the chunk path (write_direct_chunk from one
+rank leaves the other ranks' chunks wrong) and must store every rank's rows.
+Each rank then reads its band back with read_direct, and rank 0 reads the
+whole file serially.  Usage: mpiexec -n N python py_mpi_direct.py FILE"""
+import sys
+
+import h5py
+import numpy as np
+from mpi4py import MPI
+
+import gpulz
+
+comm = MPI.COMM_WORLD
+rank, n = comm.rank, comm.size
+path = sys.argv[1]
+rows, cols = 64, 1024
+
+
+def band(r):
+    v = np.arange(rows * cols, dtype=np.uint64).reshape(rows, cols) % 97
+    return (v + 1000 * (r + 1)).astype(np.uint16)
+
+
+failed = 0
+with h5py.File(path, "w", driver="mpio", comm=comm) as f:
+    d = f.create_dataset("x", (rows * n, cols), dtype="uint16", chunks=(16, cols), **gpulz.Gpulz())
+    took = gpulz.write_direct(d, band(rank), np.s_[rank * rows:(rank + 1) * rows, :])
+    if took:
+        print("rank %d: write_direct took its chunk path in a file open with MPI-IO" % rank)
+        failed = 1
+with h5py.File(path, "r", driver="mpio", comm=comm) as f:
+    out = np.zeros((rows, cols), np.uint16)
+    gpulz.read_direct(f["x"], out, np.s_[rank * rows:(rank + 1) * rows, :])
+    if not np.array_equal(out, band(rank)):
+        print("rank %d: read_direct of its rows read other values" % rank)
+        failed = 1
+comm.Barrier()
+if rank == 0:
+    with h5py.File(path, "r") as f:
+        x = f["x"][...]
+    for r in range(n):
+        if not np.array_equal(x[r * rows:(r + 1) * rows], band(r)):
+            print("rows of rank %d read back wrong (first values %s)" % (r, x[r * rows, :4]))
+            failed = 1
+failed = comm.allreduce(failed, op=MPI.MAX)
+if rank == 0 and not failed:
+    print("%d ranks: write_direct went through h5py, collectively; every row read back" % n)
+sys.exit(failed)
