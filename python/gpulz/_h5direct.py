@@ -174,6 +174,15 @@ def _plan(h5py, dset, selection, dtype, writing):
     # through h5py.
     if not writing and (not hasattr(dset.id, "get_chunk_info_by_coord") or _misreports(dset)):
         return None
+    # HDF5's single-chunk index, its chunk in HDF5's cache unwritten (after
+    # h5py wrote it): H5Dget_chunk_storage_size succeeds without setting the
+    # size, and h5py's read_direct_chunk sized its buffer from its unset
+    # variable: an error, an empty chunk (h5py 3.16: the read failed as
+    # truncated data) or a buffer that H5Dread_chunk overran (a crash
+    # later).  A dataset of one chunk gains nothing from batches: such reads
+    # go through h5py.
+    if not writing and _single(dset):
+        return None
     # no conversion, and no variable-length data or references (whose memory
     # form is not their stored form): h5py gives them object fields at any
     # depth, where HDF5's class test misses a string inside an array or compound
@@ -303,6 +312,28 @@ def _through_one(P):
     return info.byte_offset is not None and bool(info.filter_mask & 1)
 
 
+def _write_stored(P, offset, data, mask):
+    """write_direct_chunk of one chunk.  HDF5 (1.10 to 2.0) rewrites a
+    chunk where it is when its stored size is unchanged, and its index
+    keeps the filter mask it held: a chunk of the dataset's chunk size
+    (unfiltered, or compressed to exactly that size) over one of that size
+    with the other mask (a chunk written unfiltered by write_direct_chunk
+    under a mandatory filter, say) read back as gpulz's bytes taken for data,
+    or as raw bytes the filter failed to decode.  Such a chunk is first
+    stored one byte longer, which moves it and sets its mask in the index."""
+    h5d, cb = P.dset.id, P.chunk_bytes
+    if len(data) == cb:
+        if not hasattr(h5d, "get_chunk_info_by_coord") or _misreports(P.dset):
+            other = True
+        else:
+            info = h5d.get_chunk_info_by_coord(offset)
+            other = (info.byte_offset is not None and info.size == cb
+                     and (info.filter_mask & 1) != mask)
+        if other:
+            h5d.write_direct_chunk(offset, bytes(cb + 1), mask)
+    h5d.write_direct_chunk(offset, data, mask)
+
+
 def _write_chunks(P, data, M, p):
     """Every chunk of the box from data (the box's shape, M's memory)."""
     _batch(P)
@@ -362,9 +393,9 @@ def _write_chunks(P, data, M, p):
                 region = tuple(slice(o, o + s.stop) for o, s in zip(where[j], valid[j]))
                 P.dset[region] = _typed(P, M.to_host(src[j]))[valid[j]]
             elif j in stored:
-                h5d.write_direct_chunk(where[j], stored[j], 0)
+                _write_stored(P, where[j], stored[j], 0)
             else:
-                h5d.write_direct_chunk(where[j], M.to_host(src[j]), 1)
+                _write_stored(P, where[j], M.to_host(src[j]), 1)
     if P.nchunks > 1:
         h5d.read_direct_chunk(P.locate(0)[0])
 
@@ -553,7 +584,8 @@ def read_direct(dset, out, selection=None, *, threads=0, backend="auto"):
     its destination); selection, threads and backend as for write_direct().
 
     On the chunk path (write_direct()'s conditions, with out's dtype the
-    dataset's) the stored chunks of the box are read with
+    dataset's, and a dataset of more than one chunk or with dimensions that
+    can grow) the stored chunks of the box are read with
     read_direct_chunk and decompressed in one gpulz_decompress_batch()
     call per batch, on out's GPU for a CUDA array (only the stored chunks
     cross PCIe; through host memory where no GPU is usable); unallocated

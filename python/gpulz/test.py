@@ -555,7 +555,9 @@ def test_h5py_direct():
                 raise Failed("%s: h5py cannot read it back: %s" % (what, e)) from None
             check(np.array_equal(got, y[sel]), "%s: h5py reads other data" % what)
             out = np.empty_like(y[sel])
-            check(gpulz.write_direct(ds[1], y[sel], sel) and gpulz.read_direct(ds[1], out, sel)
+            # a dataset of one chunk is read through h5py (the single-chunk index)
+            check(gpulz.write_direct(ds[1], y[sel], sel)
+                  and gpulz.read_direct(ds[1], out, sel) is (shape[0] > 4096)
                   and np.array_equal(out, y[sel]), "%s: read_direct" % what)
             masks = {m for m, _ in same_chunks(ds[0], ds[1], what).values()}
             check(masks == {1}, "%s: filter masks %s" % (what, masks))
@@ -752,8 +754,9 @@ def test_h5py_direct():
             check(gpulz.write_direct(d, data), "fixture %s: chunk path not taken" % name)
             same_chunks(src[name], d, "fixture %s" % name)
             out = np.empty_like(data)
-            check(gpulz.read_direct(src[name], out) and out.tobytes() == data.tobytes(),
-                  "fixture %s: read_direct" % name)
+            # a dataset of one chunk is read through h5py (the single-chunk index)
+            check(gpulz.read_direct(src[name], out) is not _h5direct._single(src[name])
+                  and out.tobytes() == data.tobytes(), "fixture %s: read_direct" % name)
     for values, want in (((), 3), ((0, 0, 0, 0, 0), 3), ((1, 0, 0, 0, 0), 0),
                          ((1, 4, 64, 4096, 1, 800), 0), ((2, 4, 128, 2048, 0, 800, 0), 3),
                          ((1, 4, 128, 2048, 0, 800, 0), 0), ((2, 4, 128, 2048, 2, 800, 1), 1),
@@ -805,10 +808,49 @@ def test_h5py_direct():
         d = make_dataset(h5py, g, "single_read", x.shape, x.dtype, x.shape)
         d[...] = x
         read_back(d, x, "single-chunk index, after h5py's write")
+        # ... where read_direct_chunk sizes its buffer from a variable HDF5
+        # leaves unset (a chunk of 0 bytes, or one written past the buffer):
+        # such reads go through h5py
+        check(gpulz.read_direct(d, np.zeros_like(x)) is False,
+              "single-chunk index: read_direct took the chunk path")
         d = g.create_dataset("earray_read", shape=(8, 8), maxshape=(8, None), chunks=(4, 4),
                              dtype=x.dtype, fillvalue=-2, **gpulz.Gpulz())
         d[:4, :4] = x[:4, :4]
         read_back(d, d[...], "extensible array over the second dimension")
+
+    # a chunk rewritten at its stored size with the other filter mask: HDF5
+    # (1.10.8, 2.0) keeps the chunk where it is and the mask its index held.
+    # A chunk compressed to exactly the chunk size over one stored
+    # unfiltered (mandatory filter) read back as gpulz's bytes; an
+    # unfiltered chunk over one compressed to exactly the chunk size
+    # (optional filter) was decoded
+    n = 256
+    x = np.full(2 * n, 5, np.uint8)
+    x[:n] = 0
+    x[:133] = np.random.default_rng(133).integers(0, 256, 133)  # compresses to n bytes
+    noise = np.random.default_rng(7).integers(0, 256, 2 * n).astype(np.uint8)
+    with tempfile.TemporaryDirectory() as tmp, \
+            h5py.File(os.path.join(tmp, "mask.h5"), "w") as g:
+        d = make_dataset(h5py, g, "to_filtered", x.shape, np.uint8, (n,), mandatory=True)
+        for o in (0, n):
+            d.id.write_direct_chunk((o,), noise[o:o + n].tobytes(), 1)
+        check(gpulz.write_direct(d, x), "unfiltered chunks rewritten: chunk path")
+        mask, coded = d.id.read_direct_chunk((0,))
+        check(len(coded) == n, "the test's chunk compresses to %d bytes, not %d" % (len(coded), n))
+        check(mask == 0 and np.array_equal(d[...], x),
+              "a chunk compressed to the chunk size over an unfiltered one: mask %d, h5py reads "
+              "other data" % mask)
+        out = np.zeros_like(x)
+        check(gpulz.read_direct(d, out) and np.array_equal(out, x),
+              "a chunk compressed to the chunk size over an unfiltered one: read_direct")
+        d = make_dataset(h5py, g, "to_unfiltered", x.shape, np.uint8, (n,))
+        for o in (0, n):
+            d.id.write_direct_chunk((o,), bytes(coded), 0)
+        check(gpulz.write_direct(d, noise), "chunks compressed to their size rewritten: chunk path")
+        mask = d.id.get_chunk_info_by_coord((0,)).filter_mask
+        check(mask == 1 and np.array_equal(d[...], noise),
+              "an unfiltered chunk over one compressed to the chunk size: mask %d, h5py reads "
+              "other data" % mask)
     return ("h5py %s: %d datasets (modes lz, fast, ratio, auto; 1, 2, 4 and 8-byte elements; "
             "ranks 1-3) written and read directly, the filter's bytes; boxes, fill values, "
             "unallocated chunks, batches, h5py's path where needed; the 0.1 fixture's "
