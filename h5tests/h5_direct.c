@@ -17,6 +17,7 @@
  * With an argument, writes that file with one dataset /direct written
  * directly, for h5_direct_dump.sh.
  */
+#include "gpulz.h"
 #include "h5_util.h"
 
 static hid_t file;
@@ -632,6 +633,64 @@ static void index_faults(void)
     printf("index faults           past the extent, raw to coded alone, single-chunk and extensible-array indexes\n");
 }
 
+/*
+ * A chunk rewritten at its stored size with the other filter mask: HDF5
+ * (1.10.8 to 2.0) rewrites it in place and its index keeps the old mask.
+ * A chunk compressed to exactly the chunk size over one stored unfiltered
+ * (mandatory filter) read back as gpulz's bytes; an unfiltered one over
+ * one compressed to exactly that size (optional filter) was decoded.
+ */
+static void same_size_masks(void)
+{
+    enum { C = 256 };
+    static uint8_t x[2 * C], noise[2 * C], coded[2 * C + 64], back[2 * C];
+    h5u_random(noise, sizeof noise, 77);
+    /* a first chunk that compresses to exactly C bytes, as the filter's
+     * defaults code it: k random bytes, then zeros */
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.threads = 1;
+    size_t len = 0, k = 64;
+    for (; k < C; k++) {
+        memset(x, 0, C);
+        h5u_random(x, k, 133);
+        if (gpulz_compress(x, C, coded, sizeof coded, &len, &p) == GPULZ_OK && len == C)
+            break;
+    }
+    CHECKF(k < C, "no first chunk compresses to exactly %d bytes", C);
+    memset(x + C, 5, C);
+    hsize_t dims[1] = {2 * C}, chunk[1] = {C}, off[2][1] = {{0}, {C}};
+    for (int optional = 0; optional < 2; optional++) {
+        hid_t dcpl = h5u_dcpl(1, chunk, optional ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, 0, NULL);
+        hid_t d = make(optional ? "same_size_to_raw" : "same_size_to_coded", H5T_NATIVE_UINT8, 1, dims, dcpl);
+        /* mandatory: both chunks stored unfiltered, then written directly
+         * (the first compresses to C bytes); optional: both stored as that
+         * C-byte chunk, then noise written directly (stored unfiltered) */
+        for (int j = 0; j < 2; j++)
+            CHECK(optional ? H5Dwrite_chunk(d, H5P_DEFAULT, 0, off[j], C, coded) >= 0
+                           : H5Dwrite_chunk(d, H5P_DEFAULT, 1u, off[j], C, noise + j * C) >= 0);
+        H5Dclose(d);
+        CHECK((d = H5Dopen2(file, optional ? "same_size_to_raw" : "same_size_to_coded", H5P_DEFAULT)) >= 0);
+        const uint8_t *want = optional ? noise : x;
+        int direct = -1;
+        CHECK(gpulz_h5_write_direct(d, H5T_NATIVE_UINT8, H5S_ALL, H5P_DEFAULT, want, &direct) >= 0 && direct == 1);
+        unsigned mask = 9;
+        haddr_t addr;
+        hsize_t size = 0;
+        CHECK(H5Dget_chunk_info_by_coord(d, off[0], &mask, &addr, &size) >= 0);
+        memset(back, 0, sizeof back);
+        CHECKF(mask == (optional ? 1u : 0u) && size == C &&
+                   H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0 &&
+                   memcmp(back, want, sizeof back) == 0,
+               "%s chunk of the chunk size over one with the other mask: mask %u, size %llu, data %s",
+               optional ? "an unfiltered" : "a compressed", mask, (unsigned long long)size,
+               memcmp(back, want, sizeof back) ? "differ" : "same");
+        H5Dclose(d);
+        H5Pclose(dcpl);
+    }
+    printf("same-size masks         chunks of the chunk size over ones with the other mask: mask and data\n");
+}
+
 static void write_dump_file(const char *path)
 {
     file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -764,6 +823,7 @@ int main(int argc, char **argv)
     damaged();
     mask_changes();
     index_faults();
+    same_size_masks();
     CHECK(H5Fclose(file) >= 0);
     remove("h5_direct.h5");
     return 0;

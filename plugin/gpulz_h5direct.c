@@ -54,6 +54,7 @@ typedef struct plan {
     uint8_t *fill; /* a chunk of the fill value (host memory), NULL for zeros */
     int keep_unallocated; /* reading: leave the buffer where no chunk is allocated (fill time never) */
     int write_through; /* writing one chunk: through HDF5's filter (write_one says why) */
+    int misreports;    /* H5Dget_chunk_info_by_coord may answer for another chunk (index_faults) */
 } plan;
 
 /* One chunk of the box. */
@@ -349,12 +350,13 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
         }
         P->keep_unallocated = when == H5D_FILL_TIME_NEVER;
     }
-    /* reading finds chunks with H5Dget_chunk_info_by_coord; writing one
-     * chunk asks it for the chunk's mask before (write_one says why) */
+    /* reading finds chunks with H5Dget_chunk_info_by_coord; writing asks
+     * it for chunks' masks before (write_one and store_chunk say why) */
+    int wrong = 0, single = 0;
+    if (index_faults(dset, P->rank, &wrong, &single) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's chunk index");
+    P->misreports = wrong;
     if (!writing || P->nchunks == 1) {
-        int wrong = 0, single = 0;
-        if (index_faults(dset, P->rank, &wrong, &single) < 0)
-            PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's chunk index");
         if (wrong && !writing) {
             ret_value = 0;
             goto done;
@@ -900,6 +902,45 @@ done:
 /* Store chunk j of the batch: compressed, or (optional filter, no gain or a
  * failure) unfiltered with the filter's mask bit, as HDF5 would; a call's
  * only chunk under an optional filter through HDF5 (refresh_last). */
+/*
+ * H5Dwrite_chunk of one chunk.  HDF5 (1.10 to 2.0) rewrites a chunk where
+ * it is when its stored size does not change, and its index keeps the
+ * filter mask it held: a chunk of the dataset's chunk size (unfiltered, or
+ * compressed to exactly that size) over one of that size with the other
+ * mask read back as gpulz's bytes taken for data, or as raw bytes the
+ * filter failed to decode.  Such a chunk is first stored a byte longer,
+ * which moves it and sets its mask; where HDF5 cannot be asked the old mask
+ * (P->misreports), always.
+ */
+static herr_t store_chunk(const plan *P, hid_t dxpl, const hsize_t *offset, uint32_t mask, size_t size,
+                          const void *bytes)
+{
+    herr_t ret_value = 0;
+    uint8_t *longer = NULL;
+    if (size == P->chunk_bytes) {
+        int other = 1;
+        if (!P->misreports) {
+            unsigned old = 0;
+            haddr_t addr = HADDR_UNDEF;
+            hsize_t have = 0;
+            if (H5Dget_chunk_info_by_coord(P->dset, offset, &old, &addr, &have) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get a chunk's filter mask");
+            other = addr != HADDR_UNDEF && have == size && (old & 1u) != (mask & 1u);
+        }
+        if (other) {
+            if (!(longer = calloc(size + 1, 1)))
+                PUSH_AND_GOTO(H5E_RESOURCE, H5E_NOSPACE, -1, "gpulz: cannot allocate %zu bytes", size + 1);
+            if (H5Dwrite_chunk(P->dset, dxpl, mask, offset, size + 1, longer) < 0)
+                PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk");
+        }
+    }
+    if (H5Dwrite_chunk(P->dset, dxpl, mask, offset, size, bytes) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk");
+done:
+    free(longer);
+    return ret_value;
+}
+
 static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
 {
     herr_t ret_value = 0;
@@ -912,7 +953,7 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
     const int through = P->nchunks == 1 && P->write_through;
     if (!through && ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
         const uint8_t *bytes = M->device ? W->host_out.p + W->pos[j] : (const uint8_t *)W->dst[j];
-        if (H5Dwrite_chunk(P->dset, dxpl, 0, c->offset, W->dst_len[j], bytes) < 0)
+        if (store_chunk(P, dxpl, c->offset, 0, W->dst_len[j], bytes) < 0)
             PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk");
         goto done;
     }
@@ -927,7 +968,7 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
             PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write the only chunk");
         goto done;
     }
-    if (H5Dwrite_chunk(P->dset, dxpl, 1u, c->offset, P->chunk_bytes, raw) < 0)
+    if (store_chunk(P, dxpl, c->offset, 1u, P->chunk_bytes, raw) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write an unfiltered chunk");
 done:
     return ret_value;
