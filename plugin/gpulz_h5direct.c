@@ -53,7 +53,7 @@ typedef struct plan {
     gpulz_params p;
     uint8_t *fill; /* a chunk of the fill value (host memory), NULL for zeros */
     int keep_unallocated; /* reading: leave the buffer where no chunk is allocated (fill time never) */
-    int write_through; /* writing one chunk: through HDF5's filter (write_one says why) */
+    int write_through; /* writing the call's only chunk through HDF5's filter (refresh_last says why) */
     int misreports;    /* H5Dget_chunk_info_by_coord may answer for another chunk (index_faults) */
 } plan;
 
@@ -356,13 +356,13 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
     if (index_faults(dset, P->rank, &wrong, &single) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's chunk index");
     P->misreports = wrong;
-    if (!writing || P->nchunks == 1) {
-        if (wrong && !writing) {
-            ret_value = 0;
-            goto done;
-        }
+    if (wrong && !writing) {
+        ret_value = 0;
+        goto done;
+    }
+    if (writing && P->nchunks == 1) {
         P->write_through = P->optional || wrong || single;
-        if (writing && !P->write_through) {
+        if (!P->write_through) {
             hsize_t size = 0;
             haddr_t addr = HADDR_UNDEF;
             unsigned mask = 0;
@@ -899,9 +899,6 @@ done:
     return ret_value;
 }
 
-/* Store chunk j of the batch: compressed, or (optional filter, no gain or a
- * failure) unfiltered with the filter's mask bit, as HDF5 would; a call's
- * only chunk under an optional filter through HDF5 (refresh_last). */
 /*
  * H5Dwrite_chunk of one chunk.  HDF5 (1.10 to 2.0) rewrites a chunk where
  * it is when its stored size does not change, and its index keeps the
@@ -941,6 +938,9 @@ done:
     return ret_value;
 }
 
+/* Store chunk j of the batch: compressed, or (optional filter, no gain or a
+ * failure) unfiltered with the filter's mask bit, as HDF5 would; a call's
+ * only chunk through HDF5 where P->write_through (refresh_last). */
 static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
 {
     herr_t ret_value = 0;
@@ -950,7 +950,7 @@ static herr_t write_one(const plan *P, hid_t dxpl, write_batch *W, size_t j)
     if (!ok && !P->optional)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, -1, "gpulz: cannot compress the chunk at %llu: %s: %s",
                       (unsigned long long)c->offset[0], gpulz_strerror(W->statuses[j]), W->detail);
-    const int through = P->nchunks == 1 && P->write_through;
+    const int through = P->write_through;
     if (!through && ok && !(P->optional && W->dst_len[j] >= P->chunk_bytes)) {
         const uint8_t *bytes = M->device ? W->host_out.p + W->pos[j] : (const uint8_t *)W->dst[j];
         if (store_chunk(P, dxpl, c->offset, 0, W->dst_len[j], bytes) < 0)

@@ -18,6 +18,7 @@ so that the stored chunks are the filter's bytes.  Files written here read throu
 and files the filter wrote read here.  What the chunk path cannot do
 exactly goes through h5py's own dset[...] instead.
 """
+import contextlib
 import ctypes
 import math
 
@@ -207,6 +208,8 @@ def _plan(h5py, dset, selection, dtype, writing):
         return None
     P = _Plan(dset, box, dtype)
     P.optional = bool(flags & h5py.h5z.FLAG_OPTIONAL)
+    # whether HDF5 can be asked a chunk's entry (its mask, its size)
+    P.ask_index = hasattr(dset.id, "get_chunk_info_by_coord") and not _misreports(dset)
     if writing:
         P.opts = _codec.cd_values_options(values)
     # a chunk of fill value for edge chunks and unallocated ones, as HDF5
@@ -302,11 +305,7 @@ def _through_one(P):
     bytes as data).  The C library's rule (plugin/gpulz_h5direct.c,
     write_through), from what h5py shows of the index."""
     dset = P.dset
-    if P.optional or _misreports(dset):
-        return True
-    if _single(dset):
-        return True
-    if not hasattr(dset.id, "get_chunk_info_by_coord"):
+    if P.optional or not P.ask_index or _single(dset):
         return True
     info = dset.id.get_chunk_info_by_coord(P.locate(0)[0])
     return info.byte_offset is not None and bool(info.filter_mask & 1)
@@ -323,13 +322,9 @@ def _write_stored(P, offset, data, mask):
     stored one byte longer, which moves it and sets its mask in the index."""
     h5d, cb = P.dset.id, P.chunk_bytes
     if len(data) == cb:
-        if not hasattr(h5d, "get_chunk_info_by_coord") or _misreports(P.dset):
-            other = True
-        else:
-            info = h5d.get_chunk_info_by_coord(offset)
-            other = (info.byte_offset is not None and info.size == cb
-                     and (info.filter_mask & 1) != mask)
-        if other:
+        info = h5d.get_chunk_info_by_coord(offset) if P.ask_index else None
+        if info is None or (info.byte_offset is not None and info.size == cb
+                            and (info.filter_mask & 1) != mask):
             h5d.write_direct_chunk(offset, bytes(cb + 1), mask)
     h5d.write_direct_chunk(offset, data, mask)
 
@@ -414,13 +409,12 @@ def _read_stored(h5d, offset):
         # H5Dget_chunk_storage_size succeeds without setting the size, h5py
         # allocates what its variable held, and the call fails as that
         # falls (MemoryError; ValueError for a NULL buffer in h5py 3.7;
-        # OSError, storage not initialized, in h5py 3.16)
-        if h5d.get_chunk_info_by_coord(offset).byte_offset is None:
-            return None
-        # the single-chunk index sizes its chunk 0 while HDF5's cache holds
-        # it unwritten (right after h5py wrote it), with the same errors;
-        # that call wrote it out, and the chunk is sized now
-        mask, data = h5d.read_direct_chunk(offset)
+        # OSError, storage not initialized, in h5py 3.16).  (The
+        # single-chunk index, where that size goes unset for an allocated
+        # chunk too, is read through h5py: _plan.)
+        if h5d.get_chunk_info_by_coord(offset).byte_offset is not None:
+            raise
+        return None
     return mask, numpy.frombuffer(data, dtype=numpy.uint8)
 
 
@@ -556,11 +550,8 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
         if device:
             _codec._after_producer(data)
             arr = cupy.asnumpy(arr)
-        if mpi:
-            # a filtered dataset is written collectively: every rank calls
-            with dset.collective:
-                dset[index] = arr
-        else:
+        # a filtered dataset is written collectively: every rank calls
+        with dset.collective if mpi else contextlib.nullcontext():
             dset[index] = arr
         return False
     p = _codec.make_params(P.opts, P.opts["symbol_size"], threads, backend)
