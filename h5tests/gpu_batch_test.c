@@ -60,6 +60,18 @@ static size_t scratch_for(scratch_kind kind, int compress, const size_t *len, co
     return most;
 }
 
+/* The same parameters on the GPU (*gpu) and on the CPU (*cpu). */
+static void gpu_and_cpu(gpulz_params *gpu, gpulz_params *cpu, gpulz_mode mode, unsigned S, unsigned flags)
+{
+    gpulz_params_init(gpu);
+    gpu->mode = mode;
+    gpu->symbol_size = S;
+    gpu->flags = flags;
+    gpu->backend = GPULZ_BACKEND_GPU;
+    *cpu = *gpu;
+    cpu->backend = GPULZ_BACKEND_CPU;
+}
+
 /* Batch on host or device memory against one CPU call per chunk; the
  * caller's stream is made on device stream_dev.  Chunks 5 and 21 get too
  * little room, chunks 3 and 19 are damaged for decoding: one failure in
@@ -69,13 +81,7 @@ static void batch_on(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned 
                      int stream_dev)
 {
     gpulz_params p, cpu;
-    gpulz_params_init(&p);
-    p.mode = mode;
-    p.symbol_size = S;
-    p.flags = flags;
-    p.backend = GPULZ_BACKEND_GPU;
-    cpu = p;
-    cpu.backend = GPULZ_BACKEND_CPU;
+    gpu_and_cpu(&p, &cpu, mode, S, flags);
     uint8_t *in[CHUNKS], *want[CHUNKS], *host_out[CHUNKS];
     void *src[CHUNKS], *dst[CHUNKS], *dec[CHUNKS];
     size_t len[CHUNKS], cap[CHUNKS], got[CHUNKS], want_len[CHUNKS], dec_len[CHUNKS];
@@ -210,12 +216,7 @@ static void batch(gpulz_memory memory, gpulz_mode mode, unsigned S, unsigned fla
 static int host_batch_same(size_t n, size_t len, uint64_t seed)
 {
     gpulz_params p, cpu;
-    gpulz_params_init(&p);
-    p.mode = GPULZ_MODE_LZ;
-    p.symbol_size = 2;
-    p.backend = GPULZ_BACKEND_GPU;
-    cpu = p;
-    cpu.backend = GPULZ_BACKEND_CPU;
+    gpu_and_cpu(&p, &cpu, GPULZ_MODE_LZ, 2, 0);
     size_t bound = gpulz_compress_bound(len, &p), want_len = 0;
     uint8_t *in = malloc(n * len), *out = malloc(n * bound), *want = malloc(bound);
     const void **src = calloc(n, sizeof *src);
@@ -291,12 +292,7 @@ static void pinned_host(gpulz_mode mode)
     static const size_t sizes[PIN_CHUNKS] = {1 << 20, 0, 100, 3000001, 65536, 262147, 4096, 70000};
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     gpulz_params p, cpu;
-    gpulz_params_init(&p);
-    p.mode = mode;
-    p.symbol_size = 2;
-    p.backend = GPULZ_BACKEND_GPU;
-    cpu = p;
-    cpu.backend = GPULZ_BACKEND_CPU;
+    gpu_and_cpu(&p, &cpu, mode, 2, 0);
     size_t len[PIN_CHUNKS], cap[PIN_CHUNKS], got[PIN_CHUNKS], want_len[PIN_CHUNKS], dec_len[PIN_CHUNKS];
     size_t block = 0, bound_sum = 0;
     int st[PIN_CHUNKS];
@@ -415,12 +411,7 @@ static void generous_caps(void)
     enum { chunks = 6, bad = 4 };
     const size_t len = (size_t)1 << 20, total = (size_t)64 << 30;
     gpulz_params p, cpu;
-    gpulz_params_init(&p);
-    p.mode = GPULZ_MODE_FAST;
-    p.symbol_size = 2;
-    p.backend = GPULZ_BACKEND_GPU;
-    cpu = p;
-    cpu.backend = GPULZ_BACKEND_CPU;
+    gpu_and_cpu(&p, &cpu, GPULZ_MODE_FAST, 2, 0);
     uint8_t *in = malloc(chunks * len), *big = mmap(NULL, total, PROT_READ | PROT_WRITE,
                                                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (big == MAP_FAILED) {
@@ -471,12 +462,7 @@ static void null_buffers(void)
     enum { chunks = 4 };
     const size_t len = (size_t)1 << 20;
     gpulz_params p, cpu;
-    gpulz_params_init(&p);
-    p.mode = GPULZ_MODE_FAST;
-    p.symbol_size = 2;
-    p.backend = GPULZ_BACKEND_GPU;
-    cpu = p;
-    cpu.backend = GPULZ_BACKEND_CPU;
+    gpu_and_cpu(&p, &cpu, GPULZ_MODE_FAST, 2, 0);
     const size_t bound = gpulz_compress_bound(len, &cpu);
     uint8_t *in = malloc(chunks * len), *z = malloc(chunks * bound), *out = malloc(chunks * len);
     CHECK(in && z && out);

@@ -6,17 +6,7 @@
 # fails, or if the job hangs past a time limit.
 prog="$top_builddir/h5tests/h5_mpi"
 test -x "$prog" || { echo "$prog not built (the configured HDF5 is serial): skipped"; exit 77; }
-test -n "$MPIEXEC" || MPIEXEC=$(command -v mpiexec) ||
-    { echo "no mpiexec (MPIEXEC): skipped"; exit 77; }
-
-set -- -n
-if "$MPIEXEC" --version 2>/dev/null | grep -qi -E 'open ?mpi|openrte|open-mpi'; then
-    # more ranks than cores is fine for a test; Open MPI refuses root unless
-    # told (CI runs as root)
-    set -- --oversubscribe -n
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
+. "$top_srcdir/h5tests/mpi_launch.sh"
 
 # The CPU unless the caller chose, or a GPU is there: then the default (auto)
 # backend, with every chunk large enough for the GPU.  Files and results are

@@ -11,13 +11,7 @@
 BENCH="$top_builddir/bench/mpi_bench"
 case $BENCH in /*) ;; *) BENCH="$OLDPWD/$BENCH" ;; esac
 [ -x "$BENCH" ] || { echo "bench/mpi_bench not built (the configured HDF5 is serial): skipped"; exit 77; }
-test -n "$MPIEXEC" || MPIEXEC=$(command -v mpiexec) || { echo "no mpiexec (MPIEXEC): skipped"; exit 77; }
-set -- -n
-if "$MPIEXEC" --version 2>/dev/null | grep -qi -E 'open ?mpi|openrte|open-mpi'; then
-    set -- --oversubscribe -n
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
+. "$top_srcdir/h5tests/mpi_launch.sh"
 limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout -k 10 ${H5_MPI_TIME_LIMIT:-300}"
 

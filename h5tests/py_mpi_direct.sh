@@ -8,15 +8,9 @@
 : "${top_srcdir:?}" "${top_builddir:?}"
 py=${PYTHON_MPI:-/usr/bin/python3}
 test -x "$py" || { echo "no $py (PYTHON_MPI): skipped"; exit 77; }
-test -n "$MPIEXEC" || MPIEXEC=$(command -v mpiexec) || { echo "no mpiexec (MPIEXEC): skipped"; exit 77; }
 H5PY_ALWAYS_USE_MPI=1 "$py" -c 'import h5py, mpi4py, numpy; assert h5py.get_config().mpi' 2>/dev/null ||
     { echo "$py has no h5py built for MPI with mpi4py: skipped"; exit 77; }
-set -- -n
-if "$MPIEXEC" --version 2>/dev/null | grep -qi -E 'open ?mpi|openrte|open-mpi'; then
-    set -- --oversubscribe -n
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
+. "$top_srcdir/h5tests/mpi_launch.sh"
 limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout -k 10 ${H5_MPI_TIME_LIMIT:-120}"
 
