@@ -372,6 +372,15 @@ def decompress(buf, out=None, *, threads=0, backend="auto"):
     return result
 
 
+def _too_large(size):
+    """The error for a declared size that cannot be allocated: a damaged
+    header can declare any size, and the caller hears gpulz's error, not
+    Python's or CuPy's."""
+    return GpulzError(C["GPULZ_ERR_NOMEM"], "gpulz: the chunk declares %d uncompressed bytes, which "
+                      "cannot be allocated here (a damaged chunk, or one too large for this machine)"
+                      % size)
+
+
 def _host_out(out, size):
     """(what decompress() returns, its bytes as a uint8 array) for an out
     argument and a chunk of size bytes: a new bytearray for None."""
@@ -379,11 +388,7 @@ def _host_out(out, size):
         try:
             result = bytearray(size)
         except (MemoryError, OverflowError):
-            # a damaged header can declare any size: the caller hears
-            # gpulz's error, not Python's
-            raise GpulzError(C["GPULZ_ERR_NOMEM"], "gpulz: the chunk declares %d uncompressed bytes, "
-                             "which cannot be allocated here (a damaged chunk, or one too large for "
-                             "this machine)" % size) from None
+            raise _too_large(size) from None
         dst = numpy.frombuffer(result, dtype=numpy.uint8) if size else numpy.empty(0, numpy.uint8)
         return result, dst
     dst = _writable_bytes(out)
@@ -588,11 +593,16 @@ def _device_out(cupy, out, size):
     """(the array returned, its bytes as a flat uint8 view) for an out
     argument and a chunk of size bytes: a new CuPy array for None."""
     if out is None:
-        out = cupy.empty(size, dtype=cupy.uint8)
-    dst = out.reshape(-1).view(cupy.uint8)
-    if not out.flags.c_contiguous or dst.size < size:
+        try:
+            out = cupy.empty(size, dtype=cupy.uint8)
+        except (MemoryError, OverflowError, ValueError):  # CuPy's OutOfMemoryError is a MemoryError
+            raise _too_large(size) from None
+    # CuPy's view of any CUDA array's memory (a torch tensor has no
+    # CuPy-style view or flags); the caller gets its own object back
+    arr = cupy.asarray(out)
+    if not arr.flags.c_contiguous or arr.nbytes < size:
         raise ValueError("out must be C-contiguous and hold %d bytes" % size)
-    return out, dst
+    return out, arr.reshape(-1).view(cupy.uint8)
 
 
 def _decompress_device(buf, out, p):

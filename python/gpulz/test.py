@@ -952,6 +952,13 @@ def chunk_items(store):
     return out
 
 
+class Foreign:
+    """A CUDA array known only by its __cuda_array_interface__, as a torch
+    tensor is to CuPy."""
+    def __init__(self, a):
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+
 def test_gpu():
     """The GPU: the host API on it, CuPy arrays without a host copy, and
     batches of CuPy arrays; the bytes equal the CPU's."""
@@ -975,6 +982,11 @@ def test_gpu():
         out = cupy.empty_like(d)
         check(gpulz.decompress(cupy.asarray(np.frombuffer(want, np.uint8)), out) is out
               and bool((out == d).all()), "CuPy, mode %s: decompress into out" % mode)
+        # an out that is only a CUDA array (a torch tensor's kind): returned as given
+        out = cupy.zeros_like(d)
+        other = Foreign(out)
+        check(gpulz.decompress(dc, other) is other and bool((out == d).all()),
+              "mode %s: decompress into an out with only __cuda_array_interface__" % mode)
     # a damaged header is the library's error before its declared size is
     # allocated: a wrong magic, or an unknown version, with 2**60 bytes declared
     from gpulz import _codec
@@ -1035,6 +1047,11 @@ def test_gpu():
     got = gpulz.decompress_batch(batch, outs)
     check(all(g is o and bool((o == p).all()) for g, o, p in zip(got, outs, parts)),
           "CuPy batch: decompress_batch into outs")
+    outs = [cupy.zeros_like(p) for p in parts]
+    others = [Foreign(o) for o in outs]
+    got = gpulz.decompress_batch(batch, others)
+    check(all(g is f and bool((o == p).all()) for g, f, o, p in zip(got, others, outs, parts)),
+          "batch: decompress_batch into outs with only __cuda_array_interface__")
     return ("the host API and CuPy %s arrays on the GPU, the CPU's bytes in every mode; a damaged "
             "header refused before its size is allocated; 512 MiB in modes %s with %s MiB of host "
             "growth; batches" % (cupy.__version__, ", ".join(grew),
@@ -1103,9 +1120,6 @@ def test_h5py_direct_gpu():
               "CuPy, incompressible: unfiltered chunks placed")
 
         # anything with __cuda_array_interface__, not only CuPy
-        class Foreign:
-            def __init__(self, a):
-                self.__cuda_array_interface__ = a.__cuda_array_interface__
         e = f.create_dataset("foreign", shape=x.shape, dtype=x.dtype, chunks=(64, 256),
                              **gpulz.Gpulz())
         out = cupy.zeros_like(d)
