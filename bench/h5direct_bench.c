@@ -103,6 +103,7 @@ typedef struct options {
     long cache_mib; /* -1: one chunk plus 1 MiB */
     int fsync_writes;
     int pinned; /* --pinned: the host buffers from cudaHostAlloc */
+    int optional; /* --optional: the filter optional (incompressible chunks stored unfiltered) */
     unsigned gpu_counts[MAX_GPU_COUNTS]; /* --gpus: direct-host on the first N devices */
     int ngpu_counts;
 } options;
@@ -428,7 +429,7 @@ static void measure(const options *o, file_kind fk, size_t chunk_bytes, io_path 
         H5Pset_chunk(dcpl, 1, cdims) < 0 || (dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
         H5Pset_chunk_cache(dapl, 12421, r->cache_bytes, 1.0) < 0)
         goto done;
-    if (path != PATH_NONE && gpulz_h5_set_dcpl_mode(dcpl, 0, 0, 0, 0, o->mode) < 0)
+    if (path != PATH_NONE && gpulz_h5_set_dcpl_mode(dcpl, 0, 0, 0, o->optional ? GPULZ_H5_OPTIONAL : 0, o->mode) < 0)
         goto done;
     if ((dset = H5Dcreate2(file, "codes", H5T_STD_U16LE, space, H5P_DEFAULT, dcpl, dapl)) < 0)
         goto done;
@@ -518,8 +519,8 @@ static void header(FILE *out, const options *o, const dataset_data *D)
     describe_device(out);
     fprintf(out, "# data: %zu bytes of uint16 quantization codes (%s)\n", D->bytes,
             o->input ? o->input : "generator \"quant\"");
-    fprintf(out, "# gpulz mode %s, GPULZ_BACKEND=%s, GPULZ_THREADS=%s; %d timed passes after a warm-up\n",
-            gpulz_mode_name((gpulz_mode)o->mode), backend ? backend : "(unset: auto)", threads ? threads : "(unset: all cores)",
+    fprintf(out, "# gpulz mode %s, filter %s, GPULZ_BACKEND=%s, GPULZ_THREADS=%s; %d timed passes after a warm-up\n",
+            gpulz_mode_name((gpulz_mode)o->mode), o->optional ? "optional" : "mandatory", backend ? backend : "(unset: auto)", threads ? threads : "(unset: all cores)",
             o->repeats);
     fprintf(out, "# host buffers: %s\n", o->pinned ? "pinned (cudaHostAlloc)" : "pageable (malloc)");
     fprintf(out, "# timed: write call + H5Fflush%s; read call (bytes compared untimed); GB/s = 1e9 B/s of "
@@ -649,6 +650,7 @@ static void usage(FILE *out)
             "  --cache-mib N     chunk cache per dataset in MiB (default one chunk + 1 MiB; 0: HDF5's)\n"
             "  --fsync           disk writes include fsync; the file's pages are dropped before reads\n"
             "  --pinned          the host buffers pinned (cudaHostAlloc), not from malloc\n"
+            "  --optional        the filter optional: a chunk it cannot shrink is stored unfiltered\n"
             "  --gpus LIST       GPU counts for direct-host, e.g. 1,2,4: GPULZ_DEVICE is set to the first N\n"
             "                    of its own list, or of every visible device (default: GPULZ_DEVICE as set)\n"
             "  --csv FILE        the CSV (default h5direct.csv; - for stdout)\n",
@@ -683,6 +685,9 @@ static int parse_options(int argc, char **argv, options *o)
             continue;
         } else if (strcmp(a, "--pinned") == 0) {
             o->pinned = 1;
+            continue;
+        } else if (strcmp(a, "--optional") == 0) {
+            o->optional = 1;
             continue;
         }
         if (!v) {
