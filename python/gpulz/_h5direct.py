@@ -269,6 +269,16 @@ def _typed(P, raw):
     return raw.view(P.dtype).reshape(P.chunk)
 
 
+def _whole(a):
+    """a with its records as opaque elements of their size.  numpy copies
+    a record field by field and leaves its padding bytes as they were,
+    where HDF5 stores and reads every byte of an element: the stored chunks
+    took the staging buffer's stale bytes there, and out kept its own."""
+    if a.dtype.names is None:
+        return a
+    return a.view(numpy.dtype((numpy.void, a.dtype.itemsize)))
+
+
 def _batch(P):
     """P.batch: the chunks of one batched call."""
     most = _codec.batch_chunks(P.chunk_bytes)
@@ -351,7 +361,7 @@ def _write_chunks(P, data, M, p):
                 if edge:
                     fill = M.fill(P) if fill is None else fill
                     staged[...] = fill
-                _typed(P, staged)[inner] = data[outer]
+                _whole(_typed(P, staged))[inner] = _whole(data)[outer]
                 src.append(staged)
             where.append(offset)
         dst = [out[j * bound:(j + 1) * bound] for j in range(n)]
@@ -475,7 +485,7 @@ def _read_chunks(P, out, M, p):
             if kinds[j] == _FILL and fill is None:
                 fill = M.fill(P)
             src = fill if kinds[j] == _FILL else dst[j] if kinds[j] == _CODED else stored[j]
-            out[chunks[j][1]] = _typed(P, src)[chunks[j][2]]
+            _whole(out)[chunks[j][1]] = _whole(_typed(P, src))[chunks[j][2]]
 
 
 def _selection_shape(P):

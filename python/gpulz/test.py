@@ -608,6 +608,21 @@ def test_h5py_direct():
         same_chunks(ds[0], ds[1], "compound")
         out = np.empty_like(rec)
         check(gpulz.read_direct(ds[1], out) and out.tobytes() == rec.tobytes(), "compound: read")
+        # a record with padding (bytes 1-7 and 12-15 in no field), its
+        # chunks gathered and placed element by element: HDF5 stores and
+        # reads the padding bytes too
+        padded = np.dtype({"names": ["a", "b"], "formats": ["u1", "<i4"], "offsets": [0, 8],
+                           "itemsize": 16})
+        prec = np.full((12, 20, 16), 0x5A, np.uint8).view(padded)[..., 0]
+        prec["a"], prec["b"] = np.arange(240).reshape(12, 20), sample(240, np.int32).reshape(12, 20)
+        ds = [f.create_dataset("padded_" + w, shape=prec.shape, dtype=padded, chunks=(4, 8),
+                               **gpulz.Gpulz()) for w in "ab"]
+        ds[0][...] = prec
+        check(gpulz.write_direct(ds[1], prec), "padded record: chunk path not taken")
+        same_chunks(ds[0], ds[1], "padded record")
+        out = np.full(prec.shape + (16,), 0xA5, np.uint8).view(padded)[..., 0]
+        check(gpulz.read_direct(ds[0], out) and out.tobytes() == ds[0][...].tobytes(),
+              "padded record: read_direct's padding bytes are not the file's")
         # a compound with an array of variable-length strings (pointers in
         # memory, heap references in the file; HDF5's class test misses them
         # inside an array): never the chunk path
