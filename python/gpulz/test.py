@@ -21,6 +21,7 @@ installed".
 """
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import tempfile
@@ -247,6 +248,21 @@ def test_command():
                 want = f.read()
             check(gpulz.compress(x, **kwargs) == want,
                   "gpulz compress %s and gpulz.compress(%r) differ" % (" ".join(args), kwargs))
+        # the console script, its reader gone after 10 bytes of 1 MiB: the
+        # program ends by SIGPIPE, quietly, as when run itself
+        with open(out, "wb") as f:
+            f.write(gpulz.compress(sample(1 << 18, np.int32)))
+        p = subprocess.Popen([sys.executable, "-c", "import sys; sys.argv[0] = 'gpulz'; "
+                              "from gpulz._cli import main; main()", "decompress", out, "-o", "-"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.read(10)
+        p.stdout.close()
+        p.wait()
+        err = p.stderr.read().decode(errors="replace").strip()
+        p.stderr.close()
+        check(p.returncode == -signal.SIGPIPE and not err,
+              "the gpulz script, its reader gone: exit %d, %r (SIGPIPE ignored)"
+              % (p.returncode, err))
     version = subprocess.run([_cli.PROGRAM, "version"], check=True, capture_output=True,
                              text=True).stdout.strip()
     return "the bytes of `gpulz compress` (3 option sets); %s" % version
