@@ -260,11 +260,21 @@ def refuse_references(data, what="data"):
                         "bytes: convert it to a fixed-size dtype first" % (what, dtype))
 
 
+def whole_records(a):
+    """a numpy array with its records as opaque elements of their size.
+    numpy copies a record field by field and leaves its padding bytes (in
+    no field) as they were: a copy of a strided array held stale memory
+    there, where every byte of the elements is the data here."""
+    if a.dtype.names is None:
+        return a
+    return a.view(numpy.dtype((numpy.void, a.dtype.itemsize)))
+
+
 def _host_bytes(data):
     """A C-contiguous uint8 view of a bytes-like object or numpy array."""
     if isinstance(data, numpy.ndarray):
         refuse_references(data)
-        return numpy.ascontiguousarray(data).reshape(-1).view(numpy.uint8)
+        return numpy.ascontiguousarray(whole_records(data)).reshape(-1).view(numpy.uint8)
     if isinstance(data, (bytes, bytearray)):
         return numpy.frombuffer(data, dtype=numpy.uint8)
     view = memoryview(data)

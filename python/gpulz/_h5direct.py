@@ -25,6 +25,7 @@ import math
 import numpy
 
 from . import _codec
+from ._codec import whole_records as _whole
 from ._header import C
 
 # A batch holds as many chunks as the library advises (gpulz_batch_chunks,
@@ -269,16 +270,6 @@ def _typed(P, raw):
     return raw.view(P.dtype).reshape(P.chunk)
 
 
-def _whole(a):
-    """a with its records as opaque elements of their size.  numpy copies
-    a record field by field and leaves its padding bytes as they were,
-    where HDF5 stores and reads every byte of an element: the stored chunks
-    took the staging buffer's stale bytes there, and out kept its own."""
-    if a.dtype.names is None:
-        return a
-    return a.view(numpy.dtype((numpy.void, a.dtype.itemsize)))
-
-
 def _batch(P):
     """P.batch: the chunks of one batched call."""
     most = _codec.batch_chunks(P.chunk_bytes)
@@ -361,6 +352,7 @@ def _write_chunks(P, data, M, p):
                 if edge:
                     fill = M.fill(P) if fill is None else fill
                     staged[...] = fill
+                # whole records: HDF5 stores their padding bytes too
                 _whole(_typed(P, staged))[inner] = _whole(data)[outer]
                 src.append(staged)
             where.append(offset)
@@ -485,6 +477,7 @@ def _read_chunks(P, out, M, p):
             if kinds[j] == _FILL and fill is None:
                 fill = M.fill(P)
             src = fill if kinds[j] == _FILL else dst[j] if kinds[j] == _CODED else stored[j]
+            # whole records: the file's padding bytes too, as h5py reads them
             _whole(out)[chunks[j][1]] = _whole(_typed(P, src))[chunks[j][2]]
 
 

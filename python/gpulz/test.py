@@ -127,6 +127,16 @@ def test_codec():
     m = memoryview(x[:200].reshape(20, 10))[::2]
     check(gpulz.compress(m) == gpulz.compress(x[:200].reshape(20, 10)[::2].tobytes())
           and bytes(gpulz.decompress(gpulz.compress(m))) == m.tobytes(), "strided memoryview")
+    # strided records with padding: every byte of each element, padding too
+    padded = np.dtype({"names": ["a", "b"], "formats": ["u1", "<i4"], "offsets": [0, 8],
+                       "itemsize": 16})
+    raw = np.full((400, 16), 0x5A, np.uint8)
+    rec = raw.view(padded)[:, 0]
+    rec["a"], rec["b"] = np.arange(400), sample(400, np.int32)
+    want = raw[::3].tobytes()
+    check(bytes(gpulz.decompress(gpulz.compress(rec[::3]))) == want
+          and [bytes(gpulz.decompress(c)) for c in gpulz.compress_batch([rec[::3]])] == [want],
+          "strided padded records: the padding bytes compressed are not the array's")
     b = bytes(x.view(np.uint8)[:100001])
     check(bytes(gpulz.decompress(gpulz.compress(b, level=4, block=256))) == b, "bytes round trip")
     check(gpulz.decompressed_size(gpulz.compress(b)) == len(b), "decompressed_size")
