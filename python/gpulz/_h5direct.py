@@ -388,7 +388,10 @@ def _write_chunks(P, data, M, p):
                               % (where[j],))
             if through:
                 region = tuple(slice(o, o + s.stop) for o, s in zip(where[j], valid[j]))
-                P.dset[region] = _typed(P, M.to_host(src[j]))[valid[j]]
+                part = _typed(P, M.to_host(src[j]))[valid[j]]
+                # h5py's C-ordered copy of an edge chunk's part would take
+                # records field by field, without their padding bytes
+                P.dset[region] = numpy.ascontiguousarray(_whole(part)).view(P.dtype)
             elif j in stored:
                 _write_stored(P, where[j], stored[j], 0)
             else:

@@ -649,6 +649,14 @@ def test_h5py_direct():
         out = np.full(prec.shape + (16,), 0xA5, np.uint8).view(padded)[..., 0]
         check(gpulz.read_direct(ds[0], out) and out.tobytes() == ds[0][...].tobytes(),
               "padded record: read_direct's padding bytes are not the file's")
+        # one edge chunk, written through h5py's filter (an optional filter)
+        ds = [f.create_dataset("padded_one_" + w, shape=prec.shape, dtype=padded,
+                               chunks=(16, 32), maxshape=(None, None), **gpulz.Gpulz())
+              for w in "ab"]
+        ds[0][...] = prec
+        check(gpulz.write_direct(ds[1], prec), "padded record, one chunk: chunk path not taken")
+        check(ds[1][...].tobytes() == prec.tobytes(), "padded record, one chunk: padding lost")
+        same_chunks(ds[0], ds[1], "padded record, one chunk")
         # a compound with an array of variable-length strings (pointers in
         # memory, heap references in the file; HDF5's class test misses them
         # inside an array): never the chunk path
