@@ -11,8 +11,10 @@
  * a chunk past the 32 bits of the recorded size is refused at creation with
  * its own reason (fletcher_at_limit).  n-bit and scale-offset after gpulz
  * would read its compressed bytes as whole chunks of elements, and the
- * chunks would not read back: refused at creation, mandatory or optional,
- * where shuffle and deflate after gpulz are not (after_gpulz).
+ * chunks would not read back, and SZIP after gpulz altered the bytes past
+ * its last whole pixel (int32: mostly 1 to 3 of each chunk): refused at
+ * creation, mandatory or optional, where shuffle and deflate after gpulz
+ * are not (after_gpulz).
  */
 #include "h5_util.h"
 
@@ -172,11 +174,13 @@ static void after_gpulz(const char *name, H5Z_filter_t after, unsigned flags, co
         CHECK(H5Pset_nbit(dcpl) >= 0);
     else if (after == H5Z_FILTER_SCALEOFFSET)
         CHECK(H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) >= 0);
+    else if (after == H5Z_FILTER_SZIP)
+        CHECK(H5Pset_szip(dcpl, H5_SZIP_NN_OPTION_MASK, 32) >= 0);
     else if (after == H5Z_FILTER_SHUFFLE)
         CHECK(H5Pset_shuffle(dcpl) >= 0);
     else
         CHECK(H5Pset_deflate(dcpl, 1) >= 0);
-    const int refused = after == H5Z_FILTER_NBIT || after == H5Z_FILTER_SCALEOFFSET;
+    const int refused = after == H5Z_FILTER_NBIT || after == H5Z_FILTER_SCALEOFFSET || after == H5Z_FILTER_SZIP;
     H5E_BEGIN_TRY { d = H5Dcreate2(file, name, H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT); }
     H5E_END_TRY;
     if (refused) {
@@ -222,11 +226,19 @@ int main(void)
             snprintf(name, sizeof name, "%s_then_gpulz_%s", names[b], opt ? "opt" : "mand");
             before_gpulz(name, befores[b], opt ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, ints);
         }
-    static const H5Z_filter_t afters[] = {H5Z_FILTER_NBIT, H5Z_FILTER_SCALEOFFSET, H5Z_FILTER_SHUFFLE,
-                                          H5Z_FILTER_DEFLATE};
-    static const char *const anames[] = {"nbit", "scaleoffset", "shuffle", "deflate"};
-    for (int a = 0; a < 4; a++)
+    static const H5Z_filter_t afters[] = {H5Z_FILTER_NBIT, H5Z_FILTER_SCALEOFFSET, H5Z_FILTER_SZIP,
+                                          H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE};
+    static const char *const anames[] = {"nbit", "scaleoffset", "szip", "shuffle", "deflate"};
+    unsigned szip_config = 0;
+    const int szip = H5Zfilter_avail(H5Z_FILTER_SZIP) > 0 &&
+                     H5Zget_filter_info(H5Z_FILTER_SZIP, &szip_config) >= 0 &&
+                     (szip_config & H5Z_FILTER_CONFIG_ENCODE_ENABLED);
+    for (int a = 0; a < 5; a++)
         for (int opt = 0; opt < 2; opt++) {
+            if (afters[a] == H5Z_FILTER_SZIP && !szip) {
+                printf("gpulz_then_szip        skipped: this HDF5 has no SZIP encoder\n");
+                break;
+            }
             char name[48];
             snprintf(name, sizeof name, "gpulz_then_%s_%s", anames[a], opt ? "opt" : "mand");
             after_gpulz(name, afters[a], opt ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY, ints);

@@ -310,7 +310,11 @@ static size_t chunk_bytes_stored(size_t cd_nelmts, const unsigned cd_values[])
  * its buffer, and hand that back on reading, where gpulz refuses the bytes
  * after its chunk: every chunk written is unreadable (and, in HDF5 1.10.8,
  * their decoders read past HDF5's buffers).  Deflate and the plugins that
- * ignore trailing bytes hide the same misuse.  Refused at creation.
+ * ignore trailing bytes hide the same misuse.  SZIP after gpulz codes its
+ * bytes as whole pixels of the dataset's datatype (bits per pixel fixed at
+ * creation), and the bytes past the last whole pixel, which gpulz's chunks
+ * mostly have, come back altered: written without an error, every such
+ * chunk failed to read back.  Refused at creation.
  */
 static herr_t later_filters_check(H5Z_filter_t id, hid_t dcpl)
 {
@@ -330,6 +334,12 @@ static herr_t later_filters_check(H5Z_filter_t id, hid_t dcpl)
                           "the dataset's elements, not gpulz's compressed bytes, and the chunks "
                           "could not be read back; add it before gpulz",
                           f == H5Z_FILTER_NBIT ? "n-bit" : "scale-offset");
+        else if (seen && f == H5Z_FILTER_SZIP)
+            PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1,
+                          "gpulz: SZIP comes after gpulz in the filter pipeline: it codes a chunk as "
+                          "whole pixels of the dataset's datatype, and gpulz's compressed bytes past "
+                          "the last whole pixel would come back altered, so the chunks could not be "
+                          "read back; add it before gpulz");
     }
 done:
     return ret_value;
