@@ -11,7 +11,8 @@
  * is usable, with GPULZ_BACKEND=gpu.
  *
  * Files of gpulz 0.1 (five cd_values, no chunk size): read as before, but a
- * chunk may not declare more than GPULZ_LEGACY_CHUNK_MAX bytes, nor 0.
+ * chunk may not declare more than GPULZ_LEGACY_CHUNK_MAX bytes, nor 0; no
+ * dataset without a recorded size is written a chunk over that cap.
  */
 #include <errno.h>
 
@@ -183,6 +184,72 @@ static void legacy(void)
     CHECK(read_range(legacy_path, "int32_defaults", H5T_NATIVE_INT32, 0, 8192, back, &text) >= 0);
 }
 
+/*
+ * Datasets that record no chunk size written under the cap: variable-length
+ * strings (an optional filter; HDF5 runs no set_local for them) in chunks of
+ * 100 heap references, 1600 bytes, are stored unfiltered and read back; a
+ * second mandatory gpulz (which set_local does not see) fails the write.
+ * Both were written, chunks the same cap then refused to read.
+ */
+static void unrecorded(void)
+{
+    const char *upath = "h5_chunk_size_unrecorded.h5";
+    hsize_t dims[1] = {400}, chunk[1] = {100}, offset[1];
+    static char *strs[400], *back[400];
+    static char text_buf[400][16];
+    setenv("GPULZ_LEGACY_CHUNK_MAX", "1K", 1);
+    hid_t f = H5Fcreate(upath, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t vs = H5Tcopy(H5T_C_S1), space = H5Screate_simple(1, dims, NULL);
+    CHECK(f >= 0 && vs >= 0 && H5Tset_size(vs, H5T_VARIABLE) >= 0);
+    for (int i = 0; i < 400; i++) {
+        snprintf(text_buf[i], sizeof text_buf[i], "row %d", i % 37);
+        strs[i] = text_buf[i];
+    }
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_OPTIONAL, 0, NULL);
+    hid_t d = H5Dcreate2(f, "s", vs, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d >= 0 && H5Dwrite(d, vs, H5S_ALL, H5S_ALL, H5P_DEFAULT, strs) >= 0);
+    CHECK(H5Dclose(d) >= 0);
+    d = H5Dopen2(f, "s", H5P_DEFAULT);
+    CHECKF(d >= 0 && H5Dread(d, vs, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0,
+           "variable-length strings in 1600-byte chunks under a 1 KiB cap do not read back");
+    for (int i = 0; i < 400; i++) {
+        CHECK(back[i] && strcmp(back[i], strs[i]) == 0);
+        H5free_memory(back[i]);
+    }
+    unsigned mask;
+    haddr_t addr;
+    hsize_t size;
+    h5u_chunk_info(d, 0, offset, &mask, &addr, &size);
+    CHECKF(mask == 1, "chunk 0 of the strings stored with mask %u", mask);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    printf("variable-length data: chunks over GPULZ_LEGACY_CHUNK_MAX stored unfiltered\n");
+
+    static int32_t noise[400];
+    h5u_random(noise, sizeof noise, 3);
+    chunk[0] = 256; /* 1024 bytes: the first gpulz's chunk is longer */
+    dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    CHECK(H5Pset_filter(dcpl, H5Z_FILTER_GPULZ, H5Z_FLAG_MANDATORY, 0, NULL) >= 0);
+    d = H5Dcreate2(f, "twice", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d >= 0);
+    herr_t rc = H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, noise);
+    const char *text = h5u_error_text();
+    if (rc >= 0) {
+        rc = H5Dclose(d);
+        text = h5u_error_text();
+    } else
+        H5Dclose(d);
+    CHECKF(rc < 0, "gpulz twice: chunks over the cap written");
+    CHECKF(strstr(text, "does not record its chunk size could not be read back"), "got:\n%s", text);
+    printf("gpulz twice: a chunk over GPULZ_LEGACY_CHUNK_MAX fails the write: %s", strstr(text, "gpulz:"));
+    unsetenv("GPULZ_LEGACY_CHUNK_MAX");
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Tclose(vs);
+    H5Fclose(f);
+    remove(upath);
+}
+
 int main(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -195,6 +262,7 @@ int main(void)
     else
         printf("gpu: skipped (%s)\n", gpulz_last_error());
     legacy();
+    unrecorded();
     remove(path);
     remove(legacy_path);
     return 0;

@@ -604,6 +604,15 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: asked to compress %zu bytes where this dataset's chunks hold %zu",
                           nbytes, expected);
+        /* no size recorded (variable-length data, whose set_local HDF5 skips; a
+         * 0.1 dataset; a second gpulz in the pipeline): reading holds such a
+         * chunk to the cap, so one over it is refused here rather than written
+         * for no reader to read (an optional filter's chunk is stored raw) */
+        if (!expected && nbytes > env.legacy_max)
+            PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
+                          "gpulz: a %zu-byte chunk of a dataset that does not record its chunk size "
+                          "could not be read back under the %zu-byte cap (GPULZ_LEGACY_CHUNK_MAX)",
+                          nbytes, env.legacy_max);
         out_cap = gpulz_compress_bound(nbytes, p);
         if (out_cap == 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
