@@ -516,11 +516,13 @@ static void verbose_line(const char *what, size_t in, size_t out, const char *no
 /*
  * The size a stored chunk may decompress to: exactly what set_local recorded
  * (input_bytes_from_dcpl), else (0.1 files, a filter before gpulz that
- * changes the size) 1 byte up to the legacy cap.  recorded: the dataset has
- * slot 5, whose 0 set_local wrote (not a 0.1 file).  Checked before the
+ * changes the size, variable-length data) 1 byte up to the legacy cap.
+ * from_01: the dataset holds gpulz 0.1's five values; fewer are a vector
+ * set_local never saw (variable-length data), not a 0.1 file, for which
+ * applying the filter again would record nothing.  Checked before the
  * declared size is trusted with an allocation.
  */
-static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max, int recorded)
+static herr_t declared_size_check(uint64_t declared, size_t expected, size_t legacy_max, int from_01)
 {
     herr_t ret_value = 0;
     if (expected && declared != expected)
@@ -541,10 +543,11 @@ static herr_t declared_size_check(uint64_t declared, size_t expected, size_t leg
                       "datasets that do not record their chunk size (%s); raise "
                       "GPULZ_LEGACY_CHUNK_MAX if the file is trusted%s",
                       (unsigned long long)declared, legacy_max,
-                      recorded ? "a filter before gpulz changes it, or the data has variable length"
-                               : "written by gpulz 0.1",
-                      recorded ? "" : ", then apply the filter again (h5repack -f DATASET:UD=<id>,0,5,<its "
-                                      "PARAMS>) to record the size");
+                      from_01 ? "written by gpulz 0.1"
+                              : "a filter before gpulz changes it, or the data has variable length",
+                      from_01 ? ", then apply the filter again (h5repack -f DATASET:UD=<id>,0,5,<its "
+                                "PARAMS>) to record the size"
+                              : "");
 done:
     return ret_value;
 }
@@ -582,7 +585,7 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: cannot decompress a %zu-byte chunk: %s: %s", nbytes,
                           gpulz_strerror(rc), gpulz_last_error());
-        if (declared_size_check(declared, expected, env.legacy_max, cd_nelmts > H5Z_GPULZ_CD_CHUNK_BYTES) < 0)
+        if (declared_size_check(declared, expected, env.legacy_max, cd_nelmts == H5Z_GPULZ_CD_NELMTS) < 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
                           "gpulz: refusing a %zu-byte stored chunk", nbytes);
         out_cap = declared ? (size_t)declared : 1;
