@@ -35,11 +35,16 @@ int main(void)
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     CHECK(file >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0);
 
-    /* bad helper arguments: refused before anything is added */
+    /* bad helper arguments: refused before anything is added, the stack
+     * holding this call's reason alone, as after any HDF5 call (the one
+     * before's and an HDF5 error before that were left above it) */
+    H5E_BEGIN_TRY { CHECK(H5Dopen2(file, "no such dataset", H5P_DEFAULT) < 0); }
+    H5E_END_TRY;
     CHECK(gpulz_h5_set_dcpl(dcpl, 5, 0, 0, 0) < 0);
-    CHECK(strstr(h5u_error_text(), "symbol size 5"));
+    CHECK(strstr(h5u_error_text(), "symbol size 5") && !strstr(h5u_error_text(), "open"));
     CHECK(gpulz_h5_set_dcpl(dcpl, 0, 0, 3000, 0) < 0);
-    CHECK(strstr(h5u_error_text(), "block size 3000"));
+    CHECKF(strstr(h5u_error_text(), "block size 3000") && !strstr(h5u_error_text(), "symbol size 5"),
+           "the stack holds\n%s", h5u_error_text());
     CHECK(gpulz_h5_set_dcpl(dcpl, 0, 0, 0, 0x10) < 0);
     CHECK(strstr(h5u_error_text(), "unknown flags 0x10"));
     CHECK(gpulz_h5_set_dcpl_mode(dcpl, 0, 0, 0, 0, 4) < 0);

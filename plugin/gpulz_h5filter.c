@@ -8,6 +8,9 @@
 herr_t gpulz_h5_set_dcpl_mode(hid_t dcpl, unsigned symbol_size, unsigned window,
                               unsigned block_symbols, unsigned flags, unsigned mode)
 {
+    /* as every HDF5 call does, so that a refusal's reason is not read below
+     * errors of calls before this one */
+    H5Eclear2(H5E_DEFAULT);
     if (flags & ~GPULZ_H5_FLAGS_KNOWN) {
         H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_PLINE, H5E_BADVALUE,
                  "gpulz: unknown flags 0x%x (known: GPULZ_H5_ADAPTIVE, GPULZ_H5_NO_CHECKSUM, "
