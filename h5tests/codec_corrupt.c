@@ -456,6 +456,62 @@ static void hostile_headers(void)
 }
 
 /*
+ * A header that declares far more than its bytes can hold, with a table
+ * that adds up: blocks of 16384 symbols of 8 bytes, each "encoded" in 2
+ * bytes.  The size calls, whose callers allocate what they answer, refuse
+ * it (they answered 1000 x 128 KiB for a 6 KB chunk): gpulz_decompressed_size,
+ * which does not read the table, as a chunk shorter than its header needs;
+ * gpulz_chunk_info_get, whose table adds up, as damaged.  The decoder too.
+ * Then the most compressible blocks there are, zeros, in every symbol size
+ * and the largest and smallest blocks: the size calls still answer them.
+ */
+static void lying_blocks(void)
+{
+    const uint64_t nb = 1000, C = 16384, S = 8;
+    const size_t len = 28 + 4 * nb + 2 * nb;
+    uint8_t *ch = tu_xmalloc(len);
+    memcpy(ch, "GPLZ\x01\x00\x08\x80\x0e\x00\x00\x00", 12);
+    put_le(ch + 12, nb * C * S, 8);
+    put_le(ch + 20, nb, 8);
+    for (uint64_t k = 0; k < nb; k++) {
+        put_le(ch + 28 + 4 * k, 2, 4);
+        put_le(ch + 28 + 4 * nb + 2 * k, 1, 2); /* a token count of 1, nothing more */
+    }
+    uint64_t size = 0;
+    tu_clear_error();
+    int rc = gpulz_decompressed_size(ch, len, &size);
+    TU_CHECK(rc == GPULZ_ERR_TRUNCATED && gpulz_last_error()[0],
+             "decompressed_size of 2-byte blocks of 128 KiB: %d, %llu bytes", rc, (unsigned long long)size);
+    gpulz_chunk_info info;
+    rc = gpulz_chunk_info_get(ch, len, &info);
+    /* its table, walked there, adds up: the blocks are what is wrong */
+    TU_CHECK(rc == GPULZ_ERR_CORRUPT, "chunk_info_get of 2-byte blocks of 128 KiB: %d", rc);
+    uint8_t out[64];
+    size_t got = 0;
+    TU_CHECK(gpulz_decompress(ch, len, out, sizeof out, &got, NULL) != GPULZ_OK, "2-byte blocks decoded");
+    free(ch);
+
+    for (unsigned s = 1; s <= 8; s *= 2)
+        for (unsigned c = 256; c <= 16384; c *= 64) {
+            const size_t n = (size_t)s * c * 3 + s + 1; /* three blocks, a block of one symbol, a tail */
+            uint8_t *zeros = calloc(n, 1);
+            gpulz_params p;
+            tu_params(&p, s, 255, c, 1);
+            size_t clen = 0;
+            uint8_t *z = zeros ? tu_compress(zeros, n, &p, &clen) : NULL;
+            TU_CHECK(z != NULL, "zeros S=%u C=%u: compress", s, c);
+            if (z) {
+                rc = gpulz_decompressed_size(z, clen, &size);
+                TU_CHECK(rc == GPULZ_OK && size == n, "zeros S=%u C=%u (%zu bytes in %zu): %d, %s", s, c, n,
+                         clen, rc, gpulz_last_error());
+                TU_CHECK(gpulz_chunk_info_get(z, clen, &info) == GPULZ_OK, "zeros S=%u C=%u: chunk_info_get", s, c);
+            }
+            free(z);
+            free(zeros);
+        }
+}
+
+/*
  * One-block chunks written by hand, each breaking exactly one rule of §5
  * while everything else (table, sizes, symbol count) stays consistent, so
  * that only the check of that rule can reject them.  Some of them (a token
@@ -584,6 +640,7 @@ int main(int argc, char **argv)
         {9, 1200, 8, 255, 256}, {10, 9000, 1, 200, 256},
     };
     hostile_headers();
+    lying_blocks();
     crafted();
     crafted_shared();
     for (unsigned i = 0; i < sizeof bases / sizeof *bases; i++) {

@@ -34,8 +34,10 @@ size_t gpulz_batch_room(const gpulz_batch *B, size_t i)
     uint64_t want = GPULZ_BATCH_ROOM_UNREAD;
     if (B->compress && !(want = gpulz_compress_bound(B->src_len[i], &B->p)))
         return B->dst_cap[i]; /* no bound: the cap stands */
-    if (!B->compress && gpulz_decompressed_size(B->src[i], B->src_len[i], &want) != GPULZ_OK)
-        want = GPULZ_BATCH_ROOM_UNREAD;
+    gpulz_layout L;
+    if (!B->compress)
+        want = B->src[i] && gpulz_declared_size(B->src[i], B->src_len[i], &L) == GPULZ_OK ? L.n
+                                                                                          : GPULZ_BATCH_ROOM_UNREAD;
     return want < B->dst_cap[i] ? (size_t)want : B->dst_cap[i];
 }
 

@@ -501,6 +501,10 @@ int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info)
     /* format 2 has no table of sizes: its streams' headers say how long it is */
     if (rc == GPULZ_OK && L.version == 2)
         rc = gpulz_v2_span_check(src, n, &L);
+    /* a table of 2-byte blocks adds up, yet no block of 2 bytes decodes to
+     * its symbols: callers (gpulz info --verify) allocate the declared size */
+    if (rc == GPULZ_OK)
+        rc = gpulz_blocks_fit(&L, n);
     if (rc != GPULZ_OK)
         return rc;
     const uint8_t *h = src;
@@ -517,18 +521,30 @@ int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info)
     return GPULZ_OK;
 }
 
+int gpulz_declared_size(const void *src, size_t n, gpulz_layout *L)
+{
+    int rc = gpulz_header_read(src, n, L);
+    /* format 2's n against its streams' headers (a few of them, not the
+     * streams): callers allocate what this returns, and a header that lies
+     * about n would otherwise have them allocate it before any decoder
+     * looked further */
+    if (rc == GPULZ_OK && L->version == 2)
+        rc = gpulz_v2_span_check(src, n, L);
+    return rc;
+}
+
 int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size)
 {
     if (!src || !size)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     gpulz_layout L;
-    int rc = gpulz_header_read(src, n, &L);
-    /* format 2's n against its streams' headers, as format 1's against its
-     * table: callers allocate what this returns, and a header that lies
-     * about n would otherwise have them allocate it before any decoder
-     * looked further (a few stream headers, not the streams) */
-    if (rc == GPULZ_OK && L.version == 2)
-        rc = gpulz_v2_span_check(src, n, &L);
+    int rc = gpulz_declared_size(src, n, &L);
+    /* format 1's n against its blocks at their fewest bytes, the table not
+     * walked (which would cost every read through the filter O(nb)) */
+    if (rc == GPULZ_OK && gpulz_least_bytes(&L) > n)
+        rc = gpulz_fail(GPULZ_ERR_TRUNCATED,
+                        "chunk of %zu bytes is shorter than the %llu bytes its %llu blocks take at the least", n,
+                        (unsigned long long)gpulz_least_bytes(&L), (unsigned long long)L.blocks);
     if (rc == GPULZ_OK)
         *size = L.n;
     return rc;

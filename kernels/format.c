@@ -146,6 +146,24 @@ int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L)
     return GPULZ_OK;
 }
 
+uint64_t gpulz_least_bytes(const gpulz_layout *L)
+{
+    if (L->version != 1 || !L->blocks)
+        return L->table_end;
+    const unsigned S = L->symbol_size;
+    const uint64_t full = L->blocks - 1, last = gpulz_block_raw_size(L, full) / S;
+    return L->table_end + full * gpulz_block_least(L->block_symbols, S) + gpulz_block_least(last, S) + L->tail;
+}
+
+int gpulz_blocks_fit(const gpulz_layout *L, size_t n)
+{
+    const uint64_t least = gpulz_least_bytes(L);
+    if (least > n)
+        return gpulz_fail(GPULZ_ERR_CORRUPT, "its %llu blocks take at least %llu bytes, more than the chunk's %zu",
+                          (unsigned long long)L->blocks, (unsigned long long)least, n);
+    return GPULZ_OK;
+}
+
 int gpulz_header_parse(const uint8_t *src, size_t n, gpulz_layout *L, uint64_t *raw_blocks)
 {
     int rc = gpulz_header_read(src, n, L);
@@ -190,6 +208,8 @@ int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, s
     if (!src || !blocks)
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     int rc = gpulz_header_parse(src, n, &L, NULL);
+    if (rc == GPULZ_OK)
+        rc = gpulz_blocks_fit(&L, n);
     if (rc != GPULZ_OK)
         return rc;
     if (L.version != 1)

@@ -152,8 +152,9 @@ typedef struct gpulz_chunk_info {
     size_t compressed_size;  /* the whole chunk as its header and table describe it */
 } gpulz_chunk_info;
 
-/* Parse and check the header and block table, or in format 2 the streams'
- * headers and sizes (not the blocks or the streams' contents). */
+/* Parse and check the header and block table (each block at least the
+ * fewest bytes its symbols can take, FORMAT.md §9), or in format 2 the
+ * streams' headers and sizes (not the blocks or the streams' contents). */
 int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info);
 
 /* One block of a chunk as its table describes it (FORMAT.md §3). */
@@ -175,9 +176,10 @@ typedef struct gpulz_block_info {
 int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, size_t count);
 
 /* The uncompressed size a chunk declares, from its checked header: format
- * 1's block table must fit in the n bytes, format 2's streams' headers must
- * agree with the size and with n (gpulz_chunk_info_get()'s checks, without
- * format 1's walk of the table). */
+ * 1's block table and its blocks at their fewest bytes must fit in the n
+ * bytes (GPULZ_ERR_TRUNCATED), format 2's streams' headers must agree with
+ * the size and with n (gpulz_chunk_info_get()'s checks, without format 1's
+ * walk of the table). */
 int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size);
 
 /*

@@ -108,6 +108,22 @@ GPULZ_HD int gpulz_table_entry_ok(uint32_t entry, uint32_t raw)
     return entry & GPULZ_RAW_BIT ? size == raw : size >= GPULZ_TOKEN_COUNT_SIZE && size < raw;
 }
 
+/* FORMAT.md §3-5, §9: the fewest bytes a block of `symbols` symbols of S
+ * bytes can take: stored raw, or encoded as its token count, a flag byte, a
+ * first token that is a literal (no symbol is decoded yet for a match to
+ * reach back to) and the rest at best matches of GPULZ_MATCH_MAX symbols
+ * for GPULZ_MATCH_SIZE bytes.  A bound, not an encoding: a header whose
+ * blocks could not fit its chunk even so declares more than it holds. */
+GPULZ_HD uint64_t gpulz_block_least(uint64_t symbols, unsigned S)
+{
+    const uint64_t raw = symbols * S;
+    if (!symbols)
+        return 0;
+    const uint64_t rest = (symbols - 1) * GPULZ_MATCH_SIZE;
+    const uint64_t enc = GPULZ_TOKEN_COUNT_SIZE + 1 + S + (rest + GPULZ_MATCH_MAX - 1) / GPULZ_MATCH_MAX;
+    return enc < raw ? enc : raw;
+}
+
 /* FORMAT.md §5: bytes of the flag area of T tokens, bit t of byte t / 8. */
 GPULZ_HD uint32_t gpulz_flag_bytes(uint32_t T)
 {
@@ -185,6 +201,32 @@ void gpulz_header_write(uint8_t *dst, const gpulz_layout *L);
  * tables' entries are not read.
  */
 int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L);
+
+/*
+ * The fewest bytes a version 1 chunk with the header read into L can take,
+ * each block at its fewest (gpulz_block_least), found without reading the
+ * table (version 2: its header and token table).  For the calls whose
+ * callers allocate the declared size before a decoder looks further
+ * (gpulz_decompressed_size, gpulz_chunk_info_get): a table of 2-byte blocks
+ * would let a header declare 32768 times the chunk's length.  The decoders
+ * refuse such chunks anyway, block by block.
+ */
+uint64_t gpulz_least_bytes(const gpulz_layout *L);
+
+/* GPULZ_ERR_CORRUPT where a chunk of n bytes, whose table was walked and
+ * adds up (gpulz_header_parse), is shorter than gpulz_least_bytes: its
+ * blocks are too small for their symbols (gpulz_chunk_info_get,
+ * gpulz_block_table_get). */
+int gpulz_blocks_fit(const gpulz_layout *L, size_t n);
+
+/*
+ * The header of a chunk of n bytes read into L, and for version 2 its
+ * declared size held against its streams' headers: what
+ * gpulz_decompressed_size answers, less the check of gpulz_least_bytes, for
+ * the batches' rooms (gpulz_batch_room), whose decoding reports a chunk's
+ * damage itself.
+ */
+int gpulz_declared_size(const void *src, size_t n, gpulz_layout *L);
 
 /*
  * Parse and check the header and the block table of a chunk of n bytes.
