@@ -37,7 +37,7 @@ for f in $CODEC_ASAN_LIB_SOURCES \
     objs="$objs $o"
 done
 for t in codec_roundtrip codec_canonical codec_golden codec_corrupt codec_corpus codec_pool codec_threads codec_v2 \
-         codec_golden2 codec_refdec_test codec_env codec_batch codec_ratio_window; do
+         codec_golden2 codec_refdec_test codec_env codec_batch codec_ratio_window codec_concurrent; do
     "$CLANG" $flags $incs "$src/h5tests/$t.c" $objs -o "$tmp/$t" -lm -lpthread
 done
 set +e
@@ -49,7 +49,7 @@ status=0
 # codec_pool without its forks under ASan: see the head of codec_pool.c
 for cmd in "codec_roundtrip quick" "codec_canonical 600" "codec_golden" "codec_corrupt 300" \
            "codec_corpus" "codec_pool nofork" "codec_threads" "codec_v2" "codec_golden2" \
-           "codec_refdec_test 400" "codec_env" "codec_batch" "codec_ratio_window"; do
+           "codec_refdec_test 400" "codec_env" "codec_batch" "codec_ratio_window" "codec_concurrent"; do
     echo "== $cmd (ASan, UBSan)"
     # shellcheck disable=SC2086
     "$tmp/"$cmd || { echo "FAIL under sanitizers: $cmd"; status=1; }
