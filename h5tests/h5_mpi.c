@@ -15,6 +15,8 @@
  * chunk path for writes (H5Dwrite_chunk from one rank breaks the file's
  * metadata), so a collective gpulz_h5_write_direct stores what H5Dwrite
  * does; gpulz_h5_read_direct of the whole dataset on every rank takes it.
+ * With a collective transfer both calls go through HDF5 on every rank, the
+ * ranks that select nothing too, whatever the others select.
  * Finally a dataset with an invalid window and a write whose filter cannot
  * run must fail on every rank with gpulz's reason on the HDF5 error stack.
  *
@@ -332,6 +334,75 @@ static size_t direct_in_parallel(hid_t file)
     return bad;
 }
 
+/* Rows [row0, row0 + nrows) of dset selected, or none where nrows is 0. */
+static hid_t rows_selected(const dataset_spec *d, hid_t dset, hsize_t row0, hsize_t nrows)
+{
+    hsize_t start[2] = {row0, 0}, count[2] = {nrows, d->cols};
+    hid_t fs = H5Dget_space(dset);
+    CHECK(fs >= 0);
+    CHECK(nrows ? H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0
+                : H5Sselect_none(fs) >= 0);
+    return fs;
+}
+
+/*
+ * gpulz_h5_write_direct and _read_direct with a collective transfer, where
+ * some ranks select nothing and others select whole chunks or not: every
+ * rank must make HDF5's collective call, an empty selection's too, or the
+ * others wait for it for ever.  Two writes: the last rank first selects
+ * nothing while the others write their bands, then writes its band while
+ * the others select nothing.  Then two collective reads: rank 0 rows that
+ * start inside a chunk (HDF5's path), the middle ranks their bands (whole
+ * chunks), the last nothing; then every rank its band, where a chunk read
+ * would fail (H5Dread_chunk cannot take a collective transfer).  None may
+ * take the chunk path.
+ */
+static size_t direct_collective(hid_t file)
+{
+    const dataset_spec d = {"direct_collective", H5T_NATIVE_UINT16, 2, 32, 600, {16, 300}};
+    const unsigned defaults[5] = {0, 0, 0, 0, 0};
+    const int last = nranks > 1 ? nranks - 1 : -1; /* the rank that writes alone */
+    hsize_t dims[2] = {d.rows_per_rank * (hsize_t)nranks, d.cols};
+    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(&d, defaults);
+    hid_t dset = H5Dcreate2(file, d.name, d.type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(dset >= 0);
+    hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
+    void *buf = band_values(&d, rank);
+    hsize_t row0 = (hsize_t)rank * d.rows_per_rank;
+    for (int pass = 0; pass < 2; pass++) {
+        int mine = (rank == last) == (pass == 1);
+        hid_t fs = rows_selected(&d, dset, row0, mine ? d.rows_per_rank : 0);
+        int direct = -1;
+        CHECKF(gpulz_h5_write_direct(dset, d.type, fs, dxpl, buf, &direct) >= 0, "write %d", pass);
+        CHECKF(direct == 0, "write %d: gpulz_h5_write_direct took its chunk path with MPI-IO", pass);
+        H5Sclose(fs);
+    }
+    size_t bad = 0, n = (size_t)(d.rows_per_rank * d.cols);
+    void *got = calloc(n, d.size);
+    CHECK(got);
+    for (int pass = 0; pass < 2; pass++) {
+        hsize_t first = row0, nrows = d.rows_per_rank;
+        if (pass == 0 && rank == 0)
+            first = 3, nrows -= 3;
+        else if (pass == 0 && rank == last)
+            nrows = 0;
+        hid_t fs = rows_selected(&d, dset, first, nrows);
+        int direct = -1;
+        CHECKF(gpulz_h5_read_direct(dset, d.type, fs, dxpl, got, &direct) >= 0, "read %d", pass);
+        CHECKF(direct == 0, "read %d: gpulz_h5_read_direct took its chunk path with a collective transfer",
+               pass);
+        bad += mismatches(&d, got, first, nrows, pass ? "collective read" : "mixed collective read");
+        H5Sclose(fs);
+    }
+    free(got);
+    free(buf);
+    H5Pclose(dxpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
 /* An HDF5 call that must fail: its return value, with HDF5's printing off. */
 #define EXPECT_FAIL(expr, call)                                                              \
     do {                                                                                     \
@@ -439,6 +510,7 @@ int main(int argc, char **argv)
     file = H5Fcreate(direct_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     CHECKF(file >= 0, "create %s", direct_path);
     bad += direct_in_parallel(file);
+    bad += direct_collective(file);
     CHECK(H5Fclose(file) >= 0);
     H5Pclose(fapl);
     MPI_Barrier(MPI_COMM_WORLD);

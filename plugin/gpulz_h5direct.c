@@ -55,6 +55,7 @@ typedef struct plan {
     int keep_unallocated; /* reading: leave the buffer where no chunk is allocated (fill time never) */
     int write_through; /* writing the call's only chunk through HDF5's filter (refresh_last says why) */
     int misreports;    /* H5Dget_chunk_info_by_coord may answer for another chunk (index_faults) */
+    int all_ranks;     /* through HDF5 on every rank (all_ranks_call) */
 } plan;
 
 /* One chunk of the box. */
@@ -139,29 +140,39 @@ done:
 }
 
 /*
- * Whether dset's file is open with MPI-IO: 1, 0, or -1 on an error.  There
+ * Whether this call must go through H5Dwrite/H5Dread on every rank, an empty
+ * selection's too: 1, 0, or -1 on an error.  So it must in a file open with
+ * MPI-IO when writing, and when reading with a collective transfer.  There
  * H5Dwrite_chunk from one rank changes the chunk index and allocates file
  * space on that rank alone, while parallel HDF5 keeps metadata consistent
  * only where every rank makes the same change: HDF5 1.10.8 closes such a
  * file without an error and with every chunk wrong (docs/usage.md section
- * 9).  Writes to it go through H5Dwrite, collectively as the caller asked.
+ * 9).  With a collective transfer, H5Dread_chunk fails (MPI_ERR_TYPE), and
+ * a rank whose selection sent it to H5Dread would wait for ranks that took
+ * the chunk path; with an empty selection, for a rank that called nothing.
  */
-static int file_is_mpi(hid_t dset)
+static int all_ranks_call(hid_t dset, hid_t dxpl, int writing)
 {
     int ret_value = 0;
 #ifdef H5_HAVE_PARALLEL
     hid_t file = -1, fapl = -1, driver;
+    H5FD_mpio_xfer_t xfer = H5FD_MPIO_INDEPENDENT;
     if ((file = H5Iget_file_id(dset)) < 0 || (fapl = H5Fget_access_plist(file)) < 0 ||
         (driver = H5Pget_driver(fapl)) < 0)
         PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's driver");
-    ret_value = driver == H5FD_MPIO;
+    if (driver != H5FD_MPIO)
+        goto done;
+    if (!writing &&
+        H5Pget_dxpl_mpio(dxpl == H5P_DEFAULT ? H5P_DATASET_XFER_DEFAULT : dxpl, &xfer) < 0)
+        PUSH_AND_GOTO(H5E_PLIST, H5E_CANTGET, -1, "gpulz: cannot get the transfer mode");
+    ret_value = writing || xfer == H5FD_MPIO_COLLECTIVE;
 done:
     if (fapl >= 0)
         H5Pclose(fapl);
     if (file >= 0)
         H5Fclose(file);
 #else
-    (void)dset; /* a serial HDF5 opens no file with MPI-IO */
+    (void)dset, (void)dxpl, (void)writing; /* a serial HDF5 opens no file with MPI-IO */
 #endif
     return ret_value;
 }
@@ -243,7 +254,7 @@ done:
  * Whether the chunk path can do this call exactly: 1 (P filled), 0 for the
  * path through H5Dwrite/H5Dread (P->npoints still set), -1 on an error.
  */
-static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int writing)
+static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl, int writing)
 {
     int ret_value = 1;
     hid_t space = -1, now = -1;
@@ -256,10 +267,9 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, int 
         PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTGET, -1, "gpulz: cannot get the selection");
     if ((P->dcpl = H5Dget_create_plist(dset)) < 0 || (P->type = H5Dget_type(dset)) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's properties");
-    int mpi = writing ? file_is_mpi(dset) : 0;
-    if (mpi < 0)
+    if ((P->all_ranks = all_ranks_call(dset, dxpl, writing)) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot tell the file's driver");
-    if (P->npoints == 0 || H5Pget_layout(P->dcpl) != H5D_CHUNKED || mpi)
+    if (P->npoints == 0 || H5Pget_layout(P->dcpl) != H5D_CHUNKED || P->all_ranks)
         ret_value = 0;
     /* gpulz alone in the pipeline, so that the stored chunk is gpulz's output */
     else if (H5Pget_nfilters(P->dcpl) != 1)
@@ -1289,13 +1299,14 @@ done:
 
 /* ---- the calls ---------------------------------------------------------------- */
 
-/* HDF5's own path: the selection's points in order from or into buf. */
+/* HDF5's own path: the selection's points in order from or into buf.  An
+ * empty selection makes no call, unless every rank must make it. */
 static herr_t through_hdf5(int writing, hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl,
-                           hssize_t npoints, void *buf)
+                           hssize_t npoints, int all_ranks, void *buf)
 {
     herr_t ret_value = 0;
     hid_t mem_space = H5S_ALL;
-    if (npoints == 0)
+    if (npoints == 0 && !all_ranks)
         goto done;
     if (file_space != H5S_ALL) {
         hsize_t n = (hsize_t)npoints;
@@ -1318,13 +1329,13 @@ static herr_t host_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_sp
     herr_t ret_value = 0;
     plan P;
     mem M = {0, NULL};
-    int how = plan_make(&P, dset, mem_type, file_space, writing);
+    int how = plan_make(&P, dset, mem_type, file_space, dxpl, writing);
     if (direct)
         *direct = how == 1;
     if (how < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTINIT, -1, "gpulz: cannot set up direct chunk I/O");
     if (how == 0)
-        ret_value = through_hdf5(writing, dset, mem_type, file_space, dxpl, P.npoints, buf);
+        ret_value = through_hdf5(writing, dset, mem_type, file_space, dxpl, P.npoints, P.all_ranks, buf);
     else if (writing)
         ret_value = write_chunks(&M, &P, dxpl, buf);
     else
@@ -1355,7 +1366,7 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
     herr_t ret_value = 0;
     plan P;
     uint8_t *host = NULL;
-    int how = plan_make(&P, dset, mem_type, file_space, writing);
+    int how = plan_make(&P, dset, mem_type, file_space, dxpl, writing);
     if (direct)
         *direct = 0;
     if (how < 0)

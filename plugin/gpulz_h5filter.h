@@ -85,13 +85,15 @@ herr_t gpulz_h5_register(void);
  * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, writing, the file is not open
  * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
  * write a file per rank, or see docs/usage.md section 9), and, reading, the
- * fill value is defined and the chunk index is not an extensible array
+ * transfer is not collective in such a file (H5Dread_chunk cannot take
+ * one), the fill value is defined and the chunk index is not an extensible array
  * whose unlimited dimension is other than the first (HDF5's
  * H5Dget_chunk_info_by_coord misreports those chunks).  Reading a dataset whose fill value is never
  * written (H5D_FILL_TIME_NEVER) leaves the buffer as it is where no chunk is
  * allocated, as HDF5 does.  Otherwise the
  * same call is made through H5Dwrite/H5Dread (with an MPI-IO file, as
- * collectively as dxpl says), correctly and at HDF5's speed.  *direct (may
+ * collectively as dxpl says, and then by a rank that selects nothing too),
+ * correctly and at HDF5's speed.  *direct (may
  * be NULL) receives 1 when the chunk path was taken, else 0.  The host
  * calls spread the codec's batches over the GPUs a GPULZ_DEVICE list names.
  *
