@@ -213,6 +213,18 @@ def test_codec():
         __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0, False),
                                     "version": 3}
     check(gpulz._codec.symbol_size_of(TorchLike()) == 4, "symbol size of a CUDA array")
+    # a declared size the GPU cannot allocate is gpulz's error, as on the
+    # host: CuPy's OutOfMemoryError is a MemoryError, which this stand-in raises
+    class NoRoom:
+        uint8 = np.uint8
+        @staticmethod
+        def empty(size, dtype=None):
+            raise MemoryError("out of memory allocating %d bytes" % size)
+    try:
+        gpulz._codec._device_out(NoRoom, None, 1 << 60)
+        raise Failed("a CUDA allocation that failed went unnoticed")
+    except gpulz.GpulzError as e:
+        check(e.status == gpulz._codec.C["GPULZ_ERR_NOMEM"], "a CUDA allocation that failed: %s" % e)
     return "round trips in modes lz, fast, ratio, auto; typed arguments; damaged input refused"
 
 
