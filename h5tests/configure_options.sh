@@ -7,8 +7,9 @@
 # run-paths are allowed") or --with-bash-completion-dir (installed under
 # the build tree, or under DESTDIR's name run on with it: /stagecompletions).
 # Each case runs configure (configure only) in a scratch folder and expects
-# it to stop with a message naming the option.  Last, h5gpulz.pc of a
-# configure given HDF5_CFLAGS and HDF5_LIBS carries them, with no Requires.
+# it to stop with a message naming the option.  Then h5gpulz.pc of a
+# configure given HDF5_CFLAGS and HDF5_LIBS carries them, with no Requires;
+# last, where nvcc is found, a CUDA unit builds with Debian's CPPFLAGS.
 : "${top_srcdir:?}"
 
 . "$top_srcdir/h5tests/configure_common.sh"
@@ -80,6 +81,26 @@ if command -v "$pc" >/dev/null 2>&1 && hc=$($pc --cflags "${HDF5_PKG:-hdf5}") &&
     *" -lh5gpulz "*" -lm "*) ;;
     *) fail "h5gpulz.pc lacks the given HDF5_LIBS: $(grep '^Libs:' build/h5gpulz.pc)" ;;
     esac
+fi
+
+# a CUDA build given Debian's CPPFLAGS (dpkg-buildflags: -Wdate-time, which
+# nvcc refuses, "Unknown option"): the .cu rule compiles a kernel, with the
+# defines for nvcc itself and the rest for the host compiler.  Where
+# configure finds a working nvcc.
+(cd build && rm -rf ./* &&
+    CONFIG_SITE=/dev/null "$top_srcdir/configure" --with-cuda-arch=80 PYTHON_H5PY=none \
+        CPPFLAGS='-Wdate-time -D_FORTIFY_SOURCE=2 -DGPULZ_TEST_CPP') >cuda.out 2>&1 ||
+    fail "configure with CUDA and Debian's CPPFLAGS failed: $(tail -3 cuda.out)"
+if grep -q '^ *CUDA backend: *yes' cuda.out; then
+    cat >build/cppflags_test.cu <<'EOF'
+#ifndef GPULZ_TEST_CPP
+#error CPPFLAGS' -D did not reach nvcc
+#endif
+__global__ void cppflags_test(int *x) { x[threadIdx.x] = 1; }
+EOF
+    (cd build && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make} V=1 cppflags_test.lo) \
+        >cuda-make.out 2>&1 ||
+        fail "a .cu unit does not build with CPPFLAGS='-Wdate-time ...': $(tail -3 cuda-make.out)"
 fi
 
 cd .. && rm -rf "$work"
