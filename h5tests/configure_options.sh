@@ -9,7 +9,8 @@
 # Each case runs configure (configure only) in a scratch folder and expects
 # it to stop with a message naming the option.  Then h5gpulz.pc of a
 # configure given HDF5_CFLAGS and HDF5_LIBS carries them, with no Requires;
-# last, where nvcc is found, a CUDA unit builds with Debian's CPPFLAGS.
+# last, where nvcc is found, a CUDA unit builds with Debian's CPPFLAGS,
+# and configure finds the CUDA runtime of a toolkit laid out as Debian's.
 : "${top_srcdir:?}"
 
 . "$top_srcdir/h5tests/configure_common.sh"
@@ -101,6 +102,24 @@ EOF
     (cd build && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make} V=1 cppflags_test.lo) \
         >cuda-make.out 2>&1 ||
         fail "a .cu unit does not build with CPPFLAGS='-Wdate-time ...': $(tail -3 cuda-make.out)"
+    # Debian's toolkit (nvidia-cuda-toolkit): nvcc in /usr/bin, the static
+    # runtime in the multiarch folder /usr/lib/x86_64-linux-gnu, no lib64 (a
+    # toolkit of links to this one, laid out so)
+    cudart=$(sed -n 's/^CUDA_LIBS = -L\([^ ]*\) .*/\1/p' build/Makefile)/libcudart_static.a
+    cudainc=$(sed -n 's/^CUDA_CPPFLAGS = -I\([^ ]*\).*/\1/p' build/Makefile)
+    nvcc=$(sed -n 's/^NVCC = //p' build/Makefile)
+    multiarch=$(${CC:-cc} -print-multiarch 2>/dev/null)
+    deb="$work/debian-cuda"
+    mkdir -p "$deb/bin" "$deb/lib/$multiarch" && ln -s "$cudainc" "$deb/include" &&
+        ln -s "$cudart" "$deb/lib/$multiarch/" &&
+        printf '#!/bin/sh\nexec "%s" "$@"\n' "$nvcc" >"$deb/bin/nvcc" && chmod +x "$deb/bin/nvcc" ||
+        fail "cannot lay out a Debian CUDA toolkit in $deb"
+    (cd build && rm -rf ./* &&
+        CONFIG_SITE=/dev/null "$top_srcdir/configure" --no-create --with-cuda="$deb" \
+            --with-cuda-arch=80 PYTHON_H5PY=none) >cuda-debian.out 2>&1 ||
+        fail "configure --with-cuda= a Debian layout failed: $(tail -3 cuda-debian.out)"
+    grep -q '^ *CUDA backend: *yes' cuda-debian.out ||
+        fail "configure --with-cuda= a Debian layout: $(grep -i 'cuda' cuda-debian.out | tail -3)"
 fi
 
 cd .. && rm -rf "$work"

@@ -26,9 +26,15 @@ AC_DEFUN([GPULZ_CHECK_CUDA], [
   AS_IF([test -n "$NVCC"], [
     cuda_home=`dirname "$NVCC"`
     cuda_home=`dirname "$cuda_home"`
-    cuda_libdir=$cuda_home/lib64
-    AS_IF([test -d "$cuda_home/targets/x86_64-linux/lib" && test ! -f "$cuda_libdir/libcudart_static.a"],
-          [cuda_libdir=$cuda_home/targets/x86_64-linux/lib])
+    # the static CUDA runtime: in lib64 or targets/x86_64-linux/lib of
+    # NVIDIA's toolkit, in the multiarch folder of Debian's (nvcc in
+    # /usr/bin, /usr/lib/x86_64-linux-gnu), in lib of conda's
+    cuda_multiarch=`$CC -print-multiarch 2>/dev/null`
+    cuda_libdir=
+    for cuda_d in "$cuda_home/lib64" "$cuda_home/targets/x86_64-linux/lib" \
+                  ${cuda_multiarch:+"$cuda_home/lib/$cuda_multiarch"} "$cuda_home/lib"; do
+      AS_IF([test -f "$cuda_d/libcudart_static.a"], [cuda_libdir=$cuda_d; break])
+    done
     NVCC_ARCH_FLAGS=
     last_arch=
     for a in `echo "$with_cuda_arch" | tr ',' ' '`; do
@@ -47,12 +53,12 @@ _GPULZ_EOF
           [have_cuda=yes], [have_cuda=no])
     rm -f conftest.cu conftest.$OBJEXT
     AC_MSG_RESULT([$have_cuda])
-    AS_IF([test "x$have_cuda" = xyes && test ! -f "$cuda_libdir/libcudart_static.a"],
-          [AC_MSG_WARN([no libcudart_static.a in $cuda_libdir: building without CUDA])
+    AS_IF([test "x$have_cuda" = xyes && test -z "$cuda_libdir"],
+          [AC_MSG_WARN([no libcudart_static.a under $cuda_home (lib64, targets/x86_64-linux/lib, lib${cuda_multiarch:+/$cuda_multiarch}, lib): building without CUDA])
            have_cuda=no])
   ])
   AS_IF([test "x$with_cuda" != xno && test "x$with_cuda" != xauto && test "x$have_cuda" != xyes],
-        [AC_MSG_ERROR([--with-cuda=$with_cuda was asked for but no working nvcc was found])])
+        [AC_MSG_ERROR([--with-cuda=$with_cuda was asked for but no working nvcc with a static CUDA runtime (libcudart_static.a) was found])])
   AS_IF([test "x$have_cuda" = xyes], [
     CUDA_CPPFLAGS="-I$cuda_home/include"
     CUDA_LIBS="-L$cuda_libdir -lcudart_static -ldl -lrt -lpthread -lstdc++"
