@@ -1324,7 +1324,7 @@ int gpulz_v2_span_check(const uint8_t *src, size_t n, const gpulz_layout *L)
     const unsigned streams = gpulz_stream_count(L->flags, L->symbol_size);
     size_t pos = (size_t)L->table_end;
     for (unsigned j = 0; j < streams; j++) {
-        uint64_t N;
+        uint64_t N = 0; /* set by gpulz_stream_peek; zeroed for -flto's -Wmaybe-uninitialized */
         int rc = gpulz_stream_peek(src + pos, n - pos, &N, "of the chunk");
         if (rc != GPULZ_OK)
             return rc;

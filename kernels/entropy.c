@@ -1521,7 +1521,7 @@ int gpulz_stream_open_into(const uint8_t *src, size_t have, size_t avail, uint64
                            const char *name, const gpulz_stream_room *into, gpulz_stream_view *V)
 {
     int rc = GPULZ_OK;
-    uint64_t N;
+    uint64_t N = 0; /* set by gpulz_stream_peek; zeroed for -flto's -Wmaybe-uninitialized */
     memset(V, 0, sizeof *V);
     if (have > avail)
         return gpulz_fail(GPULZ_ERR_PARAM, "stream %s: %zu bytes at hand of %zu", name, have, avail);

@@ -579,7 +579,7 @@ static size_t H5Z_filter_gpulz(unsigned flags, size_t cd_nelmts, const unsigned 
          * table the decoder checks as it reads it, so it is not walked here
          * first as well: the size check already bounds what a damaged chunk
          * can make the filter allocate */
-        uint64_t declared;
+        uint64_t declared = 0; /* set on success; zeroed for -flto's -Wmaybe-uninitialized */
         rc = gpulz_decompressed_size(*buf, nbytes, &declared);
         if (rc != GPULZ_OK)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTFILTER, 0,
