@@ -504,7 +504,7 @@ int gpulz_chunk_info_get(const void *src, size_t n, gpulz_chunk_info *info)
     /* a table of 2-byte blocks adds up, yet no block of 2 bytes decodes to
      * its symbols: callers (gpulz info --verify) allocate the declared size */
     if (rc == GPULZ_OK)
-        rc = gpulz_blocks_fit(&L, n);
+        rc = gpulz_blocks_fit(&L, n, GPULZ_ERR_CORRUPT);
     if (rc != GPULZ_OK)
         return rc;
     const uint8_t *h = src;
@@ -540,11 +540,10 @@ int gpulz_decompressed_size(const void *src, size_t n, uint64_t *size)
     gpulz_layout L;
     int rc = gpulz_declared_size(src, n, &L);
     /* format 1's n against its blocks at their fewest bytes, the table not
-     * walked (which would cost every read through the filter O(nb)) */
-    if (rc == GPULZ_OK && gpulz_least_bytes(&L) > n)
-        rc = gpulz_fail(GPULZ_ERR_TRUNCATED,
-                        "chunk of %zu bytes is shorter than the %llu bytes its %llu blocks take at the least", n,
-                        (unsigned long long)gpulz_least_bytes(&L), (unsigned long long)L.blocks);
+     * walked (which would cost every read through the filter O(nb)): the
+     * chunk ends before what its header declares */
+    if (rc == GPULZ_OK)
+        rc = gpulz_blocks_fit(&L, n, GPULZ_ERR_TRUNCATED);
     if (rc == GPULZ_OK)
         *size = L.n;
     return rc;

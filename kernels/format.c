@@ -155,12 +155,12 @@ uint64_t gpulz_least_bytes(const gpulz_layout *L)
     return L->table_end + full * gpulz_block_least(L->block_symbols, S) + gpulz_block_least(last, S) + L->tail;
 }
 
-int gpulz_blocks_fit(const gpulz_layout *L, size_t n)
+int gpulz_blocks_fit(const gpulz_layout *L, size_t n, int status)
 {
     const uint64_t least = gpulz_least_bytes(L);
     if (least > n)
-        return gpulz_fail(GPULZ_ERR_CORRUPT, "its %llu blocks take at least %llu bytes, more than the chunk's %zu",
-                          (unsigned long long)L->blocks, (unsigned long long)least, n);
+        return gpulz_fail(status, "chunk of %zu bytes is shorter than the %llu bytes its %llu blocks take at the least",
+                          n, (unsigned long long)least, (unsigned long long)L->blocks);
     return GPULZ_OK;
 }
 
@@ -209,7 +209,7 @@ int gpulz_block_table_get(const void *src, size_t n, gpulz_block_info *blocks, s
         return gpulz_fail(GPULZ_ERR_PARAM, "null buffer");
     int rc = gpulz_header_parse(src, n, &L, NULL);
     if (rc == GPULZ_OK)
-        rc = gpulz_blocks_fit(&L, n);
+        rc = gpulz_blocks_fit(&L, n, GPULZ_ERR_CORRUPT);
     if (rc != GPULZ_OK)
         return rc;
     if (L.version != 1)

@@ -213,11 +213,12 @@ int gpulz_header_read(const uint8_t *src, size_t n, gpulz_layout *L);
  */
 uint64_t gpulz_least_bytes(const gpulz_layout *L);
 
-/* GPULZ_ERR_CORRUPT where a chunk of n bytes, whose table was walked and
- * adds up (gpulz_header_parse), is shorter than gpulz_least_bytes: its
- * blocks are too small for their symbols (gpulz_chunk_info_get,
- * gpulz_block_table_get). */
-int gpulz_blocks_fit(const gpulz_layout *L, size_t n);
+/* status where a chunk of n bytes is shorter than gpulz_least_bytes:
+ * GPULZ_ERR_TRUNCATED where its table was not read (gpulz_decompressed_size),
+ * GPULZ_ERR_CORRUPT where it was walked and adds up (gpulz_chunk_info_get,
+ * gpulz_block_table_get), so that its blocks are too small for their
+ * symbols. */
+int gpulz_blocks_fit(const gpulz_layout *L, size_t n, int status);
 
 /*
  * The header of a chunk of n bytes read into L, and for version 2 its

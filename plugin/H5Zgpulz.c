@@ -267,7 +267,7 @@ static herr_t input_bytes_from_dcpl(H5Z_filter_t id, hid_t dcpl, unsigned chunk_
     const int n = pipeline_ids(dcpl, ids);
     uint64_t total = chunk_bytes;
     if (n < 0)
-        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filters");
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot size what the filters before gpulz hand it");
     for (int i = 0; i < n; i++) {
         const H5Z_filter_t f = ids[i];
         if (f == id)
@@ -323,7 +323,7 @@ static herr_t later_filters_check(H5Z_filter_t id, hid_t dcpl)
     const int n = pipeline_ids(dcpl, ids);
     int seen = 0;
     if (n < 0)
-        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the dataset's filters");
+        PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot check the filters after gpulz");
     for (int i = 0; i < n; i++) {
         const H5Z_filter_t f = ids[i];
         if (f == id)

@@ -174,7 +174,9 @@ def _plan(h5py, dset, selection, dtype, writing):
     # unallocated chunk cannot be told from an allocated one (the C library
     # reads these through H5Dread too: index_faults).  Such reads go
     # through h5py.
-    if not writing and (not hasattr(dset.id, "get_chunk_info_by_coord") or _misreports(dset)):
+    # whether HDF5 can be asked a chunk's entry (its mask, its size)
+    ask_index = hasattr(dset.id, "get_chunk_info_by_coord") and not _misreports(dset)
+    if not writing and not ask_index:
         return None
     # HDF5's single-chunk index, its chunk in HDF5's cache unwritten (after
     # h5py wrote it): H5Dget_chunk_storage_size succeeds without setting the
@@ -209,8 +211,7 @@ def _plan(h5py, dset, selection, dtype, writing):
         return None
     P = _Plan(dset, box, dtype)
     P.optional = bool(flags & h5py.h5z.FLAG_OPTIONAL)
-    # whether HDF5 can be asked a chunk's entry (its mask, its size)
-    P.ask_index = hasattr(dset.id, "get_chunk_info_by_coord") and not _misreports(dset)
+    P.ask_index = ask_index
     if writing:
         P.opts = _codec.cd_values_options(values)
     # a chunk of fill value for edge chunks and unallocated ones, as HDF5
