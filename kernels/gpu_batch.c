@@ -35,6 +35,7 @@
 #include "gpu_context.h"
 #include "gpu_tune.h"
 #include "gpulz_batch.h"
+#include "gpulz_copy.h"
 #include "gpulz_format.h"
 #include "gpulz_parallel.h"
 
@@ -194,7 +195,7 @@ static int stage_in(pipeline *P, size_t i)
         from = P->B->src[i]; /* the caller's, unchanged until the call returns */
         atomic_fetch_add(&in_place_copies, 1);
     } else if (n) {
-        memcpy(s->h_in, P->B->src[i], n);
+        gpulz_copy_bulk(s->h_in, P->B->src[i], n);
     }
     GPULZ_CK(cudaMemcpyAsync(s->d_in, from, n, cudaMemcpyHostToDevice, P->copy));
     GPULZ_CK(cudaEventRecord(s->uploaded, P->copy));
@@ -242,7 +243,7 @@ static int stage_out(pipeline *P, size_t i)
     slot *s = &P->s[i % SLOTS];
     GPULZ_CK(cudaEventSynchronize(s->downloaded));
     if (B->statuses[i] == GPULZ_OK && B->dst_len[i] && !s->out_in_place)
-        memcpy(B->dst[i], s->h_out, B->dst_len[i]);
+        gpulz_copy_bulk(B->dst[i], s->h_out, B->dst_len[i]);
 done:
     return rc;
 }

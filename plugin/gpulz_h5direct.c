@@ -30,6 +30,7 @@
 #endif
 
 #include "H5Zgpulz.h"
+#include "gpulz_copy.h"
 #include "gpulz_grow.h"
 #include "h5_compat.h"
 
@@ -460,7 +461,7 @@ static herr_t mem_copy2d(const mem *M, uint8_t *dst, size_t dpitch, const uint8_
     }
 #endif
     for (size_t r = 0; r < height; r++)
-        memcpy(dst + r * dpitch, src + r * spitch, width);
+        gpulz_copy_bulk(dst + r * dpitch, src + r * spitch, width);
     goto done;
 done:
     return ret_value;
@@ -479,7 +480,7 @@ static herr_t mem_put(const mem *M, uint8_t *dst, const uint8_t *host, size_t n)
         goto done;
     }
 #endif
-    memcpy(dst, host, n);
+    gpulz_copy_bulk(dst, host, n);
     goto done;
 done:
     return ret_value;
@@ -496,7 +497,7 @@ static herr_t mem_get(const mem *M, uint8_t *host, const uint8_t *src, size_t n)
         goto done;
     }
 #endif
-    memcpy(host, src, n);
+    gpulz_copy_bulk(host, src, n);
     goto done;
 done:
     return ret_value;
