@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "codec_pick.h"
@@ -33,6 +34,21 @@
 #include "crafted_chunks.h"
 
 static int quick;
+
+/* Each part's time in the log: under racecheck the parts take minutes, and
+ * the sanitizer's time limit must know which. */
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+#define TIMED(call)                                                                                \
+    do {                                                                                           \
+        const double t0_ = seconds();                                                              \
+        call;                                                                                      \
+        printf("  (%s: %.1f s)\n", #call, seconds() - t0_);                                       \
+    } while (0)
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
 static uint64_t rnd(void)
@@ -852,7 +868,7 @@ static void v2_unranged(uint8_t *src)
     }
     /* racecheck's run: two inputs, a narrow range and a wide one */
     if (quick < 2)
-        v2_wide_models();
+        TIMED(v2_wide_models());
     for (unsigned k = quick >= 2 ? 1 : 0; k < (quick >= 2 ? 3u : 4u); k++) {
         const size_t n = 2 * (5000 + (size_t)(rnd() % 400000)) + k % 2;
         gpulz_gen(k < 2 ? "quant" : "float", src, n, 20 + k);
@@ -966,7 +982,7 @@ static void v2_sampled(uint8_t *src)
         v2_one(src, 2 * m + (size_t)(rnd() % 2), 2, 128, 256u << (rnd() % 4), rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM,
                rnd() % 2 ? GPULZ_MODE_FAST : GPULZ_MODE_AUTO);
     }
-    v2_ranges(src);
+    TIMED(v2_ranges(src));
     gpu_tune_sample_groups(0);
     printf("sampled statistics done, %d failures\n", failures);
 }
@@ -1256,14 +1272,14 @@ static void format2_trials(void)
     }
     gpu_tune_ratio_careful(0);
     CHECK(gpu_tune_ratio_redone() == redone0, "the careful order counted as a fallback");
-    v2_outgrown(src);
+    TIMED(v2_outgrown(src));
     v2_ranges(src);
     v2_wide_models();
-    v2_unranged(src);
-    v2_sampled(src);
+    TIMED(v2_unranged(src));
+    TIMED(v2_sampled(src));
     if (quick < 2)
         v2_picked();
-    v2_ck_trials(src);
+    TIMED(v2_ck_trials(src));
     /* 12 288 pieces for the checksum, more than its grid's warps
      * (GPU_V2_CK_BLOCKS_MOST blocks of 8): each warp sums several (its
      * shared memory is used alike with one, so racecheck's run skips it) */
@@ -1282,7 +1298,7 @@ static void format2_trials(void)
     }
     printf("format 2 trials: %d inputs, modes fast, ratio and auto\n", trials);
 
-    v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick >= 2 ? 12 : quick ? 40 : 400);
+    TIMED(v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick >= 2 ? 12 : quick ? 40 : 400));
     const unsigned long long redone1 = gpu_tune_ratio_redone();
     v2_damage_trials(src, GPULZ_MODE_RATIO, 2, 1024, quick >= 2 ? 16 : quick ? 60 : 600);
     v2_damage_trials(src, GPULZ_MODE_RATIO, 4, 256, quick >= 2 ? 8 : quick ? 30 : 300);
@@ -1433,25 +1449,26 @@ int main(void)
     /* another sequence of inputs than the default one, for longer runs */
     if (getenv("GPULZ_TEST_SEED"))
         rng ^= strtoull(getenv("GPULZ_TEST_SEED"), NULL, 0) * 0x9E3779B97F4A7C15ull;
-    random_trials(quick >= 2 ? 12 : quick ? 40 : 3000);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut by a time limit shows how far it got */
+    TIMED(random_trials(quick >= 2 ? 12 : quick ? 40 : 3000));
     printf("random trials done, %d failures\n", failures);
-    grid_trials();
+    TIMED(grid_trials());
     printf("grid trials done, %d failures\n", failures);
     if (!quick)
-        large_trials();
-    corrupt_trials(quick ? 30 : 1500);
+        TIMED(large_trials());
+    TIMED(corrupt_trials(quick ? 30 : 1500));
     printf("corruption trials done, %d failures\n", failures);
-    crafted_trials();
-    device_trials();
-    device_adaptive();
-    null_stream_order();
-    tail_piece_trials(quick ? 40 : 400);
+    TIMED(crafted_trials());
+    TIMED(device_trials());
+    TIMED(device_adaptive());
+    TIMED(null_stream_order());
+    TIMED(tail_piece_trials(quick ? 40 : 400));
     /* not under compute-sanitizer (the quick runs), which counts the refusal as an error */
     if (!quick)
-        refused_alloc_trial();
-    scan_trials();
-    smaller_device();
-    format2_trials();
+        TIMED(refused_alloc_trial());
+    TIMED(scan_trials());
+    TIMED(smaller_device());
+    TIMED(format2_trials());
     printf("device trials done, %d failures\n", failures);
     if (!quick)
         fork_trial();
