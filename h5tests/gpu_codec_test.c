@@ -8,11 +8,15 @@
  *
  * GPULZ_TEST_QUICK=1 runs a short version for the sanitizer test's
  * memcheck, GPULZ_TEST_QUICK=2 a shorter one for its racecheck (format 2
- * inputs of at most 300 000 bytes, fewer of each kind, every kernel still
+ * inputs of at most 120 000 bytes, fewer of each kind, every kernel still
  * launched), whose tracking of shared memory runs the kernels far slower:
- * 36 format 2 inputs of up to 3 MB took it four minutes on an H200, and
- * with inputs of 300 000 bytes the format 2 trials alone still took more
- * than 100 s there; trimmed so, the whole racecheck run took 191 s.
+ * 36 format 2 inputs of up to 3 MB took it four minutes on an H200.  With
+ * the parts added since, its run took 468 s there (2026-11-30), and the
+ * parts up to v2_sampled's end alone 365 s (v2_sampled 67 s, 41 of them
+ * its own run of v2_ranges; the adaptive device trials 31 s, the grid
+ * 23 s); so the ranges, the sampled inputs, the format 2
+ * trials' inputs and the damaged chunks' cuts are fewer or smaller again.
+ * Each part prints its time.
  */
 #include <cuda_runtime_api.h>
 #include <pthread.h>
@@ -742,7 +746,7 @@ static void v2_damage_trials(uint8_t *src, gpulz_mode mode, unsigned S, unsigned
         bad[at] ^= (uint8_t)(1 + rnd() % 255);
         v2_damaged(bad, len, n);
     }
-    for (size_t cut = 0; cut < len; cut += 1 + len / 37)
+    for (size_t cut = 0; cut < len; cut += 1 + len / (quick >= 2 ? 9 : 37))
         v2_damaged(c, cut, n);
     free(c);
     free(bad);
@@ -794,7 +798,7 @@ static void v2_ranges(uint8_t *src)
     static const unsigned widths[] = {1, 2, 63, 64, 621, 2048, 4095, 4096, 4097, 8191, 8192, 8193, 20000, 65536};
     /* racecheck's run: 1, 64, 4095, 8191 and 20000 (walks at 64 and 8191) */
     for (unsigned w = 0; w < sizeof widths / sizeof *widths; w += quick >= 2 ? 3 : 1) {
-        const size_t m = 1000 + (size_t)(rnd() % 200000);
+        const size_t m = 1000 + (size_t)(rnd() % (quick >= 2 ? 40000 : 200000));
         const unsigned base = rnd() % 2 ? 65536 - widths[w] / 2 : (unsigned)(rnd() % 65536);
         for (size_t i = 0; i < m; i++) {
             const unsigned v = (base + (unsigned)(rnd() % widths[w])) & 0xFFFFu;
@@ -868,7 +872,7 @@ static void v2_unranged(uint8_t *src)
     }
     /* racecheck's run: two inputs, a narrow range and a wide one */
     if (quick < 2)
-        TIMED(v2_wide_models());
+        v2_wide_models();
     for (unsigned k = quick >= 2 ? 1 : 0; k < (quick >= 2 ? 3u : 4u); k++) {
         const size_t n = 2 * (5000 + (size_t)(rnd() % 400000)) + k % 2;
         gpulz_gen(k < 2 ? "quant" : "float", src, n, 20 + k);
@@ -956,7 +960,7 @@ static void v2_sampled(uint8_t *src)
     /* racecheck's run: each kind once */
     for (unsigned r = 0; r < (quick >= 2 ? 4u : 16u); r++) {
         gpu_tune_sample_groups(most[r % 4]);
-        const size_t m = 5000 + (size_t)(rnd() % 300000);
+        const size_t m = 5000 + (size_t)(rnd() % (quick >= 2 ? 60000 : 300000));
         const unsigned kind = r % 4, base = (unsigned)(rnd() % 65536), row = 256u << (rnd() % 5);
         const char *names[] = {"rows", "rare extremes", "wide tail", "drift"};
         for (size_t i = 0; i < m; i++) {
@@ -982,7 +986,7 @@ static void v2_sampled(uint8_t *src)
         v2_one(src, 2 * m + (size_t)(rnd() % 2), 2, 128, 256u << (rnd() % 4), rnd() % 3 ? 0 : GPULZ_FLAG_NO_CHECKSUM,
                rnd() % 2 ? GPULZ_MODE_FAST : GPULZ_MODE_AUTO);
     }
-    TIMED(v2_ranges(src));
+    v2_ranges(src);
     gpu_tune_sample_groups(0);
     printf("sampled statistics done, %d failures\n", failures);
 }
@@ -1242,7 +1246,7 @@ static void format2_trials(void)
     static const gpulz_mode modes[] = {GPULZ_MODE_FAST, GPULZ_MODE_RATIO, GPULZ_MODE_AUTO};
     /* 12: every S in every mode */
     const int trials = quick >= 2 ? 12 : quick ? 36 : 240;
-    const uint32_t most = quick >= 2 ? 300000u : 3u << 20;
+    const uint32_t most = quick >= 2 ? 120000u : 3u << 20;
     uint8_t *src = malloc(3u << 20);
     /* sound ratio chunks decode with their streams at once, never again in
      * the CPU decoder's order (gpu_v2_ratio.c) */
@@ -1273,8 +1277,8 @@ static void format2_trials(void)
     gpu_tune_ratio_careful(0);
     CHECK(gpu_tune_ratio_redone() == redone0, "the careful order counted as a fallback");
     TIMED(v2_outgrown(src));
-    v2_ranges(src);
-    v2_wide_models();
+    TIMED(v2_ranges(src));
+    TIMED(v2_wide_models());
     TIMED(v2_unranged(src));
     TIMED(v2_sampled(src));
     if (quick < 2)
@@ -1300,8 +1304,8 @@ static void format2_trials(void)
 
     TIMED(v2_damage_trials(src, GPULZ_MODE_FAST, 2, 1024, quick >= 2 ? 12 : quick ? 40 : 400));
     const unsigned long long redone1 = gpu_tune_ratio_redone();
-    v2_damage_trials(src, GPULZ_MODE_RATIO, 2, 1024, quick >= 2 ? 16 : quick ? 60 : 600);
-    v2_damage_trials(src, GPULZ_MODE_RATIO, 4, 256, quick >= 2 ? 8 : quick ? 30 : 300);
+    TIMED(v2_damage_trials(src, GPULZ_MODE_RATIO, 2, 1024, quick >= 2 ? 16 : quick ? 60 : 600));
+    TIMED(v2_damage_trials(src, GPULZ_MODE_RATIO, 4, 256, quick >= 2 ? 8 : quick ? 30 : 300));
     CHECK(gpu_tune_ratio_redone() > redone1, "no damaged ratio chunk fell back to the CPU's order");
     printf("format 2 damaged chunks done, %d failures\n", failures);
 
