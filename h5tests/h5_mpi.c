@@ -415,6 +415,61 @@ static size_t direct_collective(hid_t file)
     } while (0)
 
 /*
+ * A rank that fails before HDF5's collective call must not leave the others
+ * waiting in it for ever: the last rank passes a selection that is no
+ * dataspace (its plan fails), the others their bands, with a collective
+ * transfer.  Every rank's gpulz_h5_write_direct, then _read_direct, must come
+ * back failing, the others saying that another rank failed, and the dataset
+ * must hold what the write before them wrote.  Before the ranks agreed, the
+ * others waited in H5Dwrite and the job hung (h5_mpi.sh's time limit).
+ */
+static size_t direct_rank_fails(hid_t file)
+{
+    const dataset_spec d = {"direct_rank_fails", H5T_NATIVE_UINT16, 2, 20, 300, {16, 128}};
+    const unsigned defaults[5] = {0, 0, 0, 0, 0};
+    const int failing = nranks - 1;
+    hsize_t dims[2] = {d.rows_per_rank * (hsize_t)nranks, d.cols};
+    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(&d, defaults);
+    hid_t dset = H5Dcreate2(file, d.name, d.type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(dset >= 0);
+    hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
+    void *buf = band_values(&d, rank);
+    const hsize_t row0 = (hsize_t)rank * d.rows_per_rank;
+    hid_t fs = rows_selected(&d, dset, row0, d.rows_per_rank);
+    CHECKF(gpulz_h5_write_direct(dset, d.type, fs, dxpl, buf, NULL) >= 0, "the first write");
+    /* the second write's values differ: a rank that wrote them would show */
+    size_t n = (size_t)(d.rows_per_rank * d.cols);
+    uint16_t *other = malloc(n * d.size);
+    CHECK(other);
+    for (size_t i = 0; i < n; i++)
+        other[i] = (uint16_t)(((const uint16_t *)buf)[i] ^ 0x5A5A);
+    const hid_t sel = rank == failing ? dcpl : fs; /* a property list, not a dataspace */
+    herr_t st;
+    EXPECT_FAIL(gpulz_h5_write_direct(dset, d.type, sel, dxpl, other, NULL), st);
+    CHECKF(st < 0, "write: rank %d's call succeeded though rank %d failed", rank, failing);
+    if (rank != failing)
+        CHECKF(strstr(h5u_error_text(), "another rank failed before the collective write") != NULL,
+               "write: no word of the other rank's failure on the stack:\n%s", h5u_error_text());
+    EXPECT_FAIL(gpulz_h5_read_direct(dset, d.type, sel, dxpl, other, NULL), st);
+    CHECKF(st < 0, "read: rank %d's call succeeded though rank %d failed", rank, failing);
+    if (rank != failing)
+        CHECKF(strstr(h5u_error_text(), "another rank failed before the collective read") != NULL,
+               "read: no word of the other rank's failure on the stack:\n%s", h5u_error_text());
+    /* what the first write stored, and nothing of the second */
+    memset(other, 0, n * d.size);
+    CHECKF(gpulz_h5_read_direct(dset, d.type, fs, dxpl, other, NULL) >= 0, "the read after");
+    size_t bad = mismatches(&d, other, row0, d.rows_per_rank, "read after a rank failed");
+    free(other);
+    free(buf);
+    H5Sclose(fs);
+    H5Pclose(dxpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
+/*
  * Failures: all ranks must see them, with the reason, and come back (a rank
  * left waiting in a collective call would hang the job: the runner's time
  * limit catches that).
@@ -511,6 +566,7 @@ int main(int argc, char **argv)
     CHECKF(file >= 0, "create %s", direct_path);
     bad += direct_in_parallel(file);
     bad += direct_collective(file);
+    bad += direct_rank_fails(file);
     CHECK(H5Fclose(file) >= 0);
     H5Pclose(fapl);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -102,18 +102,28 @@ static long long chunk_run(const plan *P, const chunk_at *c)
     return (long long)(at * P->esize);
 }
 
+/* HDF5 clears its error stack on entry to most API calls, closes among
+ * them: what a failure pushed is set aside around the closes after it. */
+static hid_t errors_aside(void)
+{
+    return H5Eget_num(H5E_DEFAULT) > 0 ? H5Eget_current_stack() : -1;
+}
+
+static void errors_back(hid_t errors)
+{
+    if (errors >= 0)
+        H5Eset_current_stack(errors);
+}
+
 static void plan_close(plan *P)
 {
-    /* HDF5 clears its error stack on entry to most API calls, the closes
-     * here among them: what a failure pushed is set aside around them */
-    hid_t errors = H5Eget_num(H5E_DEFAULT) > 0 ? H5Eget_current_stack() : -1;
+    const hid_t errors = errors_aside();
     if (P->dcpl >= 0)
         H5Pclose(P->dcpl);
     if (P->type >= 0)
         H5Tclose(P->type);
     free(P->fill);
-    if (errors >= 0)
-        H5Eset_current_stack(errors);
+    errors_back(errors);
 }
 
 /* A chunk of fill value for edge chunks and unallocated ones, as HDF5 makes
@@ -167,13 +177,60 @@ static int all_ranks_call(hid_t dset, hid_t dxpl, int writing)
         H5Pget_dxpl_mpio(dxpl == H5P_DEFAULT ? H5P_DATASET_XFER_DEFAULT : dxpl, &xfer) < 0)
         PUSH_AND_GOTO(H5E_PLIST, H5E_CANTGET, -1, "gpulz: cannot get the transfer mode");
     ret_value = writing || xfer == H5FD_MPIO_COLLECTIVE;
-done:
+done:;
+    const hid_t errors = errors_aside();
     if (fapl >= 0)
         H5Pclose(fapl);
     if (file >= 0)
         H5Fclose(file);
+    errors_back(errors);
 #else
     (void)dset, (void)dxpl, (void)writing; /* a serial HDF5 opens no file with MPI-IO */
+#endif
+    return ret_value;
+}
+
+/*
+ * In a call every rank makes (all_ranks_call), just before HDF5's collective
+ * call: whether every rank is ready for it, ok being this rank's answer.  0
+ * when all are; else -1, with the reason on the stack of each rank that was
+ * ready (a rank that was not has its own).  A rank that fails before the
+ * collective call (a staging allocation, a copy from the device, a plan
+ * that fails on that rank alone) answers here instead of leaving the others
+ * in that call for ever.  Itself collective: every rank of the file's
+ * communicator calls it once per such call.
+ */
+static herr_t ranks_agree(hid_t dset, int ok, int writing)
+{
+    herr_t ret_value = ok ? 0 : -1;
+#ifdef H5_HAVE_PARALLEL
+    hid_t file = -1, fapl = -1;
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Info info = MPI_INFO_NULL;
+    int all = ok != 0;
+    /* the communicator's copy (MPI_Comm_dup, collective too) */
+    if ((file = H5Iget_file_id(dset)) < 0 || (fapl = H5Fget_access_plist(file)) < 0 ||
+        H5Pget_fapl_mpio(fapl, &comm, &info) < 0)
+        PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's MPI communicator");
+    if (MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_MPI, -1, "gpulz: the ranks could not tell each other they were ready");
+    if (ok && !all)
+        PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
+                      "gpulz: another rank failed before the collective %s: no rank %s", writing ? "write" : "read",
+                      writing ? "wrote" : "read");
+done:;
+    const hid_t errors = errors_aside();
+    if (comm != MPI_COMM_NULL)
+        MPI_Comm_free(&comm);
+    if (info != MPI_INFO_NULL)
+        MPI_Info_free(&info);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (file >= 0)
+        H5Fclose(file);
+    errors_back(errors);
+#else
+    (void)dset, (void)writing; /* no other rank to tell */
 #endif
     return ret_value;
 }
@@ -245,9 +302,11 @@ static herr_t index_faults(hid_t dset, int rank, int *misreports, int *single)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's chunk index");
     *misreports = rank > 1 && idx == H5D_CHUNK_IDX_EARRAY && maxdims[0] != H5S_UNLIMITED;
     *single = idx == H5D_CHUNK_IDX_SINGLE;
-done:
+done:;
+    const hid_t errors = errors_aside();
     if (space >= 0)
         H5Sclose(space);
+    errors_back(errors);
     return ret_value;
 }
 
@@ -263,13 +322,15 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, hid_
     size_t ncd = 8;
     *P = (plan){.dset = dset, .dcpl = -1, .type = -1};
     gpulz_params_init(&P->p);
+    /* first: a call every rank makes must answer ranks_agree whatever fails
+     * after this */
+    if ((P->all_ranks = all_ranks_call(dset, dxpl, writing)) < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot tell the file's driver");
     space = file_space == H5S_ALL ? H5Dget_space(dset) : H5Scopy(file_space);
     if (space < 0 || (P->npoints = H5Sget_select_npoints(space)) < 0)
         PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTGET, -1, "gpulz: cannot get the selection");
     if ((P->dcpl = H5Dget_create_plist(dset)) < 0 || (P->type = H5Dget_type(dset)) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the dataset's properties");
-    if ((P->all_ranks = all_ranks_call(dset, dxpl, writing)) < 0)
-        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot tell the file's driver");
     if (P->npoints == 0 || H5Pget_layout(P->dcpl) != H5D_CHUNKED || P->all_ranks)
         ret_value = 0;
     /* gpulz alone in the pipeline, so that the stored chunk is gpulz's output */
@@ -389,11 +450,13 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, hid_
         PUSH_AND_GOTO(H5E_PLINE, H5E_BADVALUE, -1, "gpulz: bad environment setting");
     if (plan_fill(P, writing) < 0)
         ret_value = -1;
-done:
+done:;
+    const hid_t errors = errors_aside();
     if (space >= 0)
         H5Sclose(space);
     if (now >= 0)
         H5Sclose(now);
+    errors_back(errors);
     return ret_value;
 }
 
@@ -902,11 +965,13 @@ static herr_t write_through_filter(const plan *P, hid_t dxpl, const chunk_at *c,
         PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTSELECT, -1, "gpulz: cannot select a chunk");
     if (H5Dwrite(P->dset, P->type, mem_space, file_space, dxpl, raw) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_WRITEERROR, -1, "gpulz: cannot write a chunk through HDF5");
-done:
+done:;
+    const hid_t errors = errors_aside();
     if (mem_space >= 0)
         H5Sclose(mem_space);
     if (file_space >= 0)
         H5Sclose(file_space);
+    errors_back(errors);
     return ret_value;
 }
 
@@ -1301,26 +1366,32 @@ done:
 /* ---- the calls ---------------------------------------------------------------- */
 
 /* HDF5's own path: the selection's points in order from or into buf.  An
- * empty selection makes no call, unless every rank must make it. */
+ * empty selection makes no call, unless every rank must make it; then the
+ * ranks first agree that each is ready. */
 static herr_t through_hdf5(int writing, hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl,
                            hssize_t npoints, int all_ranks, void *buf)
 {
     herr_t ret_value = 0;
     hid_t mem_space = H5S_ALL;
+    hsize_t n = (hsize_t)npoints;
     if (npoints == 0 && !all_ranks)
         goto done;
-    if (file_space != H5S_ALL) {
-        hsize_t n = (hsize_t)npoints;
-        if ((mem_space = H5Screate_simple(1, &n, NULL)) < 0)
-            PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTCREATE, -1, "gpulz: cannot make the memory dataspace");
-    }
+    const int made = file_space == H5S_ALL || (mem_space = H5Screate_simple(1, &n, NULL)) >= 0;
+    const int ready = all_ranks ? ranks_agree(dset, made, writing) == 0 : made;
+    if (!made)
+        PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTCREATE, -1, "gpulz: cannot make the memory dataspace");
+    if (!ready)
+        PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1, "gpulz: %s through HDF5 failed",
+                      writing ? "writing" : "reading");
     if (writing ? H5Dwrite(dset, mem_type, mem_space, file_space, dxpl, buf) < 0
                 : H5Dread(dset, mem_type, mem_space, file_space, dxpl, buf) < 0)
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
                       "gpulz: %s through HDF5 failed", writing ? "writing" : "reading");
-done:
-    if (mem_space != H5S_ALL)
+done:;
+    const hid_t errors = errors_aside();
+    if (mem_space != H5S_ALL && mem_space >= 0)
         H5Sclose(mem_space);
+    errors_back(errors);
     return ret_value;
 }
 
@@ -1342,6 +1413,9 @@ static herr_t host_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_sp
     else
         ret_value = read_chunks(&M, &P, dxpl, buf);
 done:
+    /* the other ranks wait in through_hdf5's agreement for this one's answer */
+    if (how < 0 && P.all_ranks == 1)
+        (void)ranks_agree(dset, 0, writing);
     plan_close(&P);
     return ret_value;
 }
@@ -1368,6 +1442,9 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
     plan P;
     uint8_t *host = NULL;
     int how = plan_make(&P, dset, mem_type, file_space, dxpl, writing);
+    /* a call every rank makes owes the others an answer until host_direct,
+     * which gives it, runs */
+    int answer_owed = P.all_ranks == 1;
     if (direct)
         *direct = 0;
     if (how < 0)
@@ -1390,6 +1467,7 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
     if (bytes && mem_get(&M, host, d_buf, bytes) < 0)
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
                       "gpulz: cannot fetch the device buffer");
+    answer_owed = 0;
     if (host_direct(writing, dset, mem_type, file_space, dxpl, host, direct) < 0)
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
                       "gpulz: %s through host memory failed", writing ? "writing" : "reading");
@@ -1400,6 +1478,8 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
     PUSH_AND_GOTO(H5E_DATASET, H5E_UNSUPPORTED, -1, "gpulz: this libh5gpulz was built without CUDA");
 #endif
 done:
+    if (answer_owed && ret_value < 0)
+        (void)ranks_agree(dset, 0, writing);
     free(host);
     plan_close(&P);
     return ret_value;
