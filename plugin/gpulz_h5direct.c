@@ -162,14 +162,28 @@ done:
  * a rank whose selection sent it to H5Dread would wait for ranks that took
  * the chunk path; with an empty selection, for a rank that called nothing.
  */
+#ifdef H5_HAVE_PARALLEL
+/* The access property list of dset's file, or -1. */
+static hid_t file_access(hid_t dset)
+{
+    const hid_t file = H5Iget_file_id(dset);
+    if (file < 0)
+        return -1;
+    const hid_t fapl = H5Fget_access_plist(file);
+    const hid_t errors = errors_aside();
+    H5Fclose(file);
+    errors_back(errors);
+    return fapl;
+}
+#endif
+
 static int all_ranks_call(hid_t dset, hid_t dxpl, int writing)
 {
     int ret_value = 0;
 #ifdef H5_HAVE_PARALLEL
-    hid_t file = -1, fapl = -1, driver;
+    hid_t fapl = -1, driver;
     H5FD_mpio_xfer_t xfer = H5FD_MPIO_INDEPENDENT;
-    if ((file = H5Iget_file_id(dset)) < 0 || (fapl = H5Fget_access_plist(file)) < 0 ||
-        (driver = H5Pget_driver(fapl)) < 0)
+    if ((fapl = file_access(dset)) < 0 || (driver = H5Pget_driver(fapl)) < 0)
         PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's driver");
     if (driver != H5FD_MPIO)
         goto done;
@@ -181,8 +195,6 @@ done:;
     const hid_t errors = errors_aside();
     if (fapl >= 0)
         H5Pclose(fapl);
-    if (file >= 0)
-        H5Fclose(file);
     errors_back(errors);
 #else
     (void)dset, (void)dxpl, (void)writing; /* a serial HDF5 opens no file with MPI-IO */
@@ -204,13 +216,12 @@ static herr_t ranks_agree(hid_t dset, int ok, int writing)
 {
     herr_t ret_value = ok ? 0 : -1;
 #ifdef H5_HAVE_PARALLEL
-    hid_t file = -1, fapl = -1;
+    hid_t fapl = -1;
     MPI_Comm comm = MPI_COMM_NULL;
     MPI_Info info = MPI_INFO_NULL;
     int all = ok != 0;
     /* the communicator's copy (MPI_Comm_dup, collective too) */
-    if ((file = H5Iget_file_id(dset)) < 0 || (fapl = H5Fget_access_plist(file)) < 0 ||
-        H5Pget_fapl_mpio(fapl, &comm, &info) < 0)
+    if ((fapl = file_access(dset)) < 0 || H5Pget_fapl_mpio(fapl, &comm, &info) < 0)
         PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's MPI communicator");
     if (MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
         PUSH_AND_GOTO(H5E_DATASET, H5E_MPI, -1, "gpulz: the ranks could not tell each other they were ready");
@@ -226,8 +237,6 @@ done:;
         MPI_Info_free(&info);
     if (fapl >= 0)
         H5Pclose(fapl);
-    if (file >= 0)
-        H5Fclose(file);
     errors_back(errors);
 #else
     (void)dset, (void)writing; /* no other rank to tell */
