@@ -18,7 +18,6 @@ so that the stored chunks are the filter's bytes.  Files written here read throu
 and files the filter wrote read here.  What the chunk path cannot do
 exactly goes through h5py's own dset[...] instead.
 """
-import contextlib
 import ctypes
 import math
 
@@ -489,6 +488,39 @@ def _selection_shape(P):
     return tuple(b for b, k in zip(P.block, P.keep) if k)
 
 
+def _write_collective(dset, index, data, arr, device, threads, backend):
+    """write_direct in a file open with MPI-IO: dset[index] = arr under
+    dset.collective, which every rank makes.  The ranks first agree that each
+    is ready, as gpulz_h5_write_direct does: a rank that fails before h5py's
+    collective write (bad arguments, a CUDA array it cannot bring to the
+    host) raises its error, and every other rank raises too, instead of
+    waiting in that write for ever."""
+    from mpi4py import MPI
+    failure = None
+    try:
+        _codec.make_params(_codec.encoder_options(), 1, threads, backend)
+        if device:
+            import cupy
+            _codec._after_producer(data)
+            arr = cupy.asnumpy(arr)
+    except Exception as e:  # every rank must reach the agreement below
+        failure = e
+    comm, info = dset.file.id.get_access_plist().get_fapl_mpio()
+    try:
+        ready = comm.allreduce(failure is None, op=MPI.LAND)
+    finally:
+        comm.Free()
+        if info != MPI.INFO_NULL:
+            info.Free()
+    if failure is not None:
+        raise failure
+    if not ready:
+        raise RuntimeError("gpulz: another rank failed before the collective write: no rank wrote")
+    with dset.collective:
+        dset[index] = arr
+    return False
+
+
 def _file_is_mpi(dset):
     """Whether dset's file is open with MPI-IO (h5py's driver "mpio").
     There write_direct_chunk from one rank changes the chunk index and
@@ -536,7 +568,8 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
     CUDA array.  In a file open with MPI-IO (driver "mpio") the chunk path
     is never taken for writes, as in gpulz_h5_write_direct: the call is
     dset[selection] = data under dset.collective, so every rank must make
-    it (docs/usage.md section 9).
+    it (docs/usage.md section 9); where one rank fails before that write,
+    every rank raises (the others RuntimeError) and no rank writes.
 
     Returns True where the chunk path was taken, False where h5py did the
     write.  Chunks written before a failure stay written.
@@ -549,17 +582,16 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
         arr = cupy.asarray(data)
     else:
         arr = data = numpy.asarray(data)
+    if _file_is_mpi(dset):
+        return _write_collective(dset, index, data, arr, device, threads, backend)
     # bad arguments are refused before any work
     _codec.make_params(_codec.encoder_options(), 1, threads, backend)
-    mpi = _file_is_mpi(dset)
-    P = None if mpi else _plan(h5py, dset, selection, arr.dtype, True)
+    P = _plan(h5py, dset, selection, arr.dtype, True)
     if P is None or _selection_shape(P) != tuple(arr.shape):
         if device:
             _codec._after_producer(data)
             arr = cupy.asnumpy(arr)
-        # a filtered dataset is written collectively: every rank calls
-        with dset.collective if mpi else contextlib.nullcontext():
-            dset[index] = arr
+        dset[index] = arr
         return False
     p = _codec.make_params(P.opts, P.opts["symbol_size"], threads, backend)
     if device and _device_usable():
