@@ -14,8 +14,8 @@
  * the parts added since, its run took 468 s there (2026-11-30), and the
  * parts up to v2_sampled's end alone 365 s (v2_sampled 67 s, 41 of them
  * its own run of v2_ranges; the adaptive device trials 31 s, the grid
- * 23 s); so the ranges, the sampled inputs, the format 2
- * trials' inputs and the damaged chunks' cuts are fewer or smaller again.
+ * 23 s); so the ranges, the sampled inputs and the format 2
+ * trials' inputs are smaller again.
  * Each part prints its time.
  */
 #include <cuda_runtime_api.h>
@@ -746,7 +746,7 @@ static void v2_damage_trials(uint8_t *src, gpulz_mode mode, unsigned S, unsigned
         bad[at] ^= (uint8_t)(1 + rnd() % 255);
         v2_damaged(bad, len, n);
     }
-    for (size_t cut = 0; cut < len; cut += 1 + len / (quick >= 2 ? 9 : 37))
+    for (size_t cut = 0; cut < len; cut += 1 + len / 37)
         v2_damaged(c, cut, n);
     free(c);
     free(bad);
