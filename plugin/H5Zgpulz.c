@@ -200,9 +200,11 @@ static herr_t symbol_size_from_type(hid_t type, unsigned *S)
     if (cls == H5T_STRING)
         size = 1;
     *S = size % 8 == 0 ? 8 : size % 4 == 0 ? 4 : size % 2 == 0 ? 2 : 1;
-done:
+done:;
+    const hid_t errors = errors_aside();
     if (base >= 0)
         H5Tclose(base);
+    errors_back(errors);
     return ret_value;
 }
 

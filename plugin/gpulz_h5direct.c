@@ -102,19 +102,6 @@ static long long chunk_run(const plan *P, const chunk_at *c)
     return (long long)(at * P->esize);
 }
 
-/* HDF5 clears its error stack on entry to most API calls, closes among
- * them: what a failure pushed is set aside around the closes after it. */
-static hid_t errors_aside(void)
-{
-    return H5Eget_num(H5E_DEFAULT) > 0 ? H5Eget_current_stack() : -1;
-}
-
-static void errors_back(hid_t errors)
-{
-    if (errors >= 0)
-        H5Eset_current_stack(errors);
-}
-
 static void plan_close(plan *P)
 {
     const hid_t errors = errors_aside();
