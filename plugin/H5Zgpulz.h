@@ -7,6 +7,11 @@
 #define H5ZGPULZ_H
 
 #include <hdf5.h>
+#ifdef GPULZ_H5_DYNAMIC
+/* the plugin module: the inline functions below call HDF5 through the
+ * loader's table too, so its macros come before them */
+#include "h5_dynamic.h"
+#endif
 
 #include "gpulz.h"
 #include "gpulz_h5filter.h"
