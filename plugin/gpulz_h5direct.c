@@ -203,6 +203,9 @@ static herr_t ranks_agree(hid_t dset, int ok, int writing)
 {
     herr_t ret_value = ok ? 0 : -1;
 #ifdef H5_HAVE_PARALLEL
+    /* a rank that was not ready has its reason on the stack, and each HDF5
+     * call below clears it: set aside till the end */
+    const hid_t reason = ok ? -1 : errors_aside();
     hid_t fapl = -1;
     MPI_Comm comm = MPI_COMM_NULL;
     MPI_Info info = MPI_INFO_NULL;
@@ -217,7 +220,9 @@ static herr_t ranks_agree(hid_t dset, int ok, int writing)
                       "gpulz: another rank failed before the collective %s: no rank %s", writing ? "write" : "read",
                       writing ? "wrote" : "read");
 done:;
-    const hid_t errors = errors_aside();
+    /* a rank that was ready keeps what failed here; one that was not, its
+     * own reason (this call fails there anyway) */
+    const hid_t errors = ok ? errors_aside() : reason;
     if (comm != MPI_COMM_NULL)
         MPI_Comm_free(&comm);
     if (info != MPI_INFO_NULL)
