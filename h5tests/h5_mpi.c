@@ -346,6 +346,40 @@ static hid_t rows_selected(const dataset_spec *d, hid_t dset, hsize_t row0, hsiz
 }
 
 /*
+ * Independent reads are a rank's own: rank 0 alone reads its band of the
+ * dataset direct_in_parallel wrote, with gpulz_h5_read_direct and the
+ * default transfer, then an independent one, the others reading nothing.
+ * Before, each call asked the file for its access list to learn its driver,
+ * and with MPI-IO that duplicates the file's communicator, a collective
+ * call: rank 0 waited for the others in it for ever (3 ranks).
+ */
+static size_t direct_read_alone(hid_t file)
+{
+    const dataset_spec d = {"direct", H5T_NATIVE_UINT16, 2, 32, 600, {16, 300}};
+    hid_t dset = H5Dopen2(file, d.name, H5P_DEFAULT);
+    CHECK(dset >= 0);
+    size_t bad = 0;
+    if (rank == 0) {
+        hid_t dxpl = transfer(H5FD_MPIO_INDEPENDENT), fs = rows_selected(&d, dset, 0, d.rows_per_rank);
+        void *got = calloc((size_t)(d.rows_per_rank * d.cols), d.size);
+        CHECK(got);
+        const hid_t how[2] = {H5P_DEFAULT, dxpl};
+        for (int i = 0; i < 2; i++) {
+            int direct = -1;
+            memset(got, 0, (size_t)(d.rows_per_rank * d.cols) * d.size);
+            CHECKF(gpulz_h5_read_direct(dset, d.type, fs, how[i], got, &direct) >= 0, "read alone %d", i);
+            CHECKF(direct == 1, "read alone %d: not by the chunk path", i);
+            bad += mismatches(&d, got, 0, d.rows_per_rank, "independent read by one rank");
+        }
+        free(got);
+        H5Sclose(fs);
+        H5Pclose(dxpl);
+    }
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
+/*
  * gpulz_h5_write_direct and _read_direct with a collective transfer, where
  * some ranks select nothing and others select whole chunks or not: every
  * rank must make HDF5's collective call, an empty selection's too, or the
@@ -571,6 +605,7 @@ int main(int argc, char **argv)
     file = H5Fcreate(direct_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     CHECKF(file >= 0, "create %s", direct_path);
     bad += direct_in_parallel(file);
+    bad += direct_read_alone(file);
     bad += direct_collective(file);
     bad += direct_rank_fails(file);
     CHECK(H5Fclose(file) >= 0);

@@ -150,7 +150,9 @@ done:
  * the chunk path; with an empty selection, for a rank that called nothing.
  */
 #ifdef H5_HAVE_PARALLEL
-/* The access property list of dset's file, or -1. */
+/* The access property list of dset's file, or -1.  With MPI-IO a
+ * collective call: HDF5 duplicates the file's communicator for the list
+ * (MPI_Comm_dup), so only a call every rank makes may ask. */
 static hid_t file_access(hid_t dset)
 {
     const hid_t file = H5Iget_file_id(dset);
@@ -170,14 +172,17 @@ static int all_ranks_call(hid_t dset, hid_t dxpl, int writing)
 #ifdef H5_HAVE_PARALLEL
     hid_t fapl = -1, driver;
     H5FD_mpio_xfer_t xfer = H5FD_MPIO_INDEPENDENT;
-    if ((fapl = file_access(dset)) < 0 || (driver = H5Pget_driver(fapl)) < 0)
-        PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's driver");
-    if (driver != H5FD_MPIO)
-        goto done;
+    /* the transfer first: an independent read is the rank's own, which
+     * file_access, collective with MPI-IO, must not be part of (a rank
+     * reading alone waited in it for the others for ever) */
     if (!writing &&
         H5Pget_dxpl_mpio(dxpl == H5P_DEFAULT ? H5P_DATASET_XFER_DEFAULT : dxpl, &xfer) < 0)
         PUSH_AND_GOTO(H5E_PLIST, H5E_CANTGET, -1, "gpulz: cannot get the transfer mode");
-    ret_value = writing || xfer == H5FD_MPIO_COLLECTIVE;
+    if (!writing && xfer != H5FD_MPIO_COLLECTIVE)
+        goto done;
+    if ((fapl = file_access(dset)) < 0 || (driver = H5Pget_driver(fapl)) < 0)
+        PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's driver");
+    ret_value = driver == H5FD_MPIO;
 done:;
     const hid_t errors = errors_aside();
     if (fapl >= 0)
