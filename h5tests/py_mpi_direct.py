@@ -3,10 +3,10 @@
 driver "mpio"): every rank writes its own band of whole chunks of one
 dataset; the write must not take the chunk path (write_direct_chunk from one
 rank leaves the other ranks' chunks wrong) and must store every rank's rows.
-A second write in which the last rank's arguments are refused must raise on
-every rank, the others saying that another rank failed, and write nothing:
-before the ranks agreed, the others waited in h5py's collective write for
-ever.  Each rank then reads its band back with read_direct, and rank 0 reads
+Writes in which the last rank's arguments are refused (by gpulz, by numpy,
+by h5py) must raise on every rank, the others saying that another rank
+failed, and write nothing: before the ranks agreed, the others waited in
+h5py's collective write, or in the agreement, for ever.  Each rank then reads its band back with read_direct, and rank 0 reads
 the whole file serially.  Usage: mpiexec -n N python py_mpi_direct.py FILE"""
 import sys
 
@@ -34,20 +34,27 @@ with h5py.File(path, "w", driver="mpio", comm=comm) as f:
     if took:
         print("rank %d: write_direct took its chunk path in a file open with MPI-IO" % rank)
         failed = 1
-    # other values, which must not reach the file
+    # other values, which must not reach the file; the last rank's arguments
+    # refused by gpulz (threads), by numpy (ragged rows) or by h5py (rows
+    # that do not fill the selection)
     other = band(rank) ^ np.uint16(0x5A5A)
-    try:
-        gpulz.write_direct(d, other, np.s_[rank * rows:(rank + 1) * rows, :], threads=-1 if rank == n - 1 else 0)
-        print("rank %d: a write in which rank %d failed succeeded" % (rank, n - 1))
-        failed = 1
-    except ValueError as e:
+    refusals = (("threads -1", other, -1), ("ragged data", [[1, 2], [3]], 0),
+                ("half the rows", other[:rows // 2], 0))
+    for what, data, threads in refusals:
         if rank != n - 1:
-            print("rank %d: ValueError where another rank failed: %s" % (rank, e))
+            data, threads = other, 0
+        try:
+            gpulz.write_direct(d, data, np.s_[rank * rows:(rank + 1) * rows, :], threads=threads)
+            print("rank %d: a write in which rank %d failed (%s) succeeded" % (rank, n - 1, what))
             failed = 1
-    except RuntimeError as e:
-        if rank == n - 1 or "another rank failed" not in str(e):
-            print("rank %d: %s" % (rank, e))
-            failed = 1
+        except RuntimeError as e:
+            if rank == n - 1 or "another rank failed" not in str(e):
+                print("rank %d (%s): %s" % (rank, what, e))
+                failed = 1
+        except Exception as e:
+            if rank != n - 1:
+                print("rank %d: %r where another rank failed (%s)" % (rank, e, what))
+                failed = 1
 with h5py.File(path, "r", driver="mpio", comm=comm) as f:
     out = np.zeros((rows, cols), np.uint16)
     gpulz.read_direct(f["x"], out, np.s_[rank * rows:(rank + 1) * rows, :])

@@ -488,21 +488,34 @@ def _selection_shape(P):
     return tuple(b for b, k in zip(P.block, P.keep) if k)
 
 
-def _write_collective(dset, index, data, arr, device, threads, backend):
-    """write_direct in a file open with MPI-IO: dset[index] = arr under
+def _write_collective(dset, index, data, threads, backend):
+    """write_direct in a file open with MPI-IO: dset[index] = data under
     dset.collective, which every rank makes.  The ranks first agree that each
     is ready, as gpulz_h5_write_direct does: a rank that fails before h5py's
-    collective write (bad arguments, a CUDA array it cannot bring to the
-    host) raises its error, and every other rank raises too, instead of
-    waiting in that write for ever."""
+    collective write (bad arguments, data numpy cannot take, a CUDA array it
+    cannot bring to the host, a selection or shape h5py refuses) raises its
+    error, and every other rank raises too, instead of waiting in that write
+    for ever."""
     from mpi4py import MPI
     failure = None
     try:
         _codec.make_params(_codec.encoder_options(), 1, threads, backend)
-        if device:
+        if _codec._is_device(data):
             import cupy
+            arr = cupy.asarray(data)
             _codec._after_producer(data)
             arr = cupy.asnumpy(arr)
+        else:
+            arr = numpy.asarray(data)
+        # what h5py refuses before its write, asked here: a selection it
+        # cannot make, data that does not broadcast to it (a scalar always
+        # does; an array dtype's or a field's shape h5py works out itself)
+        names = index if isinstance(index, tuple) else (index,)
+        if dset.dtype.subdtype is None and arr.shape != () and not any(isinstance(x, str) for x in names):
+            from h5py._hl import selections
+            sel = selections.select(dset.shape, index, dataset=dset)
+            if sel.nselect:
+                sel.expand_shape(arr.shape)
     except Exception as e:  # every rank must reach the agreement below
         failure = e
     comm, info = dset.file.id.get_access_plist().get_fapl_mpio()
@@ -576,14 +589,15 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
     """
     import h5py
     index = Ellipsis if selection is None else selection
+    # before anything a rank alone may refuse: the ranks agree there
+    if _file_is_mpi(dset):
+        return _write_collective(dset, index, data, threads, backend)
     device = _codec._is_device(data)
     if device:
         import cupy
         arr = cupy.asarray(data)
     else:
         arr = data = numpy.asarray(data)
-    if _file_is_mpi(dset):
-        return _write_collective(dset, index, data, arr, device, threads, backend)
     # bad arguments are refused before any work
     _codec.make_params(_codec.encoder_options(), 1, threads, backend)
     P = _plan(h5py, dset, selection, arr.dtype, True)
