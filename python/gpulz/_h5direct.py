@@ -488,6 +488,18 @@ def _selection_shape(P):
     return tuple(b for b, k in zip(P.block, P.keep) if k)
 
 
+def _h5py_select():
+    """h5py's selection maker (h5py._hl.selections.select, which
+    Dataset.__setitem__ uses), or None where this h5py has none: it is not
+    h5py's public API, so its absence only leaves h5py's own refusals to
+    h5py's write, where one rank's refusal leaves the others waiting."""
+    try:
+        from h5py._hl import selections
+        return selections.select if hasattr(selections.Selection, "expand_shape") else None
+    except (ImportError, AttributeError):
+        return None
+
+
 def _write_collective(dset, index, data, threads, backend):
     """write_direct in a file open with MPI-IO: dset[index] = data under
     dset.collective, which every rank makes.  The ranks first agree that each
@@ -511,9 +523,10 @@ def _write_collective(dset, index, data, threads, backend):
         # cannot make, data that does not broadcast to it (a scalar always
         # does; an array dtype's or a field's shape h5py works out itself)
         names = index if isinstance(index, tuple) else (index,)
-        if dset.dtype.subdtype is None and arr.shape != () and not any(isinstance(x, str) for x in names):
-            from h5py._hl import selections
-            sel = selections.select(dset.shape, index, dataset=dset)
+        select = _h5py_select()
+        if (select is not None and dset.dtype.subdtype is None and arr.shape != ()
+                and not any(isinstance(x, str) for x in names)):
+            sel = select(dset.shape, index, dataset=dset)
             if sel.nselect:
                 sel.expand_shape(arr.shape)
     except Exception as e:  # every rank must reach the agreement below
