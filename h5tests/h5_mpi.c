@@ -174,14 +174,23 @@ static hid_t create_dcpl(const dataset_spec *d, const unsigned cd[5])
     return dcpl;
 }
 
-/* Every rank writes its band, collectively. */
-static void write_dataset(hid_t file, const dataset_spec *d)
+/* d's dataset, a band of rows for each rank, with gpulz's defaults. */
+static hid_t banded_dataset(hid_t file, const dataset_spec *d)
 {
     const unsigned defaults[5] = {0, 0, 0, 0, 0};
     hsize_t dims[2] = {d->rows_per_rank * (hsize_t)nranks, d->cols};
     hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(d, defaults);
     hid_t dset = H5Dcreate2(file, d->name, d->type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     CHECKF(dset >= 0, "%s: create", d->name);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return dset;
+}
+
+/* Every rank writes its band, collectively. */
+static void write_dataset(hid_t file, const dataset_spec *d)
+{
+    hid_t dset = banded_dataset(file, d);
     hid_t fs, ms, dxpl = transfer(H5FD_MPIO_COLLECTIVE);
     band_spaces(d, dset, rank, &fs, &ms);
     void *buf = band_values(d, rank);
@@ -191,8 +200,6 @@ static void write_dataset(hid_t file, const dataset_spec *d)
     H5Sclose(fs);
     H5Sclose(ms);
     H5Pclose(dxpl);
-    H5Pclose(dcpl);
-    H5Sclose(space);
     CHECK(H5Dclose(dset) >= 0);
 }
 
@@ -303,11 +310,8 @@ static size_t check_serial(hid_t file, const dataset_spec *d)
 static size_t direct_in_parallel(hid_t file)
 {
     const dataset_spec d = {"direct", H5T_NATIVE_UINT16, 2, 32, 600, {16, 300}};
-    const unsigned defaults[5] = {0, 0, 0, 0, 0};
-    hsize_t rows = d.rows_per_rank * (hsize_t)nranks, dims[2] = {rows, d.cols};
-    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(&d, defaults);
-    hid_t dset = H5Dcreate2(file, d.name, d.type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(dset >= 0);
+    const hsize_t rows = d.rows_per_rank * (hsize_t)nranks;
+    hid_t dset = banded_dataset(file, &d);
     hid_t fs, ms, dxpl = transfer(H5FD_MPIO_COLLECTIVE);
     band_spaces(&d, dset, rank, &fs, &ms);
     void *buf = band_values(&d, rank);
@@ -328,8 +332,6 @@ static size_t direct_in_parallel(hid_t file)
     CHECKF(direct == 1, "gpulz_h5_read_direct of a file open with MPI-IO did not take its chunk path");
     size_t bad = mismatches(&d, all, 0, rows, "direct read of a direct write");
     free(all);
-    H5Pclose(dcpl);
-    H5Sclose(space);
     CHECK(H5Dclose(dset) >= 0);
     return bad;
 }
@@ -394,12 +396,8 @@ static size_t direct_read_alone(hid_t file)
 static size_t direct_collective(hid_t file)
 {
     const dataset_spec d = {"direct_collective", H5T_NATIVE_UINT16, 2, 32, 600, {16, 300}};
-    const unsigned defaults[5] = {0, 0, 0, 0, 0};
     const int last = nranks > 1 ? nranks - 1 : -1; /* the rank that writes alone */
-    hsize_t dims[2] = {d.rows_per_rank * (hsize_t)nranks, d.cols};
-    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(&d, defaults);
-    hid_t dset = H5Dcreate2(file, d.name, d.type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(dset >= 0);
+    hid_t dset = banded_dataset(file, &d);
     hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
     void *buf = band_values(&d, rank);
     hsize_t row0 = (hsize_t)rank * d.rows_per_rank;
@@ -431,8 +429,6 @@ static size_t direct_collective(hid_t file)
     free(got);
     free(buf);
     H5Pclose(dxpl);
-    H5Pclose(dcpl);
-    H5Sclose(space);
     CHECK(H5Dclose(dset) >= 0);
     return bad;
 }
@@ -460,12 +456,8 @@ static size_t direct_collective(hid_t file)
 static size_t direct_rank_fails(hid_t file)
 {
     const dataset_spec d = {"direct_rank_fails", H5T_NATIVE_UINT16, 2, 20, 300, {16, 128}};
-    const unsigned defaults[5] = {0, 0, 0, 0, 0};
     const int failing = nranks - 1;
-    hsize_t dims[2] = {d.rows_per_rank * (hsize_t)nranks, d.cols};
-    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = create_dcpl(&d, defaults);
-    hid_t dset = H5Dcreate2(file, d.name, d.type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(dset >= 0);
+    hid_t dset = banded_dataset(file, &d);
     hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
     void *buf = band_values(&d, rank);
     const hsize_t row0 = (hsize_t)rank * d.rows_per_rank;
@@ -477,7 +469,7 @@ static size_t direct_rank_fails(hid_t file)
     CHECK(other);
     for (size_t i = 0; i < n; i++)
         other[i] = (uint16_t)(((const uint16_t *)buf)[i] ^ 0x5A5A);
-    const hid_t sel = rank == failing ? dcpl : fs; /* a property list, not a dataspace */
+    const hid_t sel = rank == failing ? dxpl : fs; /* a property list, not a dataspace */
     herr_t st;
     EXPECT_FAIL(gpulz_h5_write_direct(dset, d.type, sel, dxpl, other, NULL), st);
     CHECKF(st < 0, "write: rank %d's call succeeded though rank %d failed", rank, failing);
@@ -503,8 +495,6 @@ static size_t direct_rank_fails(hid_t file)
     free(buf);
     H5Sclose(fs);
     H5Pclose(dxpl);
-    H5Pclose(dcpl);
-    H5Sclose(space);
     CHECK(H5Dclose(dset) >= 0);
     return bad;
 }

@@ -193,18 +193,19 @@ static herr_t symbol_size_from_type(hid_t type, unsigned *S)
         if (base < 0)
             PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get an array's base type");
     }
-    H5T_class_t cls = H5Tget_class(base);
+    const H5T_class_t cls = H5Tget_class(base);
     size_t size = H5Tget_size(base);
+    /* closed before any reason is pushed: a close clears HDF5's error stack */
+    H5Tclose(base);
+    base = -1;
     if (cls == H5T_NO_CLASS || size == 0)
         PUSH_AND_GOTO(H5E_PLINE, H5E_CANTGET, -1, "gpulz: cannot get the datatype's class or size");
     if (cls == H5T_STRING)
         size = 1;
     *S = size % 8 == 0 ? 8 : size % 4 == 0 ? 4 : size % 2 == 0 ? 2 : 1;
-done:;
-    const hid_t errors = errors_aside();
+done:
     if (base >= 0)
         H5Tclose(base);
-    errors_back(errors);
     return ret_value;
 }
 

@@ -7,11 +7,6 @@
 #define H5ZGPULZ_H
 
 #include <hdf5.h>
-#ifdef GPULZ_H5_DYNAMIC
-/* the plugin module: the inline functions below call HDF5 through the
- * loader's table too, so its macros come before them */
-#include "h5_dynamic.h"
-#endif
 
 #include "gpulz.h"
 #include "gpulz_h5filter.h"
@@ -26,20 +21,6 @@
         ret_value = RET;                                                                     \
         goto done;                                                                           \
     } while (0)
-
-/* HDF5 clears its error stack on entry to most API calls, closes among
- * them: what a failure pushed is set aside around the closes after it
- * (errors_back(errors_aside()) around them). */
-static inline hid_t errors_aside(void)
-{
-    return H5Eget_num(H5E_DEFAULT) > 0 ? H5Eget_current_stack() : -1;
-}
-
-static inline void errors_back(hid_t errors)
-{
-    if (errors >= 0)
-        H5Eset_current_stack(errors);
-}
 
 /*
  * The IDs the core answers for come from gpulz_cd.h, except in the build that

@@ -57,6 +57,9 @@ typedef struct plan {
     int write_through; /* writing the call's only chunk through HDF5's filter (refresh_last says why) */
     int misreports;    /* H5Dget_chunk_info_by_coord may answer for another chunk (index_faults) */
     int all_ranks;     /* through HDF5 on every rank (all_ranks_call) */
+#ifdef H5_HAVE_PARALLEL
+    MPI_Comm comm; /* with all_ranks, the file's communicator (a copy), for ranks_agree */
+#endif
 } plan;
 
 /* One chunk of the box. */
@@ -102,9 +105,26 @@ static long long chunk_run(const plan *P, const chunk_at *c)
     return (long long)(at * P->esize);
 }
 
+/* HDF5 clears its error stack on entry to most API calls, closes among
+ * them: what a failure pushed is set aside around the closes after it. */
+static hid_t errors_aside(void)
+{
+    return H5Eget_num(H5E_DEFAULT) > 0 ? H5Eget_current_stack() : -1;
+}
+
+static void errors_back(hid_t errors)
+{
+    if (errors >= 0)
+        H5Eset_current_stack(errors);
+}
+
 static void plan_close(plan *P)
 {
     const hid_t errors = errors_aside();
+#ifdef H5_HAVE_PARALLEL
+    if (P->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&P->comm);
+#endif
     if (P->dcpl >= 0)
         H5Pclose(P->dcpl);
     if (P->type >= 0)
@@ -149,49 +169,44 @@ done:
  * a rank whose selection sent it to H5Dread would wait for ranks that took
  * the chunk path; with an empty selection, for a rank that called nothing.
  */
-#ifdef H5_HAVE_PARALLEL
-/* The access property list of dset's file, or -1.  With MPI-IO a
- * collective call: HDF5 duplicates the file's communicator for the list
- * (MPI_Comm_dup), so only a call every rank makes may ask. */
-static hid_t file_access(hid_t dset)
-{
-    const hid_t file = H5Iget_file_id(dset);
-    if (file < 0)
-        return -1;
-    const hid_t fapl = H5Fget_access_plist(file);
-    const hid_t errors = errors_aside();
-    H5Fclose(file);
-    errors_back(errors);
-    return fapl;
-}
-#endif
-
-static int all_ranks_call(hid_t dset, hid_t dxpl, int writing)
+/* Sets P->all_ranks, and with it P->comm.  The file's access list, and its
+ * communicator, are asked only where every rank makes the call: with MPI-IO
+ * HDF5 duplicates the communicator for each (MPI_Comm_dup, collective), so
+ * an independent read, the rank's own, must not ask (a rank reading alone
+ * waited in it for the others for ever). */
+static int all_ranks_call(plan *P, hid_t dset, hid_t dxpl, int writing)
 {
     int ret_value = 0;
 #ifdef H5_HAVE_PARALLEL
-    hid_t fapl = -1, driver;
+    hid_t file = -1, fapl = -1, driver;
     H5FD_mpio_xfer_t xfer = H5FD_MPIO_INDEPENDENT;
-    /* the transfer first: an independent read is the rank's own, which
-     * file_access, collective with MPI-IO, must not be part of (a rank
-     * reading alone waited in it for the others for ever) */
+    MPI_Info info = MPI_INFO_NULL;
     if (!writing &&
         H5Pget_dxpl_mpio(dxpl == H5P_DEFAULT ? H5P_DATASET_XFER_DEFAULT : dxpl, &xfer) < 0)
         PUSH_AND_GOTO(H5E_PLIST, H5E_CANTGET, -1, "gpulz: cannot get the transfer mode");
     if (!writing && xfer != H5FD_MPIO_COLLECTIVE)
         goto done;
-    if ((fapl = file_access(dset)) < 0 || (driver = H5Pget_driver(fapl)) < 0)
+    if ((file = H5Iget_file_id(dset)) < 0 || (fapl = H5Fget_access_plist(file)) < 0 ||
+        (driver = H5Pget_driver(fapl)) < 0)
         PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's driver");
-    ret_value = driver == H5FD_MPIO;
+    if (driver != H5FD_MPIO)
+        goto done;
+    if (H5Pget_fapl_mpio(fapl, &P->comm, &info) < 0)
+        PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's MPI communicator");
+    ret_value = 1;
 done:;
     const hid_t errors = errors_aside();
+    if (info != MPI_INFO_NULL)
+        MPI_Info_free(&info);
     if (fapl >= 0)
         H5Pclose(fapl);
+    if (file >= 0)
+        H5Fclose(file);
     errors_back(errors);
 #else
-    (void)dset, (void)dxpl, (void)writing; /* a serial HDF5 opens no file with MPI-IO */
+    (void)P, (void)dset, (void)dxpl, (void)writing; /* a serial HDF5 opens no file with MPI-IO */
 #endif
-    return ret_value;
+    return P->all_ranks = ret_value;
 }
 
 /*
@@ -204,39 +219,21 @@ done:;
  * in that call for ever.  Itself collective: every rank of the file's
  * communicator calls it once per such call.
  */
-static herr_t ranks_agree(hid_t dset, int ok, int writing)
+static herr_t ranks_agree(const plan *P, int ok, int writing)
 {
     herr_t ret_value = ok ? 0 : -1;
 #ifdef H5_HAVE_PARALLEL
-    /* a rank that was not ready has its reason on the stack, and each HDF5
-     * call below clears it: set aside till the end */
-    const hid_t reason = ok ? -1 : errors_aside();
-    hid_t fapl = -1;
-    MPI_Comm comm = MPI_COMM_NULL;
-    MPI_Info info = MPI_INFO_NULL;
+    /* MPI only, no HDF5 call: a rank that was not ready keeps its reason */
     int all = ok != 0;
-    /* the communicator's copy (MPI_Comm_dup, collective too) */
-    if ((fapl = file_access(dset)) < 0 || H5Pget_fapl_mpio(fapl, &comm, &info) < 0)
-        PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot get the file's MPI communicator");
-    if (MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+    if (MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, P->comm) != MPI_SUCCESS)
         PUSH_AND_GOTO(H5E_DATASET, H5E_MPI, -1, "gpulz: the ranks could not tell each other they were ready");
     if (ok && !all)
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
                       "gpulz: another rank failed before the collective %s: no rank %s", writing ? "write" : "read",
                       writing ? "wrote" : "read");
-done:;
-    /* a rank that was ready keeps what failed here; one that was not, its
-     * own reason (this call fails there anyway) */
-    const hid_t errors = ok ? errors_aside() : reason;
-    if (comm != MPI_COMM_NULL)
-        MPI_Comm_free(&comm);
-    if (info != MPI_INFO_NULL)
-        MPI_Info_free(&info);
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    errors_back(errors);
+done:
 #else
-    (void)dset, (void)writing; /* no other rank to tell */
+    (void)P, (void)writing; /* no other rank to tell */
 #endif
     return ret_value;
 }
@@ -327,10 +324,13 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, hid_
     unsigned cd[8], config;
     size_t ncd = 8;
     *P = (plan){.dset = dset, .dcpl = -1, .type = -1};
+#ifdef H5_HAVE_PARALLEL
+    P->comm = MPI_COMM_NULL;
+#endif
     gpulz_params_init(&P->p);
     /* first: a call every rank makes must answer ranks_agree whatever fails
      * after this */
-    if ((P->all_ranks = all_ranks_call(dset, dxpl, writing)) < 0)
+    if (all_ranks_call(P, dset, dxpl, writing) < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot tell the file's driver");
     space = file_space == H5S_ALL ? H5Dget_space(dset) : H5Scopy(file_space);
     if (space < 0 || (P->npoints = H5Sget_select_npoints(space)) < 0)
@@ -1374,16 +1374,16 @@ done:
 /* HDF5's own path: the selection's points in order from or into buf.  An
  * empty selection makes no call, unless every rank must make it; then the
  * ranks first agree that each is ready. */
-static herr_t through_hdf5(int writing, hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl,
-                           hssize_t npoints, int all_ranks, void *buf)
+static herr_t through_hdf5(const plan *P, int writing, hid_t mem_type, hid_t file_space, hid_t dxpl, void *buf)
 {
     herr_t ret_value = 0;
     hid_t mem_space = H5S_ALL;
-    hsize_t n = (hsize_t)npoints;
-    if (npoints == 0 && !all_ranks)
+    const hid_t dset = P->dset;
+    hsize_t n = (hsize_t)P->npoints;
+    if (P->npoints == 0 && !P->all_ranks)
         goto done;
     const int made = file_space == H5S_ALL || (mem_space = H5Screate_simple(1, &n, NULL)) >= 0;
-    const int ready = all_ranks ? ranks_agree(dset, made, writing) == 0 : made;
+    const int ready = P->all_ranks ? ranks_agree(P, made, writing) == 0 : made;
     if (!made)
         PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTCREATE, -1, "gpulz: cannot make the memory dataspace");
     if (!ready)
@@ -1413,7 +1413,7 @@ static herr_t host_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_sp
     if (how < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTINIT, -1, "gpulz: cannot set up direct chunk I/O");
     if (how == 0)
-        ret_value = through_hdf5(writing, dset, mem_type, file_space, dxpl, P.npoints, P.all_ranks, buf);
+        ret_value = through_hdf5(&P, writing, mem_type, file_space, dxpl, buf);
     else if (writing)
         ret_value = write_chunks(&M, &P, dxpl, buf);
     else
@@ -1421,7 +1421,7 @@ static herr_t host_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_sp
 done:
     /* the other ranks wait in through_hdf5's agreement for this one's answer */
     if (how < 0 && P.all_ranks == 1)
-        (void)ranks_agree(dset, 0, writing);
+        (void)ranks_agree(&P, 0, writing);
     plan_close(&P);
     return ret_value;
 }
@@ -1485,7 +1485,7 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
 #endif
 done:
     if (answer_owed && ret_value < 0)
-        (void)ranks_agree(dset, 0, writing);
+        (void)ranks_agree(&P, 0, writing);
     free(host);
     plan_close(&P);
     return ret_value;

@@ -40,9 +40,6 @@ static int bind_all(void *lib)
     } table[] = {
         {"H5open", offsetof(gpulz_h5_api, open)},
         {"H5Epush2", offsetof(gpulz_h5_api, Epush2)},
-        {"H5Eget_num", offsetof(gpulz_h5_api, Eget_num)},
-        {"H5Eget_current_stack", offsetof(gpulz_h5_api, Eget_current_stack)},
-        {"H5Eset_current_stack", offsetof(gpulz_h5_api, Eset_current_stack)},
         {"H5Pget_chunk", offsetof(gpulz_h5_api, Pget_chunk)},
         {"H5Pget_filter_by_id2", offsetof(gpulz_h5_api, Pget_filter_by_id2)},
         {"H5Pget_filter2", offsetof(gpulz_h5_api, Pget_filter2)},

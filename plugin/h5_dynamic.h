@@ -8,9 +8,9 @@
  * share what the filter relies on: 64-bit hid_t, H5Z_class2_t and these
  * functions' signatures.
  *
- * H5Zgpulz.h includes this after hdf5.h when built for the plugin module
- * (GPULZ_H5_DYNAMIC), before its inline functions that call HDF5; the
- * macros below then send each call through the table.  libh5gpulz, which programs link with their HDF5, calls HDF5
+ * H5Zgpulz.c includes this after hdf5.h when built for the plugin module
+ * (GPULZ_H5_DYNAMIC); the macros below then send each call through the
+ * table.  libh5gpulz, which programs link with their HDF5, calls HDF5
  * directly.
  */
 #ifndef H5_DYNAMIC_H
@@ -21,10 +21,6 @@
 typedef struct gpulz_h5_api {
     __typeof__(H5open) *open;
     __typeof__(H5Epush2) *Epush2;
-    /* errors_aside and errors_back (H5Zgpulz.h) */
-    __typeof__(H5Eget_num) *Eget_num;
-    __typeof__(H5Eget_current_stack) *Eget_current_stack;
-    __typeof__(H5Eset_current_stack) *Eset_current_stack;
     __typeof__(H5Pget_chunk) *Pget_chunk;
     __typeof__(H5Pget_filter_by_id2) *Pget_filter_by_id2;
     __typeof__(H5Pget_filter2) *Pget_filter2;
@@ -67,9 +63,6 @@ int gpulz_h5_api_load_named(const char *libname);
 #ifdef GPULZ_H5_DYNAMIC
 #define H5open (*gpulz_h5.open)
 #define H5Epush2 (*gpulz_h5.Epush2)
-#define H5Eget_num (*gpulz_h5.Eget_num)
-#define H5Eget_current_stack (*gpulz_h5.Eget_current_stack)
-#define H5Eset_current_stack (*gpulz_h5.Eset_current_stack)
 #define H5Pget_chunk (*gpulz_h5.Pget_chunk)
 #define H5Pget_filter_by_id2 (*gpulz_h5.Pget_filter_by_id2)
 #define H5Pget_filter2 (*gpulz_h5.Pget_filter2)
