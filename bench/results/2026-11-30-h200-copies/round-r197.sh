@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# r197 (not run: no device time was left; for the next session). .dk/base.tar.gz = `make dist` of
+# r197 (prepared 2026-11-30, run in the next session at 590bc18). .dk/base.tar.gz = `make dist` of
 # main; three builds of it: as it is, with experiment-c197-pieces.patch (a host batch's output
 # downloaded and copied out a piece of an eighth, at least 2 MiB, at a time) and with
 # experiment-c197p-pinned-host-chunks.patch (a host call's compressed chunks in pinned kept memory
 # when its batches run on the GPU, so that they are uploaded and downloaded in place). direct-host
 # 4 and 16 MiB, mode auto, 1 GiB of codes, file in memory, alternating twice, the filter path once;
-# then gpu_batch_test, h5_direct and codec_batch with GPULZ_BACKEND=gpu on each variant.
+# then gpu_batch_test, h5_direct and codec_batch with GPULZ_BACKEND=gpu on each variant, side by side.
 START=$(date +%s); R=$PWD; W=/tmp/w197; rm -rf $W; mkdir -p $W/res
 S=$OUT/summary.txt
 log() { echo "== $1 $(date -u +%T) ($(( $(date +%s) - START )) s)" >> $S; }
@@ -27,7 +27,8 @@ run filter base 16 filter
 log benched
 for v in pieces pinned base; do
   ( cd $W/$v/gpulz-* && GPULZ_BACKEND=gpu timeout 120 make -j4 check TESTS="h5tests/gpu_batch_test h5tests/h5_direct h5tests/codec_batch" > $W/res/check-$v.log 2>&1; echo "$v tests exit $?" >> $S
-    grep -h "^PASS\|^FAIL\|^ERROR\|^SKIP" $W/res/check-$v.log | sed "s/^/$v /" >> $S )
+    grep -h "^PASS\|^FAIL\|^ERROR\|^SKIP" $W/res/check-$v.log | sed "s/^/$v /" >> $S ) &
 done
+wait
 log done
 tar czf $OUT/res.tgz -C $W res
