@@ -300,12 +300,6 @@ size_t gpulz_decompress_batch_scratch_size(size_t count, const size_t src_len[])
 
 size_t gpulz_batch_chunks(size_t chunk_bytes)
 {
-    if (!chunk_bytes)
-        return GPULZ_BATCH_CHUNKS;
-    size_t n = GPULZ_BATCH_BYTES / chunk_bytes;
-    if (n < GPULZ_BATCH_MIN_CHUNKS) {
-        const size_t most = GPULZ_BATCH_BYTES_MAX / chunk_bytes;
-        n = most < GPULZ_BATCH_MIN_CHUNKS ? most : GPULZ_BATCH_MIN_CHUNKS;
-    }
+    const size_t n = chunk_bytes ? GPULZ_BATCH_BYTES / chunk_bytes : GPULZ_BATCH_CHUNKS;
     return n < 1 ? 1 : n > GPULZ_BATCH_CHUNKS ? GPULZ_BATCH_CHUNKS : n;
 }

@@ -323,9 +323,9 @@ size_t gpulz_compress_batch_bound(size_t count, const size_t src_len[], const gp
 
 /*
  * How many chunks of chunk_bytes one batch call should hold: 256 MiB of
- * chunks, at least one and at most 1024; of chunks over 8 MiB, 32 while they
- * fit in 512 MiB.  That keeps every core, or a GPU's lanes, busy while two
- * batches (one coded as the other is stored) stay a fraction of memory.  gpulz's direct chunk I/O (C and Python) batches by it.
+ * chunks, at least one and at most 1024.  That keeps every core, or a GPU's
+ * lanes, busy while two batches (one coded as the other is stored) stay a
+ * fraction of memory.  gpulz's direct chunk I/O (C and Python) batches by it.
  */
 size_t gpulz_batch_chunks(size_t chunk_bytes);
 

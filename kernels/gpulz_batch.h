@@ -54,16 +54,13 @@ int gpulz_batch_gpu_host(gpulz_batch *B);
  * or one GPU's lanes, busy, while a caller's two batches (one coded while
  * the other is stored or read) stay a fraction of any machine's memory.
  * Larger batches for several GPUs in one process were measured no faster
- * (bench/RESULTS.md, 2026-11-28, four GPUs).  Large chunks get at least
- * GPULZ_BATCH_MIN_CHUNKS, up to GPULZ_BATCH_BYTES_MAX: a batch of 16 MiB
- * chunks gave each of a GPU's 8 lanes 2 chunks, too few for its pipeline of
- * three slots to overlap a chunk's copy out with the next one's decoding
- * before the batch ends (bench/RESULTS.md, 2026-11-30, 512 MiB batches).
+ * (bench/RESULTS.md, 2026-11-28, four GPUs), nor were 512 MiB batches of
+ * 16 MiB chunks on one: 3-11 % faster from host buffers over 4 GiB, but
+ * over 1 GiB (two batches) no faster from host and 15-20 % slower from
+ * device buffers (2026-11-30).
  */
 #define GPULZ_BATCH_BYTES ((size_t)256 << 20)
 #define GPULZ_BATCH_CHUNKS 1024
-#define GPULZ_BATCH_MIN_CHUNKS 32
-#define GPULZ_BATCH_BYTES_MAX ((size_t)512 << 20)
 
 /*
  * What chunk i's output may take (its staging, its room on the device):
