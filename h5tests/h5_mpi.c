@@ -25,9 +25,14 @@
  * An unexpected HDF5 failure aborts the job; a wrong value fails the rank
  * that read it (exit 1).
  */
+#include "config.h"
+
 #include "h5_util.h"
 
 #include <mpi.h>
+#if GPULZ_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 static int rank, nranks;
 
@@ -499,6 +504,107 @@ static size_t direct_rank_fails(hid_t file)
     return bad;
 }
 
+/* bytes of host in device memory, or NULL where there is no GPU (or no CUDA) */
+static void *device_copy(const void *host, size_t bytes)
+{
+    void *dev = NULL;
+#if GPULZ_HAVE_CUDA
+    if (cudaMalloc(&dev, bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+#else
+    (void)host, (void)bytes;
+#endif
+    return dev;
+}
+
+static void device_back(void *host, const void *dev, size_t bytes)
+{
+#if GPULZ_HAVE_CUDA
+    CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+#else
+    (void)host, (void)dev, (void)bytes;
+#endif
+}
+
+static void device_free(void *dev)
+{
+#if GPULZ_HAVE_CUDA
+    cudaFree(dev);
+#else
+    (void)dev;
+#endif
+}
+
+/* Whether st says success, the same on every rank. */
+static int alike(herr_t st, const char *what)
+{
+    int ok = st >= 0, lo = 0, hi = 0;
+    MPI_Allreduce(&ok, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&ok, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CHECKF(lo == hi, "%s: rank %d %s, another rank did not", what, rank, ok ? "succeeded" : "failed");
+    return ok;
+}
+
+/*
+ * The device variants with a collective transfer, where the ranks are not
+ * all ready alike.  First the last rank selects nothing while the others
+ * write, then read, their bands: with a GPU every call succeeds; without
+ * one (or without CUDA) every rank's call fails, the ranks with a band
+ * failing on their device buffer before HDF5's call.  Then the last rank's
+ * selection is no dataspace, and every rank's call must fail.  Every rank
+ * must come back either way.  Before, a call every rank makes went on from
+ * its staging copy into the host call, which planned again and so asked
+ * the file for its communicator again (a collective MPI_Comm_dup), while a
+ * rank whose plan, staging or device copy had failed waited in the
+ * agreement on the first plan's communicator: the job hung (a CUDA build
+ * without a GPU hung in the first write, with a GPU in the last).
+ */
+static size_t direct_device_ranks(hid_t file)
+{
+    const dataset_spec d = {"direct_device", H5T_NATIVE_UINT16, 2, 32, 600, {16, 300}};
+    const int last = nranks - 1;
+    hid_t dset = banded_dataset(file, &d);
+    hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
+    const size_t n = (size_t)(d.rows_per_rank * d.cols), bytes = n * d.size;
+    void *buf = band_values(&d, rank), *got = calloc(n, d.size);
+    CHECK(got);
+    void *dev = device_copy(buf, bytes);
+    const hsize_t row0 = (hsize_t)rank * d.rows_per_rank, nrows = rank == last ? 0 : d.rows_per_rank;
+    hid_t fs = rows_selected(&d, dset, row0, nrows);
+    size_t bad = 0;
+    herr_t st;
+    EXPECT_FAIL(gpulz_h5_write_direct_device(dset, d.type, fs, dxpl, dev ? dev : buf, NULL, NULL), st);
+    const int wrote = alike(st, "device write, the last rank selecting nothing");
+    if (dev) {
+        device_free(dev);
+        dev = device_copy(got, bytes); /* zeros */
+        CHECK(dev);
+    }
+    void *arg = dev ? dev : got;
+    EXPECT_FAIL(gpulz_h5_read_direct_device(dset, d.type, fs, dxpl, arg, NULL, NULL), st);
+    const int read = alike(st, "device read, the last rank selecting nothing");
+    if (wrote && read) {
+        if (dev)
+            device_back(got, dev, bytes);
+        bad += mismatches(&d, got, row0, nrows, "device read of a device write");
+    }
+    const hid_t sel = rank == last ? dxpl : fs; /* a property list, not a dataspace */
+    EXPECT_FAIL(gpulz_h5_write_direct_device(dset, d.type, sel, dxpl, arg, NULL, NULL), st);
+    CHECKF(!alike(st, "device write, the last rank's selection wrong"), "a device write succeeded");
+    EXPECT_FAIL(gpulz_h5_read_direct_device(dset, d.type, sel, dxpl, arg, NULL, NULL), st);
+    CHECKF(!alike(st, "device read, the last rank's selection wrong"), "a device read succeeded");
+    device_free(dev);
+    free(got);
+    free(buf);
+    H5Sclose(fs);
+    H5Pclose(dxpl);
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
 /*
  * Failures: all ranks must see them, with the reason, and come back (a rank
  * left waiting in a collective call would hang the job: the runner's time
@@ -598,6 +704,7 @@ int main(int argc, char **argv)
     bad += direct_read_alone(file);
     bad += direct_collective(file);
     bad += direct_rank_fails(file);
+    bad += direct_device_ranks(file);
     CHECK(H5Fclose(file) >= 0);
     H5Pclose(fapl);
     MPI_Barrier(MPI_COMM_WORLD);

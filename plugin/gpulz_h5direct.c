@@ -1448,7 +1448,7 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
     plan P;
     uint8_t *host = NULL;
     int how = plan_make(&P, dset, mem_type, file_space, dxpl, writing);
-    /* a call every rank makes owes the others an answer until host_direct,
+    /* a call every rank makes owes the others an answer until through_hdf5,
      * which gives it, runs */
     int answer_owed = P.all_ranks == 1;
     if (direct)
@@ -1474,7 +1474,12 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
                       "gpulz: cannot fetch the device buffer");
     answer_owed = 0;
-    if (host_direct(writing, dset, mem_type, file_space, dxpl, host, direct) < 0)
+    /* a call every rank makes goes on with this plan, and agrees on its
+     * communicator: host_direct would plan again, asking the file for its
+     * communicator again (MPI_Comm_dup, collective), which a rank that
+     * failed above never does, so that each waited for the other for ever */
+    if ((P.all_ranks == 1 ? through_hdf5(&P, writing, mem_type, file_space, dxpl, host)
+                          : host_direct(writing, dset, mem_type, file_space, dxpl, host, direct)) < 0)
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1,
                       "gpulz: %s through host memory failed", writing ? "writing" : "reading");
     if (!writing && bytes && mem_put(&M, d_buf, host, bytes) < 0)
