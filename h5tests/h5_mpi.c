@@ -504,6 +504,62 @@ static size_t direct_rank_fails(hid_t file)
     return bad;
 }
 
+/*
+ * Arguments HDF5's collective call refuses on one rank alone, before any
+ * MPI call of its own: the last rank's memory type has no conversion to or
+ * from the dataset's (a string), then its buffer is NULL, the others' calls
+ * being right, with a collective transfer.  Every rank's write and read
+ * must fail, the others saying that another rank failed, and the dataset
+ * must hold what the write before them wrote.  Before, the ranks agreed
+ * that each was ready, the last rank's H5Dwrite or H5Dread failed at once
+ * and the others waited in theirs for ever.
+ */
+static size_t direct_rank_refused(hid_t file)
+{
+    const dataset_spec d = {"direct_rank_refused", H5T_NATIVE_UINT16, 2, 20, 300, {16, 128}};
+    const int last = nranks - 1;
+    hid_t dset = banded_dataset(file, &d);
+    hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
+    void *buf = band_values(&d, rank);
+    const hsize_t row0 = (hsize_t)rank * d.rows_per_rank;
+    hid_t fs = rows_selected(&d, dset, row0, d.rows_per_rank);
+    CHECKF(gpulz_h5_write_direct(dset, d.type, fs, dxpl, buf, NULL) >= 0, "the first write");
+    const size_t n = (size_t)(d.rows_per_rank * d.cols);
+    uint16_t *other = malloc(n * d.size);
+    CHECK(other);
+    for (size_t i = 0; i < n; i++)
+        other[i] = (uint16_t)(((const uint16_t *)buf)[i] ^ 0x5A5A);
+    hid_t text = H5Tcopy(H5T_C_S1);
+    CHECK(text >= 0 && H5Tset_size(text, 2) >= 0);
+    for (int pass = 0; pass < 2; pass++) {
+        const char *what = pass ? "a NULL buffer" : "a string memory type";
+        const hid_t type = rank == last && pass == 0 ? text : d.type;
+        void *arg = rank == last && pass == 1 ? NULL : other;
+        herr_t st;
+        EXPECT_FAIL(gpulz_h5_write_direct(dset, type, fs, dxpl, arg, NULL), st);
+        CHECKF(st < 0, "write: rank %d's call succeeded though rank %d had %s", rank, last, what);
+        if (rank != last)
+            CHECKF(strstr(h5u_error_text(), "another rank failed before the collective write") != NULL,
+                   "write, %s: no word of the other rank's failure on the stack:\n%s", what, h5u_error_text());
+        EXPECT_FAIL(gpulz_h5_read_direct(dset, type, fs, dxpl, arg, NULL), st);
+        CHECKF(st < 0, "read: rank %d's call succeeded though rank %d had %s", rank, last, what);
+        if (rank != last)
+            CHECKF(strstr(h5u_error_text(), "another rank failed before the collective read") != NULL,
+                   "read, %s: no word of the other rank's failure on the stack:\n%s", what, h5u_error_text());
+    }
+    /* what the first write stored, and nothing of the others */
+    memset(other, 0, n * d.size);
+    CHECKF(gpulz_h5_read_direct(dset, d.type, fs, dxpl, other, NULL) >= 0, "the read after");
+    size_t bad = mismatches(&d, other, row0, d.rows_per_rank, "read after a rank's arguments were refused");
+    H5Tclose(text);
+    free(other);
+    free(buf);
+    H5Sclose(fs);
+    H5Pclose(dxpl);
+    CHECK(H5Dclose(dset) >= 0);
+    return bad;
+}
+
 /* bytes of host in device memory, or NULL where there is no GPU (or no CUDA) */
 static void *device_copy(const void *host, size_t bytes)
 {
@@ -704,6 +760,7 @@ int main(int argc, char **argv)
     bad += direct_read_alone(file);
     bad += direct_collective(file);
     bad += direct_rank_fails(file);
+    bad += direct_rank_refused(file);
     bad += direct_device_ranks(file);
     CHECK(H5Fclose(file) >= 0);
     H5Pclose(fapl);

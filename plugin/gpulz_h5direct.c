@@ -1371,6 +1371,26 @@ done:
 
 /* ---- the calls ---------------------------------------------------------------- */
 
+/*
+ * Whether H5Dwrite/H5Dread will take this rank's arguments as far as they
+ * check them on the rank alone, before any MPI call: a buffer (unless no
+ * point is selected), a memory type with a conversion from or to the
+ * dataset's, a transfer list, a selection inside its extent.  In a call
+ * every rank makes, a rank refused there would leave the others waiting in
+ * theirs for ever: it is asked before the ranks agree.
+ */
+static int hdf5_takes(const plan *P, int writing, hid_t mem_type, hid_t file_space, hid_t dxpl, const void *buf)
+{
+    H5T_cdata_t *cdata = NULL;
+    if (!buf && P->npoints > 0)
+        return 0;
+    if (dxpl != H5P_DEFAULT && H5Pisa_class(dxpl, H5P_DATASET_XFER) <= 0)
+        return 0;
+    if (file_space != H5S_ALL && H5Sselect_valid(file_space) <= 0)
+        return 0;
+    return (writing ? H5Tfind(mem_type, P->type, &cdata) : H5Tfind(P->type, mem_type, &cdata)) != NULL;
+}
+
 /* HDF5's own path: the selection's points in order from or into buf.  An
  * empty selection makes no call, unless every rank must make it; then the
  * ranks first agree that each is ready. */
@@ -1383,9 +1403,13 @@ static herr_t through_hdf5(const plan *P, int writing, hid_t mem_type, hid_t fil
     if (P->npoints == 0 && !P->all_ranks)
         goto done;
     const int made = file_space == H5S_ALL || (mem_space = H5Screate_simple(1, &n, NULL)) >= 0;
-    const int ready = P->all_ranks ? ranks_agree(P, made, writing) == 0 : made;
+    const int takes = !P->all_ranks || hdf5_takes(P, writing, mem_type, file_space, dxpl, buf);
+    const int ready = P->all_ranks ? ranks_agree(P, made && takes, writing) == 0 : made;
     if (!made)
         PUSH_AND_GOTO(H5E_DATASPACE, H5E_CANTCREATE, -1, "gpulz: cannot make the memory dataspace");
+    if (!takes)
+        PUSH_AND_GOTO(H5E_ARGS, H5E_BADVALUE, -1,
+                      "gpulz: HDF5 refuses this rank's buffer, memory type, transfer list or selection");
     if (!ready)
         PUSH_AND_GOTO(H5E_DATASET, writing ? H5E_WRITEERROR : H5E_READERROR, -1, "gpulz: %s through HDF5 failed",
                       writing ? "writing" : "reading");
