@@ -35,11 +35,14 @@ with h5py.File(path, "w", driver="mpio", comm=comm) as f:
         print("rank %d: write_direct took its chunk path in a file open with MPI-IO" % rank)
         failed = 1
     # other values, which must not reach the file; the last rank's arguments
-    # refused by gpulz (threads), by numpy (ragged rows) or by h5py (rows
-    # that do not fill the selection)
+    # refused by gpulz (threads), by numpy (ragged rows), by h5py (rows that
+    # do not fill the selection, text) or by HDF5 (objects, which have no
+    # conversion to the dataset's type)
     other = band(rank) ^ np.uint16(0x5A5A)
     refusals = (("threads -1", other, -1), ("ragged data", [[1, 2], [3]], 0),
-                ("half the rows", other[:rows // 2], 0))
+                ("half the rows", other[:rows // 2], 0),
+                ("text", np.full(other.shape, "ab"), 0),
+                ("objects", np.empty(other.shape, object), 0))
     for what, data, threads in refusals:
         if rank != n - 1:
             data, threads = other, 0

@@ -505,9 +505,10 @@ def _write_collective(dset, index, data, threads, backend):
     dset.collective, which every rank makes.  The ranks first agree that each
     is ready, as gpulz_h5_write_direct does: a rank that fails before h5py's
     collective write (bad arguments, data numpy cannot take, a CUDA array it
-    cannot bring to the host, a selection or shape h5py refuses) raises its
-    error, and every other rank raises too, instead of waiting in that write
-    for ever."""
+    cannot bring to the host, a selection or shape h5py refuses, a dtype h5py
+    or HDF5 cannot convert to the dataset's) raises its error, and every
+    other rank raises too, instead of waiting in that write for ever."""
+    import h5py
     from mpi4py import MPI
     failure = None
     try:
@@ -529,6 +530,14 @@ def _write_collective(dset, index, data, threads, backend):
             sel = select(dset.shape, index, dataset=dset)
             if sel.nselect:
                 sel.expand_shape(arr.shape)
+        # a dtype with no conversion to the dataset's: h5py refuses it
+        # (py_create) or HDF5 does, inside the write on this rank alone.
+        # Where h5py converts the data itself (object, compound and array
+        # datasets, fields by name) it is left to h5py.
+        if (dset.dtype.kind not in "OV" and dset.dtype.subdtype is None
+                and not any(isinstance(x, str) for x in names)
+                and h5py.h5t.find(h5py.h5t.py_create(arr.dtype), dset.id.get_type()) is None):
+            raise TypeError("gpulz: no conversion from %s to the dataset's %s" % (arr.dtype, dset.dtype))
     except Exception as e:  # every rank must reach the agreement below
         failure = e
     comm, info = dset.file.id.get_access_plist().get_fapl_mpio()
