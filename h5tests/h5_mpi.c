@@ -449,53 +449,74 @@ static size_t direct_collective(hid_t file)
         H5Eset_auto2(H5E_DEFAULT, fn_, data_);                                               \
     } while (0)
 
+/* What the last rank passes where the others pass their bands: a selection
+ * that is no dataspace (a property list), a memory type of its own (< 0:
+ * the dataset's) or a NULL buffer; and the reason its own stack must then
+ * carry (NULL: not looked at). */
+typedef struct last_rank_args {
+    const char *what;
+    int selection_not_a_space;
+    hid_t type;
+    int null_buffer;
+    const char *own_reason;
+} last_rank_args;
+
 /*
- * A rank that fails before HDF5's collective call must not leave the others
- * waiting in it for ever: the last rank passes a selection that is no
- * dataspace (its plan fails), the others their bands, with a collective
- * transfer.  Every rank's gpulz_h5_write_direct, then _read_direct, must come
- * back failing, the others saying that another rank failed, and the dataset
- * must hold what the write before them wrote.  Before the ranks agreed, the
- * others waited in H5Dwrite and the job hung (h5_mpi.sh's time limit).
+ * A rank that fails before HDF5's collective call, or whose arguments
+ * HDF5 refuses on that rank alone, must not leave the others waiting in it
+ * for ever: for each case, the last rank passes what it says, the others
+ * their bands, with a collective transfer.  Every rank's
+ * gpulz_h5_write_direct, then _read_direct, must come back failing, the
+ * others saying that another rank failed, and the dataset must hold what
+ * the write before them wrote.
  */
-static size_t direct_rank_fails(hid_t file)
+static size_t last_rank_wrong(hid_t file, const char *name, const last_rank_args *cases, int ncases)
 {
-    const dataset_spec d = {"direct_rank_fails", H5T_NATIVE_UINT16, 2, 20, 300, {16, 128}};
-    const int failing = nranks - 1;
+    const dataset_spec d = {name, H5T_NATIVE_UINT16, 2, 20, 300, {16, 128}};
+    const int last = nranks - 1;
     hid_t dset = banded_dataset(file, &d);
     hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
     void *buf = band_values(&d, rank);
     const hsize_t row0 = (hsize_t)rank * d.rows_per_rank;
     hid_t fs = rows_selected(&d, dset, row0, d.rows_per_rank);
-    CHECKF(gpulz_h5_write_direct(dset, d.type, fs, dxpl, buf, NULL) >= 0, "the first write");
-    /* the second write's values differ: a rank that wrote them would show */
-    size_t n = (size_t)(d.rows_per_rank * d.cols);
+    CHECKF(gpulz_h5_write_direct(dset, d.type, fs, dxpl, buf, NULL) >= 0, "%s: the first write", name);
+    /* the later writes' values differ: a rank that wrote them would show */
+    const size_t n = (size_t)(d.rows_per_rank * d.cols);
     uint16_t *other = malloc(n * d.size);
     CHECK(other);
     for (size_t i = 0; i < n; i++)
         other[i] = (uint16_t)(((const uint16_t *)buf)[i] ^ 0x5A5A);
-    const hid_t sel = rank == failing ? dxpl : fs; /* a property list, not a dataspace */
-    herr_t st;
-    EXPECT_FAIL(gpulz_h5_write_direct(dset, d.type, sel, dxpl, other, NULL), st);
-    CHECKF(st < 0, "write: rank %d's call succeeded though rank %d failed", rank, failing);
-    if (rank != failing)
-        CHECKF(strstr(h5u_error_text(), "another rank failed before the collective write") != NULL,
-               "write: no word of the other rank's failure on the stack:\n%s", h5u_error_text());
-    else /* its own reason, past the agreement's calls into HDF5 (each clears the stack) */
-        CHECKF(strstr(h5u_error_text(), "cannot get the selection") != NULL,
-               "write: the failing rank's reason is not on its stack:\n%s", h5u_error_text());
-    EXPECT_FAIL(gpulz_h5_read_direct(dset, d.type, sel, dxpl, other, NULL), st);
-    CHECKF(st < 0, "read: rank %d's call succeeded though rank %d failed", rank, failing);
-    if (rank != failing)
-        CHECKF(strstr(h5u_error_text(), "another rank failed before the collective read") != NULL,
-               "read: no word of the other rank's failure on the stack:\n%s", h5u_error_text());
-    else
-        CHECKF(strstr(h5u_error_text(), "cannot get the selection") != NULL,
-               "read: the failing rank's reason is not on its stack:\n%s", h5u_error_text());
-    /* what the first write stored, and nothing of the second */
+    for (int k = 0; k < ncases; k++) {
+        const last_rank_args *c = &cases[k];
+        const int mine = rank == last;
+        const hid_t sel = mine && c->selection_not_a_space ? dxpl : fs;
+        const hid_t type = mine && c->type >= 0 ? c->type : d.type;
+        void *arg = mine && c->null_buffer ? NULL : other;
+        for (int writing = 1; writing >= 0; writing--) {
+            const char *call = writing ? "write" : "read";
+            herr_t st;
+            if (writing)
+                EXPECT_FAIL(gpulz_h5_write_direct(dset, type, sel, dxpl, arg, NULL), st);
+            else
+                EXPECT_FAIL(gpulz_h5_read_direct(dset, type, sel, dxpl, arg, NULL), st);
+            CHECKF(st < 0, "%s, %s: rank %d's call succeeded though rank %d had %s", name, call, rank, last,
+                   c->what);
+            char others[64];
+            snprintf(others, sizeof others, "another rank failed before the collective %s", call);
+            if (!mine)
+                CHECKF(strstr(h5u_error_text(), others) != NULL,
+                       "%s, %s, %s: no word of the other rank's failure on the stack:\n%s", name, call, c->what,
+                       h5u_error_text());
+            else if (c->own_reason) /* past the agreement, whose calls into HDF5 would clear the stack */
+                CHECKF(strstr(h5u_error_text(), c->own_reason) != NULL,
+                       "%s, %s, %s: the rank's own reason is not on its stack:\n%s", name, call, c->what,
+                       h5u_error_text());
+        }
+    }
+    /* what the first write stored, and nothing of the others */
     memset(other, 0, n * d.size);
-    CHECKF(gpulz_h5_read_direct(dset, d.type, fs, dxpl, other, NULL) >= 0, "the read after");
-    size_t bad = mismatches(&d, other, row0, d.rows_per_rank, "read after a rank failed");
+    CHECKF(gpulz_h5_read_direct(dset, d.type, fs, dxpl, other, NULL) >= 0, "%s: the read after", name);
+    size_t bad = mismatches(&d, other, row0, d.rows_per_rank, "read after the last rank's wrong calls");
     free(other);
     free(buf);
     H5Sclose(fs);
@@ -504,59 +525,27 @@ static size_t direct_rank_fails(hid_t file)
     return bad;
 }
 
-/*
- * Arguments HDF5's collective call refuses on one rank alone, before any
- * MPI call of its own: the last rank's memory type has no conversion to or
- * from the dataset's (a string), then its buffer is NULL, the others' calls
- * being right, with a collective transfer.  Every rank's write and read
- * must fail, the others saying that another rank failed, and the dataset
- * must hold what the write before them wrote.  Before, the ranks agreed
- * that each was ready, the last rank's H5Dwrite or H5Dread failed at once
- * and the others waited in theirs for ever.
- */
+/* The last rank's plan fails (its selection is no dataspace).  Before the
+ * ranks agreed, the others waited in H5Dwrite and the job hung (h5_mpi.sh's
+ * time limit). */
+static size_t direct_rank_fails(hid_t file)
+{
+    const last_rank_args c[] = {{"a selection that is no dataspace", 1, -1, 0, "cannot get the selection"}};
+    return last_rank_wrong(file, "direct_rank_fails", c, 1);
+}
+
+/* Arguments HDF5's collective call refuses on the last rank alone, before
+ * any MPI call of its own: a memory type with no conversion to or from the
+ * dataset's (a string), then a NULL buffer.  Before, the ranks agreed that
+ * each was ready, the last rank's H5Dwrite or H5Dread failed at once and the
+ * others waited in theirs for ever. */
 static size_t direct_rank_refused(hid_t file)
 {
-    const dataset_spec d = {"direct_rank_refused", H5T_NATIVE_UINT16, 2, 20, 300, {16, 128}};
-    const int last = nranks - 1;
-    hid_t dset = banded_dataset(file, &d);
-    hid_t dxpl = transfer(H5FD_MPIO_COLLECTIVE);
-    void *buf = band_values(&d, rank);
-    const hsize_t row0 = (hsize_t)rank * d.rows_per_rank;
-    hid_t fs = rows_selected(&d, dset, row0, d.rows_per_rank);
-    CHECKF(gpulz_h5_write_direct(dset, d.type, fs, dxpl, buf, NULL) >= 0, "the first write");
-    const size_t n = (size_t)(d.rows_per_rank * d.cols);
-    uint16_t *other = malloc(n * d.size);
-    CHECK(other);
-    for (size_t i = 0; i < n; i++)
-        other[i] = (uint16_t)(((const uint16_t *)buf)[i] ^ 0x5A5A);
     hid_t text = H5Tcopy(H5T_C_S1);
     CHECK(text >= 0 && H5Tset_size(text, 2) >= 0);
-    for (int pass = 0; pass < 2; pass++) {
-        const char *what = pass ? "a NULL buffer" : "a string memory type";
-        const hid_t type = rank == last && pass == 0 ? text : d.type;
-        void *arg = rank == last && pass == 1 ? NULL : other;
-        herr_t st;
-        EXPECT_FAIL(gpulz_h5_write_direct(dset, type, fs, dxpl, arg, NULL), st);
-        CHECKF(st < 0, "write: rank %d's call succeeded though rank %d had %s", rank, last, what);
-        if (rank != last)
-            CHECKF(strstr(h5u_error_text(), "another rank failed before the collective write") != NULL,
-                   "write, %s: no word of the other rank's failure on the stack:\n%s", what, h5u_error_text());
-        EXPECT_FAIL(gpulz_h5_read_direct(dset, type, fs, dxpl, arg, NULL), st);
-        CHECKF(st < 0, "read: rank %d's call succeeded though rank %d had %s", rank, last, what);
-        if (rank != last)
-            CHECKF(strstr(h5u_error_text(), "another rank failed before the collective read") != NULL,
-                   "read, %s: no word of the other rank's failure on the stack:\n%s", what, h5u_error_text());
-    }
-    /* what the first write stored, and nothing of the others */
-    memset(other, 0, n * d.size);
-    CHECKF(gpulz_h5_read_direct(dset, d.type, fs, dxpl, other, NULL) >= 0, "the read after");
-    size_t bad = mismatches(&d, other, row0, d.rows_per_rank, "read after a rank's arguments were refused");
+    const last_rank_args c[] = {{"a string memory type", 0, text, 0, NULL}, {"a NULL buffer", 0, -1, 1, NULL}};
+    size_t bad = last_rank_wrong(file, "direct_rank_refused", c, 2);
     H5Tclose(text);
-    free(other);
-    free(buf);
-    H5Sclose(fs);
-    H5Pclose(dxpl);
-    CHECK(H5Dclose(dset) >= 0);
     return bad;
 }
 
