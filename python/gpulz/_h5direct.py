@@ -619,15 +619,21 @@ def write_direct(dset, data, selection=None, *, threads=0, backend="auto"):
         import cupy
         arr = cupy.asarray(data)
     else:
-        arr = data = numpy.asarray(data)
+        arr = numpy.asarray(data)
     # bad arguments are refused before any work
     _codec.make_params(_codec.encoder_options(), 1, threads, backend)
     P = _plan(h5py, dset, selection, arr.dtype, True)
     if P is None or _selection_shape(P) != tuple(arr.shape):
         if device:
             _codec._after_producer(data)
-            arr = cupy.asnumpy(arr)
-        dset[index] = arr
+            dset[index] = cupy.asnumpy(arr)
+        else:
+            # the caller's object, not numpy's guess at its dtype: h5py
+            # converts what is not an array (bytes, str, lists, tuples for
+            # records, Python and numpy scalars) with numpy to the dataset's
+            # type, where HDF5's conversion from the guessed type cut bytes
+            # at a NUL, clipped integers and refused str and records
+            dset[index] = data
         return False
     p = _codec.make_params(P.opts, P.opts["symbol_size"], threads, backend)
     if device and _device_usable():

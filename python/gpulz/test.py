@@ -736,6 +736,27 @@ def test_h5py_direct():
                   "write of %r %r: the chunk path was taken" % (sel, getattr(data, "dtype", None)))
             want[sel] = data
             check(np.array_equal(d[...], want), "write of %r through h5py" % (sel,))
+        # data that is not an array, as h5py takes it: converted by numpy to
+        # the dataset's type (HDF5's conversion from numpy's guess at its
+        # dtype cut bytes at a NUL, and refused str and tuples for records)
+        rec_t = np.dtype([("a", "<i4"), ("b", "<f8")])
+        for k, (dtype, sel, data, took) in enumerate((
+                ("S5", np.s_[0:2], b"\x00abc", False),
+                ("S5", None, [b"\x00ab", b"c\x00d", b"e", b"f"], False),
+                ("S5", None, ["ab", "cde", "f", "g"], False),
+                ("S5", None, [b"\x00abcd", b"a", b"b", b"c"], True),
+                (rec_t, None, [(1, 2.5), (3, 4.5), (5, 6.5), (7, 8.5)], False),
+                (rec_t, np.s_[2:4], (9, 1.5), False))):
+            ds = [f.create_dataset("literal%d_%s" % (k, w), shape=(4,), dtype=dtype, chunks=(2,),
+                                   **gpulz.Gpulz()) for w in "ab"]
+            ds[0][Ellipsis if sel is None else sel] = data
+            try:
+                got = gpulz.write_direct(ds[1], data, sel)
+            except (TypeError, ValueError) as e:
+                raise Failed("write of %r: %s" % (data, e)) from None
+            check(got is took and ds[1][...].tobytes() == ds[0][...].tobytes(),
+                  "write of %r: %r where h5py writes %r" % (data, ds[1][...], ds[0][...]))
+        spy.take()
         for sel, out in ((np.s_[5:20], np.empty((15, 70), x.dtype)),
                          (np.s_[16:40], np.empty((24, 70), x.dtype)),
                          (np.s_[:, 1], np.empty(60, x.dtype)),
