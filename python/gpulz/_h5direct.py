@@ -158,8 +158,11 @@ def _plan(h5py, dset, selection, dtype, writing):
     (the call goes through h5py).  A dataset whose stored cd_values the
     filter would refuse is a ValueError for writing, as for the filter."""
     from . import FILTER_ID, PROVISIONAL_FILTER_ID
+    # not chunked first: a dataset of no dataspace (h5py.Empty) has no shape
+    if dset.chunks is None:
+        return None
     box = _box(selection, dset.shape)
-    if box is None or not all(b > a for a, b in zip(box[0], box[1])) or dset.chunks is None:
+    if box is None or not all(b > a for a, b in zip(box[0], box[1])):
         return None
     dcpl = dset.id.get_create_plist()
     if dcpl.get_layout() != h5py.h5d.CHUNKED or dcpl.get_nfilters() != 1:

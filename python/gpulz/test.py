@@ -776,6 +776,20 @@ def test_h5py_direct():
             check(gpulz.write_direct(d, x) is False and np.array_equal(d[...], x)
                   and gpulz.read_direct(d, out) is False and np.array_equal(out, x)
                   and not spy.take(), "%s: the chunk path was taken, or wrong data" % what)
+        # a dataset of no dataspace (h5py.Empty): what h5py's write does
+        # (nothing in h5py 3.7, an OSError from HDF5 2.0 in h5py 3.16)
+        d = f.create_dataset("fallback_empty", data=h5py.Empty("i4"))
+        try:
+            d[...] = np.int32(5)
+            refused = None
+        except Exception as e:
+            refused = type(e)
+        try:
+            check(gpulz.write_direct(d, np.int32(5)) is False and refused is None,
+                  "h5py.Empty: written where h5py raises %s" % refused)
+        except Exception as e:
+            check(type(e) is refused, "write_direct into h5py.Empty: %s: %s where h5py %s"
+                  % (type(e).__name__, e, "raises %s" % refused.__name__ if refused else "writes"))
         # HDF5 stores edge chunks unfiltered here, with no mask bit saying so
         ds = [make_dataset(h5py, f, "partial_" + w, x.shape, x.dtype, (16, 32),
                            dont_filter_partial=True) for w in "ab"]
