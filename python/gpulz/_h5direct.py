@@ -695,6 +695,22 @@ def read_direct(dset, out, selection=None, *, threads=0, backend="auto"):
         want = arr.dtype
         if dset.dtype.subdtype is not None:
             want = numpy.dtype((arr.dtype, dset.dtype.shape))
+        # one field by name (dset["a"]) gives that field in its own type:
+        # h5py reads it from a record of that field alone, so out's type
+        # goes in such a record for HDF5 to convert to (h5py takes field
+        # names only where the type it reads into is a record)
+        names = [x for x in (index if isinstance(index, tuple) else (index,))
+                 if isinstance(x, str)]
+        fields = dset.dtype.fields or {}
+        if not all(name in fields for name in names):
+            # h5py's error for a field the dataset lacks (read as a field of
+            # out's type, HDF5 would leave it as it was)
+            dset[index]
+        if len(names) == 1 and names[0] in fields and want.names is None:
+            field = fields[names[0]][0]
+            if field.subdtype is not None:
+                want = numpy.dtype((arr.dtype, field.shape))
+            want = numpy.dtype([(names[0], want)])
         host = dset[index] if want == dset.dtype else dset.astype(want)[index]
         if device:
             _codec._after_producer(out)

@@ -767,6 +767,26 @@ def test_h5py_direct():
                   "read of %r into %s %s: the chunk path was taken" % (sel, out.dtype, out.shape))
             check(np.array_equal(out, np.broadcast_to(want[sel], out.shape)),
                   "read of %r into %s through h5py" % (sel, out.dtype))
+        # a field by name, as out[...] = d["a"] reads it (converted to out's
+        # type); a field the dataset lacks is h5py's error, never a read
+        sub_t = np.dtype([("a", "<i4"), ("v", "<f4", (3,))])
+        rv = np.zeros(8, sub_t)
+        rv["a"], rv["v"] = np.arange(8), np.arange(24).reshape(8, 3) / 4
+        d = f.create_dataset("fields", data=rv, chunks=(4,), **gpulz.Gpulz())
+        for sel, out in (("a", np.empty(8, "i4")), (("a", np.s_[2:6]), np.empty(4, "f8")),
+                         (("v", 3), np.empty(3, "f4")), ("v", np.empty((8, 3), "f8"))):
+            try:
+                took = gpulz.read_direct(d, out, sel)
+            except (TypeError, ValueError) as e:
+                raise Failed("read of field %r into %s: %s" % (sel, out.dtype, e)) from None
+            check(took is False and np.array_equal(out, d[sel]),
+                  "read of field %r into %s: %r" % (sel, out.dtype, out))
+        for out in (np.zeros(8, "i4"), np.zeros(8, [("zz", "<i4")])):
+            try:
+                gpulz.read_direct(d, out, "zz")
+                raise Failed("a field the dataset lacks was read into %s" % out.dtype)
+            except ValueError:
+                pass
         for what, kwargs in (("shuffle", dict(shuffle=True, **gpulz.Gpulz())),
                              ("deflate", dict(compression="gzip")), ("no filter", {}),
                              ("contiguous", dict(chunks=None))):
