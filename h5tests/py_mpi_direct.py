@@ -58,6 +58,11 @@ with h5py.File(path, "w", driver="mpio", comm=comm) as f:
             if rank != n - 1:
                 print("rank %d: %r where another rank failed (%s)" % (rank, e, what))
                 failed = 1
+    # bytes, not an array, as h5py takes them: converted by numpy to the
+    # dataset's type (HDF5's conversion from numpy's guess, S4, stored them
+    # cut at their NUL: empty)
+    t = f.create_dataset("t", (4 * n,), dtype="S5", chunks=(4,), **gpulz.Gpulz())
+    gpulz.write_direct(t, b"\x00r%d" % rank, np.s_[rank * 4:(rank + 1) * 4])
 with h5py.File(path, "r", driver="mpio", comm=comm) as f:
     out = np.zeros((rows, cols), np.uint16)
     gpulz.read_direct(f["x"], out, np.s_[rank * rows:(rank + 1) * rows, :])
@@ -67,7 +72,11 @@ with h5py.File(path, "r", driver="mpio", comm=comm) as f:
 comm.Barrier()
 if rank == 0:
     with h5py.File(path, "r") as f:
-        x = f["x"][...]
+        x, t = f["x"][...], f["t"][...]
+    if t.tobytes() != b"".join(b"\x00r%d" % r + bytes(3 - len(str(r)))
+                               for r in range(n) for _ in range(4)):
+        print("bytes written by the ranks read back as %r" % (t,))
+        failed = 1
     for r in range(n):
         if not np.array_equal(x[r * rows:(r + 1) * rows], band(r)):
             print("rows of rank %d read back wrong (first values %s)" % (r, x[r * rows, :4]))

@@ -523,10 +523,20 @@ def _write_collective(dset, index, data, threads, backend):
             arr = cupy.asnumpy(arr)
         else:
             arr = numpy.asarray(data)
+        names = index if isinstance(index, tuple) else (index,)
+        # data that is not an array: h5py converts it with numpy to the
+        # dataset's type (Dataset.__setitem__), not from numpy's guess at
+        # its dtype, which HDF5 then converted (bytes cut at a NUL, integers
+        # clipped).  Done here as h5py does it, for a dataset of a plain
+        # type, so that numpy's refusal is this rank's before the write;
+        # str, records, objects, array types and fields are left as they were
+        if (not _codec._is_device(data) and not isinstance(data, numpy.ndarray)
+                and arr.dtype.kind != "U" and dset.dtype.kind not in "OV"
+                and dset.dtype.subdtype is None and not any(isinstance(x, str) for x in names)):
+            arr = numpy.asarray(data, dtype=dset.dtype)
         # what h5py refuses before its write, asked here: a selection it
         # cannot make, data that does not broadcast to it (a scalar always
         # does; an array dtype's or a field's shape h5py works out itself)
-        names = index if isinstance(index, tuple) else (index,)
         select = _h5py_select()
         if (select is not None and dset.dtype.subdtype is None and arr.shape != ()
                 and not any(isinstance(x, str) for x in names)):
