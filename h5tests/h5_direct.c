@@ -7,7 +7,7 @@
  * one written by H5Dwrite (same sizes, same filter masks), H5Dread reads it
  * and the direct read reads the H5Dwrite one.  Also: chunk-aligned
  * selections (direct) and unaligned ones, a datatype conversion and a
- * pipeline with shuffle (HDF5's path, same data); a user fill value padding
+ * pipeline with shuffle, a data transform (HDF5's path, same data); a user fill value padding
  * edge chunks and filling unallocated ones; an optional filter over random
  * data (chunks stored unfiltered, mask bit set); mode fast; more chunks
  * than a batch holds; damaged chunks and chunks that declare another size
@@ -313,6 +313,45 @@ static void vlen_inside(void)
     H5Tclose(cmp);
     H5Tclose(vs);
     printf("vlen inside            arrays and compounds of variable strings: through HDF5\n");
+}
+
+/* A transfer list with a data transform, which H5Dwrite and H5Dread apply
+ * without a conversion too: through HDF5, with its values. */
+static void data_transform(void)
+{
+    hsize_t dims[1] = {64}, chunk[1] = {16};
+    int32_t v[64], ra[64], rb[64];
+    for (int i = 0; i < 64; i++)
+        v[i] = i;
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t a = make("transform_a", H5T_NATIVE_INT32, 1, dims, dcpl);
+    hid_t b = make("transform_b", H5T_NATIVE_INT32, 1, dims, dcpl);
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    CHECK(dxpl >= 0 && H5Pset_data_transform(dxpl, "x+1000") >= 0);
+    int direct = -1;
+    CHECK(H5Dwrite(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, dxpl, v) >= 0);
+    CHECK(gpulz_h5_write_direct(b, H5T_NATIVE_INT32, H5S_ALL, dxpl, v, &direct) >= 0);
+    CHECK(H5Dread(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, ra) >= 0);
+    CHECK(H5Dread(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, rb) >= 0);
+    CHECKF(ra[1] == 1001 && memcmp(ra, rb, sizeof ra) == 0,
+           "a data transform: the direct write stored %d where H5Dwrite stored %d", rb[1], ra[1]);
+    CHECK(direct == 0 && H5Eget_num(H5E_DEFAULT) == 0);
+    CHECK(H5Dread(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, dxpl, ra) >= 0);
+    CHECK(gpulz_h5_read_direct(a, H5T_NATIVE_INT32, H5S_ALL, dxpl, rb, &direct) >= 0);
+    CHECKF(ra[1] == 2001 && memcmp(ra, rb, sizeof ra) == 0,
+           "a data transform: the direct read gave %d where H5Dread gave %d", rb[1], ra[1]);
+    CHECK(direct == 0 && H5Eget_num(H5E_DEFAULT) == 0);
+    /* a transfer list without one keeps the chunk path */
+    hid_t plain = H5Pcreate(H5P_DATASET_XFER);
+    CHECK(H5Dread(a, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, plain, ra) >= 0);
+    CHECK(gpulz_h5_read_direct(a, H5T_NATIVE_INT32, H5S_ALL, plain, rb, &direct) >= 0 && direct == 1);
+    CHECK(memcmp(ra, rb, sizeof ra) == 0 && H5Eget_num(H5E_DEFAULT) == 0);
+    H5Pclose(plain);
+    H5Pclose(dxpl);
+    H5Dclose(a);
+    H5Dclose(b);
+    H5Pclose(dcpl);
+    printf("data transform         through HDF5, the transformed values\n");
 }
 
 /* A user fill value: edge chunks padded with it, unallocated chunks read as it. */
@@ -819,6 +858,7 @@ int main(int argc, char **argv)
     hsize_t s4[2] = {64, 0}, n4[2] = {100, 64};   /* ends off a chunk border, inside */
     selection("short", s4, n4, 0);
     fallbacks();
+    data_transform();
     fill_value();
     damaged();
     mask_changes();

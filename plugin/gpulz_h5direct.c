@@ -314,6 +314,33 @@ done:;
 }
 
 /*
+ * Whether dxpl sets a data transform (H5Pset_data_transform), which H5Dwrite
+ * and H5Dread apply to every element, with a conversion or without, and
+ * H5Dwrite_chunk/H5Dread_chunk never do: 1 or 0.  HDF5 answers "not set"
+ * with a failure (and an error on its stack, cleared here), so a failure
+ * reads as no transform; a list that is no transfer list goes to HDF5 as
+ * one with a transform does, for HDF5 to refuse.
+ */
+static int transforms(hid_t dxpl)
+{
+    ssize_t n = -1;
+    if (dxpl == H5P_DEFAULT)
+        return 0;
+    if (H5Pisa_class(dxpl, H5P_DATASET_XFER) <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return 1;
+    }
+    H5E_BEGIN_TRY
+    {
+        n = H5Pget_data_transform(dxpl, NULL, 0);
+    }
+    H5E_END_TRY;
+    if (n < 0)
+        H5Eclear2(H5E_DEFAULT);
+    return n > 0;
+}
+
+/*
  * Whether the chunk path can do this call exactly: 1 (P filled), 0 for the
  * path through H5Dwrite/H5Dread (P->npoints still set), -1 on an error.
  */
@@ -358,6 +385,9 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, hid_
     if (same < 0 || unlike < 0)
         PUSH_AND_GOTO(H5E_DATATYPE, H5E_CANTCOMPARE, -1, "gpulz: cannot compare the datatypes");
     if (!same || unlike)
+        ret_value = 0;
+    /* a data transform, which only HDF5's path applies */
+    if (transforms(dxpl))
         ret_value = 0;
     /* HDF5 stores such edge chunks unfiltered without a mask bit saying so */
     unsigned opts = 0;

@@ -80,7 +80,7 @@ herr_t gpulz_h5_register(void);
  * a chunk border and ends on one or at the dataset's extent, file_space has the dataset's
  * current extent, mem_type equals the dataset's datatype (H5Tequal: no
  * conversion) and holds no variable-length data or reference at any depth,
- * the layout is chunked,
+ * dxpl sets no data transform (H5Pset_data_transform), the layout is chunked,
  * the pipeline holds the gpulz filter alone, the dataset does not set
  * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, writing, the file is not open
  * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
