@@ -7,7 +7,8 @@
  * one written by H5Dwrite (same sizes, same filter masks), H5Dread reads it
  * and the direct read reads the H5Dwrite one.  Also: chunk-aligned
  * selections (direct) and unaligned ones, a datatype conversion and a
- * pipeline with shuffle, a data transform (HDF5's path, same data); a user fill value padding
+ * pipeline with shuffle, a data transform (HDF5's path, same data); a
+ * write into a file open read-only (refused, the file intact); a user fill value padding
  * edge chunks and filling unallocated ones; an optional filter over random
  * data (chunks stored unfiltered, mask bit set); mode fast; more chunks
  * than a batch holds; damaged chunks and chunks that declare another size
@@ -352,6 +353,50 @@ static void data_transform(void)
     H5Dclose(b);
     H5Pclose(dcpl);
     printf("data transform         through HDF5, the transformed values\n");
+}
+
+/* A dataset of a file open read-only: the write fails as H5Dwrite's does,
+ * and leaves the dataset and the file as they were. */
+static void read_only(void)
+{
+    const char *path = "h5_direct_ro.h5";
+    hsize_t dims[1] = {64}, chunk[1] = {16}, start[1] = {16}, count[1] = {16};
+    int32_t v[64], w[64], back[64];
+    for (int i = 0; i < 64; i++)
+        v[i] = i, w[i] = 500 + i;
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t d = H5Dcreate2(f, "d", H5T_NATIVE_INT32, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d >= 0 && H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    d = H5Dopen2(f, "d", H5P_DEFAULT);
+    CHECK(f >= 0 && d >= 0);
+    hid_t fs = H5Dget_space(d);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+    for (int k = 0; k < 2; k++) {
+        int direct = -1;
+        herr_t r;
+        H5E_BEGIN_TRY
+        {
+            r = gpulz_h5_write_direct(d, H5T_NATIVE_INT32, k ? fs : H5S_ALL, H5P_DEFAULT, w, &direct);
+        }
+        H5E_END_TRY;
+        CHECKF(r < 0 && direct == 0 && H5Eget_num(H5E_DEFAULT) > 0,
+               "read-only file: the direct write returned %d (chunk path %d)", (int)r, direct);
+        memset(back, 0, sizeof back);
+        CHECKF(H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0 &&
+                   memcmp(back, v, sizeof v) == 0,
+               "read-only file: the dataset no longer reads after a refused write");
+    }
+    H5Sclose(fs);
+    H5Sclose(space);
+    CHECK(H5Dclose(d) >= 0);
+    CHECKF(H5Fclose(f) >= 0, "read-only file: it no longer closes after a refused write");
+    H5Pclose(dcpl);
+    remove(path);
+    printf("read-only file         the write refused as H5Dwrite refuses it, the file intact\n");
 }
 
 /* A user fill value: edge chunks padded with it, unallocated chunks read as it. */
@@ -859,6 +904,7 @@ int main(int argc, char **argv)
     selection("short", s4, n4, 0);
     fallbacks();
     data_transform();
+    read_only();
     fill_value();
     damaged();
     mask_changes();

@@ -341,6 +341,29 @@ static int transforms(hid_t dxpl)
 }
 
 /*
+ * Whether dset's file is open for writing: 1, 0, or -1.  HDF5 1.10.8's
+ * H5Dwrite_chunk does not ask: in a file open read-only it allocated the
+ * chunk in the index held in memory, failed its write (EBADF), and left
+ * the dataset unreadable, the file failing to close and the program
+ * crashing at exit, where H5Dwrite refuses at once ("no write intent").
+ */
+static int file_writable(hid_t dset)
+{
+    int ret_value = 1;
+    unsigned intent = 0;
+    const hid_t file = H5Iget_file_id(dset);
+    if (file < 0 || H5Fget_intent(file, &intent) < 0)
+        PUSH_AND_GOTO(H5E_FILE, H5E_CANTGET, -1, "gpulz: cannot tell whether the file is open for writing");
+    ret_value = (intent & H5F_ACC_RDWR) != 0;
+done:;
+    const hid_t errors = errors_aside();
+    if (file >= 0)
+        H5Fclose(file);
+    errors_back(errors);
+    return ret_value;
+}
+
+/*
  * Whether the chunk path can do this call exactly: 1 (P filled), 0 for the
  * path through H5Dwrite/H5Dread (P->npoints still set), -1 on an error.
  */
@@ -388,6 +411,12 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, hid_
         ret_value = 0;
     /* a data transform, which only HDF5's path applies */
     if (transforms(dxpl))
+        ret_value = 0;
+    /* a file open read-only: H5Dwrite refuses, cleanly */
+    const int writable = writing ? file_writable(dset) : 1;
+    if (writable < 0)
+        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the file's intent");
+    if (!writable)
         ret_value = 0;
     /* HDF5 stores such edge chunks unfiltered without a mask bit saying so */
     unsigned opts = 0;

@@ -82,7 +82,8 @@ herr_t gpulz_h5_register(void);
  * conversion) and holds no variable-length data or reference at any depth,
  * dxpl sets no data transform (H5Pset_data_transform), the layout is chunked,
  * the pipeline holds the gpulz filter alone, the dataset does not set
- * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, writing, the file is not open
+ * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, writing, the file is open for
+ * writing (H5Dwrite refuses a read-only one) and not open
  * with MPI-IO (H5Dwrite_chunk on one rank breaks parallel HDF5's metadata:
  * write a file per rank, or see docs/usage.md section 9), and, reading, the
  * transfer is not collective in such a file (H5Dread_chunk cannot take
