@@ -8,7 +8,8 @@
  * and the direct read reads the H5Dwrite one.  Also: chunk-aligned
  * selections (direct) and unaligned ones, a datatype conversion and a
  * pipeline with shuffle, a data transform (HDF5's path, same data); a
- * write into a file open read-only (refused, the file intact); a user fill value padding
+ * write into a file open read-only and a NULL buffer (refused, as HDF5
+ * refuses them); a user fill value padding
  * edge chunks and filling unallocated ones; an optional filter over random
  * data (chunks stored unfiltered, mask bit set); mode fast; more chunks
  * than a batch holds; damaged chunks and chunks that declare another size
@@ -397,6 +398,30 @@ static void read_only(void)
     H5Pclose(dcpl);
     remove(path);
     printf("read-only file         the write refused as H5Dwrite refuses it, the file intact\n");
+}
+
+/* No buffer for a selection of some points: refused as H5Dwrite and H5Dread
+ * refuse it ("no output buffer"), with an error on HDF5's stack. */
+static void no_buffer(void)
+{
+    hsize_t dims[1] = {64}, chunk[1] = {16};
+    hid_t dcpl = h5u_dcpl(1, chunk, H5Z_FLAG_MANDATORY, 0, NULL);
+    hid_t d = make("no_buffer", H5T_NATIVE_INT32, 1, dims, dcpl);
+    for (int writing = 0; writing < 2; writing++) {
+        int direct = -1;
+        herr_t r;
+        H5E_BEGIN_TRY
+        {
+            r = writing ? gpulz_h5_write_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, NULL, &direct)
+                        : gpulz_h5_read_direct(d, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, NULL, &direct);
+        }
+        H5E_END_TRY;
+        CHECKF(r < 0 && direct == 0 && H5Eget_num(H5E_DEFAULT) > 0, "a NULL buffer %s: returned %d (chunk path %d)",
+               writing ? "written" : "read", (int)r, direct);
+    }
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    printf("no buffer              refused as HDF5 refuses it\n");
 }
 
 /* A user fill value: edge chunks padded with it, unallocated chunks read as it. */
@@ -905,6 +930,7 @@ int main(int argc, char **argv)
     fallbacks();
     data_transform();
     read_only();
+    no_buffer();
     fill_value();
     damaged();
     mask_changes();

@@ -1491,6 +1491,9 @@ static herr_t host_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_sp
     plan P;
     mem M = {0, NULL};
     int how = plan_make(&P, dset, mem_type, file_space, dxpl, writing);
+    /* no buffer for the points: HDF5's to refuse ("no output buffer") */
+    if (how == 1 && !buf)
+        how = 0;
     if (direct)
         *direct = how == 1;
     if (how < 0)
