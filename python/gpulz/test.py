@@ -243,6 +243,23 @@ def test_batch():
         check(all(g is o and np.array_equal(o, c) for g, o, c in zip(got, outs, chunks)),
               "decompress_batch(%r, outs)" % opts)
     check(gpulz.compress_batch([]) == [] and gpulz.decompress_batch([]) == [], "empty batch")
+    # outs that share bytes: with one out for two chunks both results were
+    # that buffer, holding one chunk's data, without an error
+    pair = gpulz.compress_batch(chunks[:2])
+    shared = bytearray(chunks[0].nbytes + 8)
+    inside = bytearray(chunks[0].nbytes + len(pair[1]))
+    inside[-len(pair[1]):] = pair[1]
+    for what, srcs, bad in (
+            ("one out for two chunks", pair, [shared, shared]),
+            ("two outs sharing bytes", pair,
+             [memoryview(shared)[:chunks[0].nbytes], memoryview(shared)[8:]]),
+            ("an out over another chunk", [pair[0], memoryview(inside)[-len(pair[1]):]],
+             [inside, None])):
+        try:
+            gpulz.decompress_batch(srcs, bad)
+        except ValueError:
+            continue
+        raise Failed("decompress_batch: %s was accepted" % what)
     for call in (lambda: gpulz.compress_batch([chunks[0], chunks[0].view(np.int16)]),
                  lambda: gpulz.decompress_batch(batch, outs[:1]),
                  lambda: gpulz.compress_batch(chunks, window=300)):
