@@ -71,6 +71,18 @@ expect 0 "$GPULZ" --help
 expect 0 "$GPULZ" --version
 grep -q '^gpulz [0-9]' out.log || fail "--version"
 expect 0 "$GPULZ" version
+# version and help take nothing more: a stray word or option is a usage
+# error, not ignored (version --help is its usage)
+expect 2 "$GPULZ" version extra
+[ ! -s out.log ] || fail "version extra printed: $(cat out.log)"
+expect 2 "$GPULZ" --version --no-such-option
+expect 2 "$GPULZ" -V extra
+expect 2 "$GPULZ" help compress extra
+[ ! -s out.log ] || fail "help compress extra printed: $(cat out.log)"
+expect 2 "$GPULZ" help version extra
+expect 0 "$GPULZ" version --help
+grep -q '^Usage: gpulz version' out.log || fail "version --help: $(cat out.log)"
+expect 0 "$GPULZ" version
 # configure.ac's AC_INIT and gpulz.h state the version: both must say the same
 pkg=$(sed -n 's/^gpulz \([^ ]*\) (library .*/\1/p' out.log)
 lib=$(sed -n 's/^gpulz [^ ]* (library \([^,]*\),.*/\1/p' out.log)

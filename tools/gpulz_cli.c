@@ -100,6 +100,14 @@ static int finish_stdout(int rc)
     return cli_error(CLI_IO, "stdout", "write failed: %s", strerror(e));
 }
 
+/* version and help, listed beside the others, take no options */
+static int builtin_help(const subcommand *s)
+{
+    printf("Usage: gpulz %s%s\n%c%s.\n", s->name, strcmp(s->name, "help") ? "" : " [COMMAND]",
+           toupper((unsigned char)s->summary[0]), s->summary + 1);
+    return CLI_OK;
+}
+
 static int run(int argc, char **argv)
 {
     if (argc < 2)
@@ -110,20 +118,24 @@ static int run(int argc, char **argv)
         main_help();
         return CLI_OK;
     }
-    if (!strcmp(name, "version") || !strcmp(name, "--version") || !strcmp(name, "-V"))
+    if (!strcmp(name, "version") || !strcmp(name, "--version") || !strcmp(name, "-V")) {
+        if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+            return builtin_help(find("version"));
+        if (argc > 2)
+            return cli_error(CLI_USAGE, "version", "takes no arguments ('%s' is extra)",
+                             argv[2]);
         return version();
+    }
     if (!strcmp(name, "help")) {
+        if (argc > 3)
+            return cli_error(CLI_USAGE, "help", "takes one COMMAND ('%s' is extra)", argv[3]);
         if (argc < 3) {
             main_help();
             return CLI_OK;
         }
         const subcommand *s = find(argv[2]);
-        if (s && !s->main) {
-            /* version and help, listed beside the others, take no options */
-            printf("Usage: gpulz %s%s\n%c%s.\n", s->name, strcmp(s->name, "help") ? "" : " [COMMAND]",
-                   toupper((unsigned char)s->summary[0]), s->summary + 1);
-            return CLI_OK;
-        }
+        if (s && !s->main)
+            return builtin_help(s);
         if (!s)
             return cli_error(CLI_USAGE, "help", "unknown command '%s' (gpulz --help)", argv[2]);
         char *help_argv[] = {(char *)s->name, "--help", NULL};
