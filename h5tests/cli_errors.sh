@@ -32,6 +32,11 @@ expect 2 "$GPULZ" compress --backend tpu q.raw -o o.gplz
 expect 2 "$GPULZ" compress q.raw q.raw -o o.gplz
 expect 2 "$GPULZ" compress q.raw -o
 expect 2 "$GPULZ" decompress --symbol 2 q.gplz -o o.raw
+# the short forms are named as compress's too, not as unknown options
+for o in "-s 2" "-l 2" "-w 40" "-b 4096" -a -2; do
+    expect 2 "$GPULZ" decompress $o q.gplz -o o.raw
+    grep -q "option '${o%% *}' is for compress" err.log || fail "decompress $o: $(cat err.log)"
+done
 expect 2 "$GPULZ" decompress q.raw
 expect 2 "$GPULZ" gen quant
 expect 2 "$GPULZ" gen nosuchkind 1K

@@ -93,7 +93,8 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
                                          {"help", no_argument, NULL, 'h'},
                                          CLI_FORMAT_LONG_OPTS,
                                          {NULL, 0, NULL, 0}};
-    const char *optstring = compress ? ":s:l:w:b:at:o:fvqh1234" : ":t:o:fvqh";
+    /* decompress knows compress's options too, to say they are compress's */
+    const char *optstring = ":s:l:w:b:at:o:fvqh1234";
     int c, longindex = -1;
     cli_format_opts F;
     gpulz_params_init(&A->p);
@@ -104,7 +105,8 @@ static int parse_args(int compress, int argc, char **argv, codec_args *A)
     optind = 1;
     while ((c = getopt_long(argc, argv, optstring, opts, &longindex)) != -1) {
         if (!compress && (c == 's' || c == 'l' || c == 'w' || c == 'b' || c == 'a' ||
-                          c == CLI_OPT_MODE || c == CLI_OPT_NO_CHECKSUM)) {
+                          (c >= '1' && c <= '4') || c == CLI_OPT_MODE ||
+                          c == CLI_OPT_NO_CHECKSUM)) {
             /* the option's name (argv[optind - 1] may be its value) */
             if (longindex >= 0)
                 return cli_usage_error(
