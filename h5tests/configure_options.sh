@@ -5,7 +5,8 @@
 # shared object, which libtool makes none of then), and, as configure's
 # own --libdir, a relative --with-hdf5-plugin-dir (libtool: "only absolute
 # run-paths are allowed") or --with-bash-completion-dir (installed under
-# the build tree, or under DESTDIR's name run on with it: /stagecompletions).
+# the build tree, or under DESTDIR's name run on with it: /stagecompletions),
+# and a filter ID that gpulz_cd.h would carry as another number.
 # Each case runs configure (configure only) in a scratch folder and expects
 # it to stop with a message naming the option.  Then h5gpulz.pc of a
 # configure given HDF5_CFLAGS and HDF5_LIBS carries them, with no Requires;
@@ -38,6 +39,14 @@ refused relative-plugindir "with-hdf5-plugin-dir needs an absolute folder" \
     --with-hdf5-plugin-dir=lib/plugin
 refused relative-completiondir "with-bash-completion-dir needs an absolute folder" \
     --with-bash-completion-dir=completions
+# the filter IDs are written into gpulz_cd.h as C constants: a leading 0
+# made them octal (0400 became 256, 034791 did not compile), and a number
+# too long for test(1) passed the range check
+refused octal-filter-id "without a leading 0" --with-filter-id=034791
+refused octal-registered-id "without a leading 0" --with-registered-filter-id=0400
+refused long-filter-id "outside HDF5's 256..65535" --with-filter-id=99999999999999999999
+refused long-registered-id "outside HDF5's 256..65535" \
+    --with-registered-filter-id=99999999999999999999
 
 # what is not refused: folders under configure's variables, as distcheck
 # gives them (Makefile.am's AM_DISTCHECK_CONFIGURE_FLAGS)
