@@ -6,7 +6,8 @@
 # own --libdir, a relative --with-hdf5-plugin-dir (libtool: "only absolute
 # run-paths are allowed") or --with-bash-completion-dir (installed under
 # the build tree, or under DESTDIR's name run on with it: /stagecompletions),
-# and a filter ID that gpulz_cd.h would carry as another number.
+# a filter ID that gpulz_cd.h would carry as another number, and a
+# --with-cuda-arch list nvcc cannot take.
 # Each case runs configure (configure only) in a scratch folder and expects
 # it to stop with a message naming the option.  Then h5gpulz.pc of a
 # configure given HDF5_CFLAGS and HDF5_LIBS carries them, with no Requires;
@@ -47,6 +48,11 @@ refused octal-registered-id "without a leading 0" --with-registered-filter-id=04
 refused long-filter-id "outside HDF5's 256..65535" --with-filter-id=99999999999999999999
 refused long-registered-id "outside HDF5's 256..65535" \
     --with-registered-filter-id=99999999999999999999
+# a --with-cuda-arch that nvcc cannot take (8.0 for 80) made the kernel
+# check fail, and the build went on without CUDA
+refused cuda-arch-dot "with-cuda-arch needs a comma-separated list" --with-cuda-arch=8.0
+refused cuda-arch-sm "with-cuda-arch needs a comma-separated list" --with-cuda-arch=sm_80
+refused cuda-arch-empty "with-cuda-arch needs a comma-separated list" --with-cuda-arch=
 
 # what is not refused: folders under configure's variables, as distcheck
 # gives them (Makefile.am's AM_DISTCHECK_CONFIGURE_FLAGS)

@@ -14,7 +14,15 @@ AC_DEFUN([GPULZ_CHECK_CUDA], [
   AC_ARG_WITH([cuda-arch],
     [AS_HELP_STRING([--with-cuda-arch=LIST],
       [comma-separated compute capabilities to build machine code for, the last also as PTX (default: 75,80,90)])],
-    [], [with_cuda_arch=75,80,90])
+    [gpulz_cuda_arch_given=yes], [with_cuda_arch=75,80,90 gpulz_cuda_arch_given=no])
+  # each a compute capability as nvcc's -gencode takes it (80, 90a, 100f):
+  # a typo (8.0, sm_80) made nvcc fail, and the build went on without CUDA
+  gpulz_arch_ok=`echo "$with_cuda_arch" | tr ',' '\n' | grep -c '^[[1-9]][[0-9]][[0-9]]*[[a-z]]\{0,1\}$'`
+  gpulz_arch_n=`echo "$with_cuda_arch" | tr ',' '\n' | grep -c .`
+  AS_CASE([$with_cuda_arch],
+    [''|yes|no|,*|*,|*,,*], [gpulz_arch_ok=bad])
+  AS_IF([test "$gpulz_arch_ok" != "$gpulz_arch_n"],
+    [AC_MSG_ERROR([--with-cuda-arch needs a comma-separated list of compute capabilities such as 75,80,90, not '$with_cuda_arch'])])
   AC_ARG_VAR([NVCCFLAGS], [nvcc flags for the CUDA sources, after the project's own])
 
   have_cuda=no
@@ -53,6 +61,8 @@ _GPULZ_EOF
           [have_cuda=yes], [have_cuda=no])
     rm -f conftest.cu conftest.$OBJEXT
     AC_MSG_RESULT([$have_cuda])
+    AS_IF([test "x$have_cuda" = xno && test $gpulz_cuda_arch_given = yes],
+          [AC_MSG_ERROR([$NVCC does not compile a kernel for --with-cuda-arch=$with_cuda_arch (see config.log); --with-cuda=no for a CPU-only build])])
     AS_IF([test "x$have_cuda" = xyes && test -z "$cuda_libdir"],
           [AC_MSG_WARN([no libcudart_static.a under $cuda_home (lib64, targets/x86_64-linux/lib, lib${cuda_multiarch:+/$cuda_multiarch}, lib): building without CUDA])
            have_cuda=no])
