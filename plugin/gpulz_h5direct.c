@@ -407,17 +407,17 @@ static int plan_make(plan *P, hid_t dset, hid_t mem_type, hid_t file_space, hid_
     const int unlike = type_not_as_stored(P->type);
     if (same < 0 || unlike < 0)
         PUSH_AND_GOTO(H5E_DATATYPE, H5E_CANTCOMPARE, -1, "gpulz: cannot compare the datatypes");
-    if (!same || unlike)
+    /* a data transform, which only HDF5's path applies; a file open
+     * read-only, which H5Dwrite refuses cleanly (asked only of a call the
+     * chunk path could still take) */
+    if (!same || unlike || transforms(dxpl)) {
         ret_value = 0;
-    /* a data transform, which only HDF5's path applies */
-    if (transforms(dxpl))
-        ret_value = 0;
-    /* a file open read-only: H5Dwrite refuses, cleanly */
-    const int writable = writing ? file_writable(dset) : 1;
-    if (writable < 0)
-        PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the file's intent");
-    if (!writable)
-        ret_value = 0;
+    } else if (writing) {
+        const int writable = file_writable(dset);
+        if (writable < 0)
+            PUSH_AND_GOTO(H5E_DATASET, H5E_CANTGET, -1, "gpulz: cannot get the file's intent");
+        ret_value = writable;
+    }
     /* HDF5 stores such edge chunks unfiltered without a mask bit saying so */
     unsigned opts = 0;
     if (H5Pget_chunk_opts(P->dcpl, &opts) < 0)
