@@ -15,7 +15,9 @@
  * caller's chunk in pinned memory (cudaHostAlloc, cudaHostRegister) skips
  * its slot: the copy engines read or write it in place, so that its bytes
  * cross host memory once instead of three times (a core copies about 12
- * GB/s, and the host's memory, not PCIe, bounds the batch).
+ * GB/s, and the host's memory, not PCIe, bounds the batch).  An output
+ * larger than the download ring (below) goes through the ring instead of
+ * its slot.
  *
  * Where GPULZ_DEVICE lists several devices, the chunks are cut into one run
  * of consecutive chunks per device, even in bytes (gpulz_batch_split).  A
@@ -41,10 +43,27 @@
 
 #define SLOTS 3
 
+/*
+ * The download ring: a chunk's output larger than RING_PIECES pieces is
+ * downloaded a piece at a time into a ring of pinned pieces after the
+ * slots, on a stream of its own, and the copier copies each piece out as it
+ * lands and queues the next download into its place.  Whole outputs of 16
+ * MiB, three slots to a lane and eight lanes keep some 400 MiB of pinned
+ * bytes in flight, written by the copy engine and read back by a core long
+ * after; the ring keeps what a core reads a moment old, and so, it seems, in
+ * the host's cache.  Measured (H200 machines, bench/RESULTS.md, 2026-11-30
+ * third session): 16 MiB chunks read 1.3x as fast with 4 pieces of 2 MiB,
+ * less with 1 MiB pieces, slower with 256 KiB ones; 4 MiB outputs, which
+ * this ring leaves to their slots, read as fast either way.
+ */
+#define RING_PIECES 4
+#define RING_PIECE_DEFAULT ((size_t)2 << 20)
+
 typedef struct slot {
     uint8_t *h_in, *h_out, *d_in, *d_out;
     cudaEvent_t uploaded, downloaded;
     int out_in_place; /* the chunk's output went straight to the caller's pinned dst */
+    int ringed;       /* the chunk's output stays on the device for the ring */
 } slot;
 
 typedef struct pipeline {
@@ -59,7 +78,21 @@ typedef struct pipeline {
     size_t in_max, out_max;
     uint8_t *h_all, *d_all;
     cudaStream_t copy, work, own_work;
+    size_t piece;    /* bytes of a ring's piece; 0 where no output can be larger than the ring */
+    uint8_t *h_ring; /* RING_PIECES pieces, pinned, after the slots */
+    cudaStream_t down; /* the ring's downloads */
+    cudaEvent_t landed[RING_PIECES];
 } pipeline;
+
+static atomic_size_t tuned_piece; /* 0: RING_PIECE_DEFAULT */
+
+int gpu_tune_ring_piece(size_t bytes)
+{
+    if (bytes && (bytes < 256 || bytes > ((size_t)64 << 20)))
+        return gpulz_fail(GPULZ_ERR_PARAM, "%zu bytes a ring piece: not from 256 bytes to 64 MiB", bytes);
+    atomic_store(&tuned_piece, bytes);
+    return GPULZ_OK;
+}
 
 static int pipeline_open(pipeline *P)
 {
@@ -79,7 +112,13 @@ static int pipeline_open(pipeline *P)
     size_t slot_bytes = P->in_max + P->out_max;
     if (slot_bytes < P->in_max || slot_bytes > SIZE_MAX / SLOTS)
         return gpulz_fail(GPULZ_ERR_PARAM, "chunks too large to stage");
-    const size_t need = SLOTS * slot_bytes;
+    const size_t piece = atomic_load(&tuned_piece) ? atomic_load(&tuned_piece) : RING_PIECE_DEFAULT;
+    if (P->out_max > RING_PIECES * piece)
+        P->piece = piece;
+    const size_t ring_bytes = RING_PIECES * P->piece;
+    if (SLOTS * slot_bytes > SIZE_MAX - ring_bytes)
+        return gpulz_fail(GPULZ_ERR_PARAM, "chunks too large to stage");
+    const size_t need = SLOTS * slot_bytes + ring_bytes;
     gpu_ctx *c = P->c;
     if (need <= GPULZ_BATCH_STAGING_KEEP && pthread_mutex_trylock(&c->batch_lock) == 0) {
         P->borrowed = 1;
@@ -107,6 +146,12 @@ static int pipeline_open(pipeline *P)
         GPULZ_CK(cudaEventCreateWithFlags(&s->uploaded, cudaEventDisableTiming));
         GPULZ_CK(cudaEventCreateWithFlags(&s->downloaded, cudaEventDisableTiming));
     }
+    if (P->piece) {
+        P->h_ring = P->h_all + SLOTS * slot_bytes;
+        for (int k = 0; k < RING_PIECES; k++)
+            GPULZ_CK(cudaEventCreateWithFlags(&P->landed[k], cudaEventDisableTiming));
+        GPULZ_CK(cudaStreamCreateWithFlags(&P->down, cudaStreamNonBlocking));
+    }
     GPULZ_CK(cudaStreamCreateWithFlags(&P->copy, cudaStreamNonBlocking));
     if (P->stream) {
         P->work = (cudaStream_t)P->stream;
@@ -126,12 +171,19 @@ static void pipeline_close(pipeline *P)
         cudaStreamSynchronize(P->copy);
     if (P->work)
         cudaStreamSynchronize(P->work);
+    if (P->down)
+        cudaStreamSynchronize(P->down);
     for (int k = 0; k < SLOTS; k++) {
         if (P->s[k].uploaded)
             cudaEventDestroy(P->s[k].uploaded);
         if (P->s[k].downloaded)
             cudaEventDestroy(P->s[k].downloaded);
     }
+    for (int k = 0; k < RING_PIECES; k++)
+        if (P->landed[k])
+            cudaEventDestroy(P->landed[k]);
+    if (P->down)
+        cudaStreamDestroy(P->down);
     if (P->copy)
         cudaStreamDestroy(P->copy);
     if (P->own_work)
@@ -144,7 +196,12 @@ static void pipeline_close(pipeline *P)
     }
 }
 
-static atomic_ullong in_place_copies, host_batches;
+static atomic_ullong in_place_copies, host_batches, ring_chunks;
+
+unsigned long long gpu_tune_ring_chunks(void)
+{
+    return atomic_load(&ring_chunks);
+}
 
 unsigned long long gpu_tune_in_place_copies(void)
 {
@@ -224,7 +281,10 @@ static int run_chunk(pipeline *P, size_t i)
     s->out_in_place = chunk_rc == GPULZ_OK && host_pinned(B->dst[i], B->dst_len[i]);
     if (s->out_in_place)
         atomic_fetch_add(&in_place_copies, 1);
-    if (chunk_rc == GPULZ_OK) {
+    s->ringed = chunk_rc == GPULZ_OK && !s->out_in_place && P->piece && B->dst_len[i] > RING_PIECES * P->piece;
+    if (s->ringed)
+        atomic_fetch_add(&ring_chunks, 1);
+    if (chunk_rc == GPULZ_OK && !s->ringed) {
         /* the device API returned with the chunk done (decoded chunks
          * verified): no wait on the work stream, and only its dst_len bytes */
         GPULZ_CK(cudaMemcpyAsync(s->out_in_place ? B->dst[i] : s->h_out, s->d_out, B->dst_len[i],
@@ -235,15 +295,45 @@ done:
     return rc;
 }
 
-/* Chunk i's output out of pinned memory once downloaded. */
+/* Piece k of the n output bytes at d queued for download into the ring. */
+static int ring_fetch(pipeline *P, const uint8_t *d, size_t n, size_t k)
+{
+    int rc = GPULZ_OK;
+    const size_t off = k * P->piece, len = n - off < P->piece ? n - off : P->piece;
+    GPULZ_CK(cudaMemcpyAsync(P->h_ring + (k % RING_PIECES) * P->piece, d + off, len, cudaMemcpyDeviceToHost,
+                             P->down));
+    GPULZ_CK(cudaEventRecord(P->landed[k % RING_PIECES], P->down));
+done:
+    return rc;
+}
+
+/* Chunk i's output out of pinned memory: the whole of it once downloaded,
+ * or through the ring a piece at a time as each lands.  The lane set the
+ * chunk's status, length and ringed before it counted the chunk run, which
+ * the copier waited for; the slot, whose device output the ring reads, is
+ * not staged again until this returns. */
 static int stage_out(pipeline *P, size_t i)
 {
     int rc = GPULZ_OK;
     gpulz_batch *B = P->B;
     slot *s = &P->s[i % SLOTS];
-    GPULZ_CK(cudaEventSynchronize(s->downloaded));
-    if (B->statuses[i] == GPULZ_OK && B->dst_len[i] && !s->out_in_place)
-        gpulz_copy_bulk(B->dst[i], s->h_out, B->dst_len[i]);
+    if (!s->ringed) {
+        GPULZ_CK(cudaEventSynchronize(s->downloaded));
+        if (B->statuses[i] == GPULZ_OK && B->dst_len[i] && !s->out_in_place)
+            gpulz_copy_bulk(B->dst[i], s->h_out, B->dst_len[i]);
+        goto done;
+    }
+    const size_t n = B->dst_len[i], pieces = (n + P->piece - 1) / P->piece;
+    for (size_t k = 0; k < RING_PIECES; k++) /* ringed: more pieces than that */
+        if ((rc = ring_fetch(P, s->d_out, n, k)) != GPULZ_OK)
+            goto done;
+    for (size_t k = 0; k < pieces; k++) {
+        const size_t off = k * P->piece, len = n - off < P->piece ? n - off : P->piece;
+        GPULZ_CK(cudaEventSynchronize(P->landed[k % RING_PIECES]));
+        gpulz_copy_bulk((uint8_t *)B->dst[i] + off, P->h_ring + (k % RING_PIECES) * P->piece, len);
+        if (k + RING_PIECES < pieces && (rc = ring_fetch(P, s->d_out, n, k + RING_PIECES)) != GPULZ_OK)
+            goto done;
+    }
 done:
     return rc;
 }

@@ -55,6 +55,17 @@ unsigned long long gpu_tune_in_place_copies(void);
  * which way the auto backend sent one. */
 unsigned long long gpu_tune_host_batches(void);
 
+/* Bytes of a piece of host batches' download ring (gpu_batch.c), for every
+ * later batch of this process, instead of 2 MiB (0 restores it); from 256
+ * bytes to 64 MiB, else GPULZ_ERR_PARAM.  The ring takes outputs of more
+ * than four pieces: the tests reach it, its wrapping and its tails on small
+ * chunks. */
+int gpu_tune_ring_piece(size_t bytes);
+
+/* How many chunks' outputs host batches have downloaded through that ring
+ * since the process began, so that the tests see which way each went. */
+unsigned long long gpu_tune_ring_chunks(void);
+
 /* Nonzero: a ratio chunk's decoding takes the CPU decoder's order from the
  * start (the flags first, their counts read back), as it does after the
  * streams decoded at once found anything amiss (gpu_v2_ratio.c); 0
