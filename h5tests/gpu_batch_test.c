@@ -255,6 +255,86 @@ static void *host_batch_thread(void *arg)
 }
 
 /*
+ * Host outputs larger than the download ring go through it a piece at a
+ * time.  With pieces of 4 KiB (gpu_tune_ring_piece) the ring holds 16 KiB:
+ * outputs of just over that to 3 MB wrap it from once to hundreds of times
+ * and end at many offsets in a piece, one lane taking them all in turn or
+ * eight lanes a few each.  Host batches give the CPU's bytes and statuses
+ * (one chunk damaged for decoding), and the chunks counted through the ring
+ * are exactly those whose output is larger than the ring and did not fail.
+ */
+#define RING_CHUNKS 12
+static void ring_pieces(const char *lanes)
+{
+    static const size_t sizes[RING_CHUNKS] = {16384, 16385, 20479, 20480, 0, 65537, 4096 * 7 + 1,
+                                              1 << 20, 100, 3000001, 262147, 16383};
+    const size_t ring = 4 * 4096;
+    CHECK(gpu_tune_ring_piece(255) == GPULZ_ERR_PARAM && gpu_tune_ring_piece(4096) == GPULZ_OK);
+    setenv("GPULZ_GPU_LANES", lanes, 1);
+    gpulz_params p, cpu;
+    gpu_and_cpu(&p, &cpu, GPULZ_MODE_AUTO, 2, 0);
+    size_t len[RING_CHUNKS], cap[RING_CHUNKS], got[RING_CHUNKS], want_len[RING_CHUNKS], dec_len[RING_CHUNKS];
+    uint8_t *in[RING_CHUNKS], *out[RING_CHUNKS], *want[RING_CHUNKS], *dec[RING_CHUNKS];
+    int st[RING_CHUNKS];
+    unsigned long long expect = 0;
+    for (int i = 0; i < RING_CHUNKS; i++) {
+        len[i] = sizes[i];
+        in[i] = malloc(len[i] ? len[i] : 1);
+        dec[i] = malloc(len[i] ? len[i] : 1);
+        CHECK(in[i] && dec[i]);
+        chunk_fill(in[i], len[i], (size_t)i + 1); /* random, runs or zeros: large and small outputs */
+    }
+    CHECK(gpulz_compress_batch_bound(RING_CHUNKS, len, &p, cap) > 0);
+    for (int i = 0; i < RING_CHUNKS; i++) {
+        out[i] = malloc(cap[i]);
+        want[i] = malloc(cap[i]);
+        CHECK(out[i] && want[i] &&
+              gpulz_compress(in[i], len[i], want[i], cap[i], &want_len[i], &cpu) == GPULZ_OK);
+        expect += want_len[i] > ring;
+    }
+    unsigned long long before = gpu_tune_ring_chunks();
+    CHECK(gpulz_compress_batch(RING_CHUNKS, (const void *const *)in, len, (void *const *)out, cap, got, st, &p,
+                               GPULZ_MEMORY_HOST, NULL, NULL, 0) == GPULZ_OK);
+    for (int i = 0; i < RING_CHUNKS; i++)
+        CHECKF(st[i] == GPULZ_OK && got[i] == want_len[i] && memcmp(out[i], want[i], got[i]) == 0,
+               "ring, lanes %s: chunk %d (%zu bytes) compressed unlike the CPU", lanes, i, len[i]);
+    CHECKF(gpu_tune_ring_chunks() - before == expect, "ring, lanes %s: %llu compressed chunks through it, not %llu",
+           lanes, gpu_tune_ring_chunks() - before, expect);
+    CHECK(expect > 0);
+    const int bad = 9; /* 3000001 bytes, damaged: its output is never downloaded */
+    out[bad][0] ^= 0x7f;
+    expect = 0;
+    for (int i = 0; i < RING_CHUNKS; i++) {
+        memset(dec[i], 0xA5, len[i]);
+        expect += i != bad && len[i] > ring;
+    }
+    before = gpu_tune_ring_chunks();
+    CHECK(gpulz_decompress_batch(RING_CHUNKS, (const void *const *)out, got, (void *const *)dec, len, dec_len, st,
+                                 &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) != GPULZ_OK);
+    for (int i = 0; i < RING_CHUNKS; i++) {
+        if (i == bad) {
+            CHECKF(st[i] != GPULZ_OK, "ring, lanes %s: the damaged chunk decoded", lanes);
+            continue;
+        }
+        CHECKF(st[i] == GPULZ_OK && dec_len[i] == len[i] && memcmp(dec[i], in[i], len[i]) == 0,
+               "ring, lanes %s: chunk %d (%zu bytes) decoded wrong", lanes, i, len[i]);
+    }
+    CHECKF(gpu_tune_ring_chunks() - before == expect, "ring, lanes %s: %llu decoded chunks through it, not %llu",
+           lanes, gpu_tune_ring_chunks() - before, expect);
+    for (int i = 0; i < RING_CHUNKS; i++) {
+        free(in[i]);
+        free(out[i]);
+        free(want[i]);
+        free(dec[i]);
+    }
+    unsetenv("GPULZ_GPU_LANES");
+    CHECK(gpu_tune_ring_piece(0) == GPULZ_OK);
+    printf("download ring of 4 KiB pieces, %s lane(s): the CPU's bytes and statuses, outputs over the ring "
+           "and only those through it\n",
+           lanes);
+}
+
+/*
  * The staging a device keeps for host batches: grown for larger chunks,
  * kept for smaller ones, and two batches at once on one device (one takes
  * the kept slots, the other makes its own) both give the CPU's bytes.
@@ -738,7 +818,24 @@ static void direct_device(hid_t file, const char *tag, int rank, const hsize_t *
           direct == 1);
     CHECK(cudaMemcpy(back, d_back, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECKF(memcmp(back, v, n * 4) == 0, "%s: device read differs", tag);
-    printf("direct %-8s device buffers: chunks identical to H5Dwrite's, read back exact\n", tag);
+    /* no device buffer: refused on HDF5's stack, nothing decoded into NULL
+     * nor written from it, the dataset as it was */
+    H5E_BEGIN_TRY
+    {
+        direct = -1;
+        CHECKF(gpulz_h5_read_direct_device(b, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, NULL, NULL, &direct) < 0 &&
+                   direct == 0,
+               "%s: a read into no device buffer was taken (direct %d)", tag, direct);
+        direct = -1;
+        CHECKF(gpulz_h5_write_direct_device(b, H5T_NATIVE_INT32, H5S_ALL, H5P_DEFAULT, NULL, NULL, &direct) < 0 &&
+                   direct == 0,
+               "%s: a write from no device buffer was taken (direct %d)", tag, direct);
+    }
+    H5E_END_TRY;
+    memset(back, 0, n * 4);
+    CHECK(H5Dread(b, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+    CHECKF(memcmp(back, v, n * 4) == 0, "%s: the dataset changed after the refused write", tag);
+    printf("direct %-8s device buffers: chunks identical to H5Dwrite's, read back exact; no buffer refused\n", tag);
     H5Sclose(sa);
     H5Sclose(space);
     H5Dclose(a);
@@ -836,6 +933,8 @@ int main(void)
     unsetenv("GPULZ_GPU_LANES");
     mixed_decode();
     staging_reuse();
+    ring_pieces("1");
+    ring_pieces("8");
     int count = 0;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count >= 2)
         multi_device(count);

@@ -1541,6 +1541,10 @@ static herr_t device_direct(int writing, hid_t dset, hid_t mem_type, hid_t file_
         *direct = 0;
     if (how < 0)
         PUSH_AND_GOTO(H5E_DATASET, H5E_CANTINIT, -1, "gpulz: cannot set up direct chunk I/O");
+    /* the batch codec would decode into it, the staging copy read it */
+    if (!d_buf && P.npoints > 0)
+        PUSH_AND_GOTO(H5E_ARGS, H5E_BADVALUE, -1, "gpulz: no device buffer for %lld selected points",
+                      (long long)P.npoints);
 #if GPULZ_HAVE_CUDA
     mem M = {1, cuda_stream};
     if (how == 1 && gpulz_gpu_available()) {
