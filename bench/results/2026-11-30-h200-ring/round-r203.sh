@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
+# Not run: r204 (round-r204.sh) took its place, with more rings on one GPU and two.
 # r203 (prepared, not run; device kind nvidia-h200-x2; after r202, only if a ring helped there):
 # the same .dk/c202x.tar.gz, two GPUs in one process from pageable host buffers, h5direct_bench
 # --size 4G --gpus 1,2, auto, memory file, 4 and 16 MiB, direct-host, ring off against the

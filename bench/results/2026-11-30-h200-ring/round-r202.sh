@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
+# Ran this session (third of 2026-11-30) as r202: results in summary-r202.txt and r202-*.csv.
 # r202 (prepared, not run: for the next session; device kind nvidia-h200). .dk/c202x.tar.gz = `make
 # dist` of main with experiment-c202-download-ring.patch applied: a host batch's outputs downloaded
 # a piece at a time into a ring of GPULZ_EXP_RING pinned pieces of GPULZ_EXP_PIECE_KIB each, every
