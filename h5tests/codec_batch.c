@@ -308,6 +308,122 @@ static void split(void)
     }
 }
 
+/*
+ * A chunk's dst that shares a byte with another chunk's dst or src fails the
+ * whole call with GPULZ_ERR_PARAM before any chunk runs (the chunks run at
+ * once, and one out given to two chunks held one of them, without an error);
+ * dsts that only touch, rooms to the buffer's end (a chunk writes what its
+ * header declares), a chunk's own src and dst (its own status), and the
+ * sizes asked with no room are not refused whole.  Pairs far apart in a
+ * large batch are found, and named.
+ */
+#define OV 200
+static void overlapping_buffers(void)
+{
+    gpulz_params p;
+    gpulz_params_init(&p);
+    p.backend = GPULZ_BACKEND_CPU;
+    static uint8_t in[OV][600], packed[OV][700], out[OV * 700 + 64];
+    const void *src[OV];
+    void *dst[OV];
+    size_t len[OV], cap[OV], got[OV], clen[OV];
+    int st[OV];
+    for (size_t i = 0; i < OV; i++) {
+        for (size_t k = 0; k < sizeof in[i]; k++)
+            in[i][k] = (uint8_t)(k % 7 == 0 ? rnd() : i);
+        len[i] = sizeof in[i];
+        src[i] = in[i];
+        dst[i] = packed[i];
+        cap[i] = sizeof packed[i];
+    }
+    TU_CHECK(gpulz_compress_batch(OV, src, len, dst, cap, clen, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                 GPULZ_OK,
+             "overlap: the separate batch (%s)", gpulz_last_error());
+    /* dsts cut from one buffer, touching: decoded as one call per chunk */
+    for (size_t i = 0; i < OV; i++) {
+        src[i] = packed[i];
+        dst[i] = out + i * len[i];
+        cap[i] = len[i];
+    }
+    TU_CHECK(gpulz_decompress_batch(OV, src, clen, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                 GPULZ_OK,
+             "overlap: touching dsts refused (%s)", gpulz_last_error());
+    for (size_t i = 0; i < OV; i++)
+        TU_CHECK(got[i] == len[i] && memcmp(out + i * len[i], in[i], len[i]) == 0, "touching dsts: chunk %zu", i);
+    /* each chunk's room the rest of the buffer: what a chunk writes is what
+     * its header declares, so these overlap nothing written */
+    memset(out, 0, sizeof out);
+    for (size_t i = 0; i < OV; i++)
+        cap[i] = sizeof out - i * len[i];
+    TU_CHECK(gpulz_decompress_batch(OV, src, clen, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                 GPULZ_OK,
+             "overlap: rooms to the buffer's end refused (%s)", gpulz_last_error());
+    for (size_t i = 0; i < OV; i++) {
+        TU_CHECK(got[i] == len[i] && memcmp(out + i * len[i], in[i], len[i]) == 0, "rooms to the end: chunk %zu", i);
+        cap[i] = len[i];
+    }
+    const struct {
+        const char *what;
+        size_t a, b, shift; /* chunk a's dst moved onto chunk b's dst (shift into it) or src */
+        int onto_src;
+        const char *names;
+    } cases[] = {{"one dst for two chunks", 1, 0, 0, 0, "chunk 1's dst overlaps chunk 0's dst"},
+                 {"one byte shared at the end", 150, 149, 599, 0, "chunk 150's dst overlaps chunk 149's dst"},
+                 {"a dst over another chunk's src", 150, 3, 0, 1, "chunk 150's dst overlaps chunk 3's src"},
+                 {"a dst over a later chunk's src", 2, 199, 0, 1, "chunk 2's dst overlaps chunk 199's src"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (size_t i = 0; i < OV; i++)
+            dst[i] = out + i * len[i];
+        dst[cases[c].a] = (cases[c].onto_src ? (uint8_t *)packed[cases[c].b] : out + cases[c].b * len[cases[c].b]) +
+                          cases[c].shift;
+        uint8_t *moved = dst[cases[c].a];
+        memset(out, 0xA5, sizeof out);
+        uint8_t before[700];
+        memcpy(before, moved, sizeof before);
+        for (size_t i = 0; i < OV; i++)
+            st[i] = 12345;
+        int rc = gpulz_decompress_batch(OV, src, clen, dst, cap, got, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0);
+        TU_CHECK(rc == GPULZ_ERR_PARAM && strstr(gpulz_last_error(), cases[c].names),
+                 "overlap, %s: status %d (%s)", cases[c].what, rc, gpulz_last_error());
+        int all = 1;
+        for (size_t i = 0; i < OV; i++)
+            all &= st[i] == GPULZ_ERR_PARAM;
+        TU_CHECK(all, "overlap, %s: not every status says so", cases[c].what);
+        TU_CHECK(out[0] == 0xA5 && out[sizeof out - 1] == 0xA5 && memcmp(before, moved, sizeof before) == 0,
+                 "overlap, %s: a chunk was decoded", cases[c].what);
+    }
+    /* compressing too: a dst over another chunk's input */
+    for (size_t i = 0; i < OV; i++) {
+        src[i] = in[i];
+        dst[i] = packed[i];
+        cap[i] = sizeof packed[i];
+    }
+    dst[10] = in[11] + 50;
+    cap[10] = 100;
+    TU_CHECK(gpulz_compress_batch(OV, src, len, dst, cap, clen, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                     GPULZ_ERR_PARAM &&
+                 strstr(gpulz_last_error(), "chunk 10's dst overlaps chunk 11's src"),
+             "overlap: compressing onto another chunk's input (%s)", gpulz_last_error());
+    /* a chunk's own src and dst: its own status, the others done */
+    dst[10] = in[10];
+    cap[10] = sizeof in[10];
+    TU_CHECK(gpulz_compress_batch(OV, src, len, dst, cap, clen, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) ==
+                     GPULZ_ERR_PARAM &&
+                 st[10] == GPULZ_ERR_PARAM && st[9] == GPULZ_OK && st[11] == GPULZ_OK,
+             "overlap: a chunk's own src and dst (%d %d %d)", st[9], st[10], st[11]);
+    /* sizes asked with no room: nothing to overlap */
+    for (size_t i = 0; i < OV; i++) {
+        src[i] = packed[i];
+        dst[i] = NULL;
+        cap[i] = 0;
+    }
+    dst[10] = packed[10];
+    TU_CHECK(gpulz_compress_batch(OV, src, len, dst, cap, clen, st, &p, GPULZ_MEMORY_HOST, NULL, NULL, 0) !=
+                     GPULZ_ERR_PARAM ||
+                 !strstr(gpulz_last_error(), "overlaps"),
+             "overlap: rooms of 0 bytes refused as overlapping");
+}
+
 /* How many chunks a batch should hold: 256 MiB of chunks, at most 1024, at
  * least one. */
 static void batch_chunks(void)
@@ -333,6 +449,7 @@ int main(void)
     batch_against_single(GPULZ_MODE_FAST, 2, GPULZ_FLAG_ADAPTIVE | GPULZ_FLAG_NO_CHECKSUM, 1);
     batch_against_single(GPULZ_MODE_LZ, 8, 0, 64);
     whole_call_errors();
+    overlapping_buffers();
     split();
     batch_chunks();
     return tu_finish("codec_batch");

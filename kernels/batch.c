@@ -7,6 +7,7 @@
  * through the pinned pipeline of gpu_batch.c, device chunks through the
  * device API one after another on the caller's stream.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,110 @@ void gpulz_batch_split(size_t count, const size_t w[], unsigned parts, size_t cu
 
 /* ---- the calls ------------------------------------------------------------ */
 
+typedef struct span {
+    uintptr_t start, end;
+    size_t chunk;
+    int out; /* a dst, else a src */
+} span;
+
+/* A room said larger than the address space ends at its top. */
+static span span_of(const void *p, size_t len, size_t chunk, int out)
+{
+    const uintptr_t start = (uintptr_t)p;
+    return (span){start, len > UINTPTR_MAX - start ? UINTPTR_MAX : start + len, chunk, out};
+}
+
+static int span_order(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    /* ties by chunk, so that the pair named does not hang on qsort's order */
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->chunk != y->chunk)
+        return x->chunk < y->chunk ? -1 : 1;
+    return x->out - y->out;
+}
+
+/* The greatest end among spans seen, and the greatest among those of the
+ * other chunks than its own: a span overlaps an earlier one of another
+ * chunk exactly where that end passes its start. */
+typedef struct reach {
+    uintptr_t end, end_other;
+    size_t chunk;
+    int any;
+} reach;
+
+static void reach_add(reach *r, const span *s)
+{
+    if (!r->any || s->chunk == r->chunk) {
+        r->end = !r->any || s->end > r->end ? s->end : r->end;
+        r->chunk = s->chunk;
+        r->any = 1;
+    } else if (s->end > r->end) {
+        r->end_other = r->end;
+        r->end = s->end;
+        r->chunk = s->chunk;
+    } else if (s->end > r->end_other) {
+        r->end_other = s->end;
+    }
+}
+
+static uintptr_t reach_other(const reach *r, size_t chunk)
+{
+    return !r->any ? 0 : chunk == r->chunk ? r->end_other : r->end;
+}
+
+/*
+ * Whether a chunk's dst shares a byte with another chunk's dst or src: the
+ * chunks run at once, on several threads or lanes, so such a batch would
+ * leave one chunk's output holding another's bytes without an error.  A
+ * dst is what its chunk may write: on the host its room (gpulz_batch_room:
+ * a generous cap, say the rest of one buffer for each chunk, overlaps
+ * nothing the chunk writes), on the device, whose headers the host does not
+ * read, its whole cap.  A chunk's own src and dst are its call's to refuse.
+ * 1 with the first such pair found in *a (a dst) and *b, *b_out; 0 where
+ * there is none; -1 where the spans cannot be allocated.
+ */
+static int outs_overlap(const gpulz_batch *B, gpulz_memory memory, size_t *a, size_t *b, int *b_out)
+{
+    span *v = B->count <= SIZE_MAX / (2 * sizeof *v) ? malloc(2 * B->count * sizeof *v) : NULL;
+    size_t n = 0;
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < B->count; i++) {
+        const size_t room = !B->dst[i] ? 0 : memory == GPULZ_MEMORY_HOST ? gpulz_batch_room(B, i) : B->dst_cap[i];
+        if (room)
+            v[n++] = span_of(B->dst[i], room, i, 1);
+        if (B->src[i] && B->src_len[i])
+            v[n++] = span_of(B->src[i], B->src_len[i], i, 0);
+    }
+    qsort(v, n, sizeof *v, span_order);
+    reach any = {0}, outs = {0};
+    int found = 0;
+    for (size_t k = 0; k < n && !found; k++) {
+        const span *s = &v[k];
+        /* an out meets any earlier span; a src meets only an earlier out */
+        if (reach_other(s->out ? &any : &outs, s->chunk) > s->start) {
+            /* name the pair: the earlier span of another chunk reaching it */
+            for (size_t j = 0; j < k; j++) {
+                if (v[j].chunk != s->chunk && v[j].end > s->start && (s->out || v[j].out)) {
+                    const int s_is_a = s->out;
+                    *a = s_is_a ? s->chunk : v[j].chunk;
+                    *b = s_is_a ? v[j].chunk : s->chunk;
+                    *b_out = s_is_a ? v[j].out : s->out;
+                    break;
+                }
+            }
+            found = 1;
+        }
+        reach_add(&any, s);
+        if (s->out)
+            reach_add(&outs, s);
+    }
+    free(v);
+    return found;
+}
+
 /* Whether host chunks go to the GPU: asked for, or auto where a GPU is
  * usable, the work runs there and the chunks are worth it on average. */
 static int host_on_gpu(const gpulz_batch *B)
@@ -192,6 +297,15 @@ static int batch_run(gpulz_batch *B, gpulz_memory memory, void *d_scratch, size_
     else if (memory == GPULZ_MEMORY_HOST && d_scratch)
         rc = gpulz_fail(GPULZ_ERR_PARAM, "device scratch given for host buffers");
     if (rc != GPULZ_OK || B->count == 0)
+        goto done;
+    size_t a = 0, b = 0;
+    int b_out = 0, o = outs_overlap(B, memory, &a, &b, &b_out);
+    if (o < 0)
+        rc = gpulz_fail(GPULZ_ERR_NOMEM, "cannot allocate the spans of %zu chunks", B->count);
+    else if (o)
+        rc = gpulz_fail(GPULZ_ERR_PARAM, "chunk %zu's dst overlaps chunk %zu's %s: each chunk needs a dst of its own",
+                        a, b, b_out ? "dst" : "src");
+    if (rc != GPULZ_OK)
         goto done;
     if (memory == GPULZ_MEMORY_DEVICE) {
         device_batch(B, d_scratch, scratch_size);

@@ -243,9 +243,14 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * count entries each, owned by the caller and only read (dst_len, statuses:
  * written) during the call; the buffers they point to are host memory or
  * device memory of one device, as memory says.  Chunks are independent:
- * no buffer may overlap any chunk's dst, its own chunk's included (a host
- * chunk on the CPU gets GPULZ_ERR_PARAM for its own).  src[i] may be NULL
- * where src_len[i] is 0.
+ * no buffer may overlap any chunk's dst, its own chunk's included: a dst
+ * that shares a byte with another chunk's src or dst fails the whole call
+ * with GPULZ_ERR_PARAM, and a host chunk on the CPU whose own src and dst
+ * overlap gets GPULZ_ERR_PARAM as its status.  A dst is the bytes its chunk
+ * may write: for host chunks up to the compression bound, or the size the
+ * chunk's header declares (so each chunk's room may be the rest of one
+ * buffer), for device chunks all dst_cap[i] bytes.
+ * src[i] may be NULL where src_len[i] is 0.
  *
  * statuses[i] receives chunk i's gpulz_status and dst_len[i] its length
  * (undefined where statuses[i] is not GPULZ_OK, but for decompression's
@@ -269,7 +274,9 @@ int gpulz_decompress_device(const void *d_src, size_t n, void *d_dst, size_t dst
  * i is (de)compressed on cuda_stream (NULL: a stream of the call's own), so
  * the copy engines and the SMs work at once; a chunk in pinned memory
  * (cudaHostAlloc, cudaHostRegister) is read or written there by the copy
- * engines, without its slot.  Host chunks are read as the call runs, not
+ * engines, without its slot, and a pageable output of more than 8 MiB
+ * comes down in 2 MiB pieces through a small pinned ring, each copied out
+ * as it lands.  Host chunks are read as the call runs, not
  * after cuda_stream's earlier work: a copy the caller queued into them must
  * be complete first.  Each device runs up to
  * GPULZ_GPU_LANES (default 8) such pipelines side by side, each on a run

@@ -528,28 +528,6 @@ def compress_batch(chunks, *, symbol_size=None, window=None, level=None, block=N
     return [out[a:a + int(n)].tobytes() for a, n in zip(at, dst_len)]
 
 
-def _refuse_overlapping_outs(srcs, dsts):
-    """A ValueError where a chunk's out shares bytes with another chunk's out
-    or with any chunk's input: gpulz_decompress_batch() requires that no
-    buffer overlap any dst (the chunks are decoded at once, on several
-    threads), and decompress() refuses the same for its one chunk.  Inputs
-    may share bytes with each other."""
-    spans = [(a.ctypes.data, a.ctypes.data + a.size, kind, i)
-             for kind, arrays in (("out", dsts), ("chunk", srcs))
-             for i, a in enumerate(arrays) if a.size]
-    spans.sort()
-    end_any = end_out = None
-    for start, end, kind, i in spans:
-        limit = end_any if kind == "out" else end_out
-        if limit is not None and start < limit:
-            raise ValueError("gpulz: the out of one chunk overlaps another buffer of the batch "
-                             "(%s %d): each chunk needs an out of its own, apart from the "
-                             "chunks" % (kind, i))
-        end_any = end if end_any is None else max(end_any, end)
-        if kind == "out":
-            end_out = end if end_out is None else max(end_out, end)
-
-
 def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
     """Decompress each of a sequence of gpulz chunks.
 
@@ -580,7 +558,8 @@ def decompress_batch(chunks, outs=None, *, threads=0, backend="auto"):
         result, dst = _host_out(out, decompressed_size(src))
         results.append(result)
         dsts.append(dst)
-    _refuse_overlapping_outs(srcs, dsts)
+    # outs that share bytes with each other or with another chunk: the C
+    # call refuses them whole (GPULZ_ERR_PARAM, a ValueError)
     status, _, _ = batch_run(False, [s.ctypes.data for s in srcs], [s.size for s in srcs],
                              [d.ctypes.data for d in dsts], [d.size for d in dsts], p)
     _check(status, "gpulz_decompress_batch")

@@ -247,13 +247,13 @@ def test_batch():
     # that buffer, holding one chunk's data, without an error
     pair = gpulz.compress_batch(chunks[:2])
     shared = bytearray(chunks[0].nbytes + 8)
-    inside = bytearray(chunks[0].nbytes + len(pair[1]))
-    inside[-len(pair[1]):] = pair[1]
+    inside = bytearray(chunks[0].nbytes)
+    inside[:len(pair[1])] = pair[1]
     for what, srcs, bad in (
             ("one out for two chunks", pair, [shared, shared]),
             ("two outs sharing bytes", pair,
              [memoryview(shared)[:chunks[0].nbytes], memoryview(shared)[8:]]),
-            ("an out over another chunk", [pair[0], memoryview(inside)[-len(pair[1]):]],
+            ("an out over another chunk", [pair[0], memoryview(inside)[:len(pair[1])]],
              [inside, None])):
         try:
             gpulz.decompress_batch(srcs, bad)
