@@ -112,30 +112,36 @@ static int pipeline_open(pipeline *P)
     size_t slot_bytes = P->in_max + P->out_max;
     if (slot_bytes < P->in_max || slot_bytes > SIZE_MAX / SLOTS)
         return gpulz_fail(GPULZ_ERR_PARAM, "chunks too large to stage");
-    const size_t piece = atomic_load(&tuned_piece) ? atomic_load(&tuned_piece) : RING_PIECE_DEFAULT;
+    const size_t tuned = atomic_load(&tuned_piece), piece = tuned ? tuned : RING_PIECE_DEFAULT;
     if (P->out_max > RING_PIECES * piece)
         P->piece = piece;
     const size_t ring_bytes = RING_PIECES * P->piece;
     if (SLOTS * slot_bytes > SIZE_MAX - ring_bytes)
         return gpulz_fail(GPULZ_ERR_PARAM, "chunks too large to stage");
-    const size_t need = SLOTS * slot_bytes + ring_bytes;
+    /* the ring is host memory only */
+    const size_t need_d = SLOTS * slot_bytes, need_h = need_d + ring_bytes;
     gpu_ctx *c = P->c;
-    if (need <= GPULZ_BATCH_STAGING_KEEP && pthread_mutex_trylock(&c->batch_lock) == 0) {
+    if (need_h <= GPULZ_BATCH_STAGING_KEEP && pthread_mutex_trylock(&c->batch_lock) == 0) {
         P->borrowed = 1;
-        if (c->batch_cap < need) {
+        if (c->batch_h_cap < need_h) {
             cudaFreeHost(c->batch_h);
+            c->batch_h = NULL;
+            c->batch_h_cap = 0;
+            GPULZ_CK(cudaMallocHost((void **)&c->batch_h, need_h));
+            c->batch_h_cap = need_h;
+        }
+        if (c->batch_d_cap < need_d) {
             cudaFree(c->batch_d);
-            c->batch_h = c->batch_d = NULL;
-            c->batch_cap = 0;
-            GPULZ_CK(cudaMallocHost((void **)&c->batch_h, need));
-            GPULZ_CK(cudaMalloc((void **)&c->batch_d, need));
-            c->batch_cap = need;
+            c->batch_d = NULL;
+            c->batch_d_cap = 0;
+            GPULZ_CK(cudaMalloc((void **)&c->batch_d, need_d));
+            c->batch_d_cap = need_d;
         }
         P->h_all = c->batch_h;
         P->d_all = c->batch_d;
     } else {
-        GPULZ_CK(cudaMallocHost((void **)&P->h_all, need));
-        GPULZ_CK(cudaMalloc((void **)&P->d_all, need));
+        GPULZ_CK(cudaMallocHost((void **)&P->h_all, need_h));
+        GPULZ_CK(cudaMalloc((void **)&P->d_all, need_d));
     }
     for (int k = 0; k < SLOTS; k++) {
         slot *s = &P->s[k];

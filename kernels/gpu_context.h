@@ -143,7 +143,7 @@ typedef struct gpu_ctx {
      * without waiting); another allocates its own. */
     pthread_mutex_t batch_lock;
     uint8_t *batch_h, *batch_d;
-    size_t batch_cap;
+    size_t batch_h_cap, batch_d_cap; /* the host's holds a download ring too */
 } gpu_ctx;
 
 /* The most staging a device keeps for host batches between calls. */

@@ -62,8 +62,9 @@ unsigned long long gpu_tune_host_batches(void);
  * chunks. */
 int gpu_tune_ring_piece(size_t bytes);
 
-/* How many chunks' outputs host batches have downloaded through that ring
- * since the process began, so that the tests see which way each went. */
+/* How many chunks' outputs host batches have sent through that ring since
+ * the process began (counted as each is sent, before its pieces come
+ * down), so that the tests see which way each went. */
 unsigned long long gpu_tune_ring_chunks(void);
 
 /* Nonzero: a ratio chunk's decoding takes the CPU decoder's order from the
