@@ -774,6 +774,51 @@ static void mixed_decode(void)
     printf("device batch of lz and fast chunks decoded at once, failures per chunk; sizes asked with no room\n");
 }
 
+/* Device chunks whose dsts overlap (whole caps: the host reads no device
+ * header) fail the whole call before any chunk runs; apart, they decode. */
+static void device_overlap(void)
+{
+    enum { N = 3, LEN = 100000 };
+    gpulz_params p, cpu;
+    gpu_and_cpu(&p, &cpu, GPULZ_MODE_FAST, 2, 0);
+    uint8_t *in = malloc(N * LEN), *z = malloc(N * 2 * LEN), *back = malloc(N * LEN);
+    void *d_z, *d_out;
+    CHECK(in && z && back && cudaMalloc(&d_z, N * 2 * LEN) == cudaSuccess &&
+          cudaMalloc(&d_out, N * LEN) == cudaSuccess);
+    const void *src[N];
+    void *dst[N];
+    size_t zlen[N], cap[N], got[N];
+    int st[N];
+    for (int i = 0; i < N; i++) {
+        chunk_fill(in + i * LEN, LEN, (size_t)i + 1);
+        CHECK(gpulz_compress(in + i * LEN, LEN, z + i * 2 * LEN, 2 * LEN, &zlen[i], &cpu) == GPULZ_OK);
+        src[i] = (uint8_t *)d_z + i * 2 * LEN;
+        dst[i] = (uint8_t *)d_out + i * LEN;
+        cap[i] = LEN;
+    }
+    CHECK(cudaMemcpy(d_z, z, N * 2 * LEN, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemset(d_out, 0xA5, N * LEN) == cudaSuccess);
+    dst[2] = dst[1];
+    int rc = gpulz_decompress_batch(N, src, zlen, dst, cap, got, st, &p, GPULZ_MEMORY_DEVICE, NULL, NULL, 0);
+    CHECKF(rc == GPULZ_ERR_PARAM && st[0] == GPULZ_ERR_PARAM && strstr(gpulz_last_error(), "chunk 2's dst"),
+           "device dsts shared: %d (%s)", rc, gpulz_last_error());
+    CHECK(cudaMemcpy(back, d_out, N * LEN, cudaMemcpyDeviceToHost) == cudaSuccess);
+    int untouched = 1;
+    for (size_t k = 0; k < (size_t)N * LEN; k++)
+        untouched &= back[k] == 0xA5;
+    CHECKF(untouched, "device dsts shared: a chunk was decoded");
+    dst[2] = (uint8_t *)d_out + 2 * LEN;
+    rc = gpulz_decompress_batch(N, src, zlen, dst, cap, got, st, &p, GPULZ_MEMORY_DEVICE, NULL, NULL, 0);
+    CHECK(rc == GPULZ_OK && cudaMemcpy(back, d_out, N * LEN, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECKF(memcmp(back, in, N * LEN) == 0, "device dsts apart: bytes differ");
+    cudaFree(d_z);
+    cudaFree(d_out);
+    free(in);
+    free(z);
+    free(back);
+    printf("device batch whose dsts overlap refused whole, nothing decoded; apart, decoded\n");
+}
+
 /* Direct chunk I/O from and into device memory against H5Dwrite. */
 static void direct_device(hid_t file, const char *tag, int rank, const hsize_t *dims, const hsize_t *chunk)
 {
@@ -939,6 +984,7 @@ int main(void)
     pinned_host(GPULZ_MODE_FAST);
     unsetenv("GPULZ_GPU_LANES");
     mixed_decode();
+    device_overlap();
     staging_reuse();
     ring_pieces("1");
     ring_pieces("8");
