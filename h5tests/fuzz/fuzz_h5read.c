@@ -22,6 +22,9 @@
  *  - a read that fails leaves a "gpulz:" message on the HDF5 error stack;
  *  - a chunk the codec decodes to exactly the dataset's chunk size reads.
  *
+ * Not fed: a chunk longer than HDF5 can store for its dataset (stored_max):
+ * H5Dwrite_chunk refuses it, so no file holds one.
+ *
  * Not fed: a valid chunk of a 0.1 dataset declaring fewer bytes than the
  * dataset's chunks hold (but more than 0).  Those datasets do not record
  * their chunk size, so the filter cannot tell, and HDF5 (1.10.8 at least)
@@ -59,23 +62,24 @@ typedef struct fuzz_dataset {
     unsigned cd[5];        /* what the writer passes (set_local resolves the 0s) */
     hid_t id;
     size_t chunk_bytes;
+    size_t stored_max; /* the longest stored chunk HDF5 writes for it */
     hsize_t nchunks[2];
 } fuzz_dataset;
 
 /* Types are filled in at start-up (the H5T_* macros are not constants). */
 static fuzz_dataset datasets[FUZZ_H5READ_DATASETS] = {
     /* 1024-byte chunks, the last one partial */
-    {"i32", 0, 0, 1, {1000}, {256}, H5Z_FLAG_MANDATORY, {0, 0, 0, 0, 0}, -1, 0, {0}},
+    {"i32", 0, 0, 1, {1000}, {256}, H5Z_FLAG_MANDATORY, {0, 0, 0, 0, 0}, -1, 0, 0, {0}},
     /* odd chunk dimensions: edge chunks in both directions */
-    {"u16_2d", 0, 0, 2, {30, 20}, {13, 7}, H5Z_FLAG_MANDATORY, {0, 0, 0, 0, 0}, -1, 0, {0}},
+    {"u16_2d", 0, 0, 2, {30, 20}, {13, 7}, H5Z_FLAG_MANDATORY, {0, 0, 0, 0, 0}, -1, 0, 0, {0}},
     /* 64 KiB chunks of an 8-byte type */
-    {"f64", 0, 0, 1, {10000}, {8192}, H5Z_FLAG_MANDATORY, {0, 0, 0, 0, 0}, -1, 0, {0}},
+    {"f64", 0, 0, 1, {10000}, {8192}, H5Z_FLAG_MANDATORY, {0, 0, 0, 0, 0}, -1, 0, 0, {0}},
     /* optional filter, other parameters */
-    {"u8_optional", 0, 0, 1, {1500}, {600}, H5Z_FLAG_OPTIONAL, {0, 2, 32, 256, 1}, -1, 0, {0}},
+    {"u8_optional", 0, 0, 1, {1500}, {600}, H5Z_FLAG_OPTIONAL, {0, 2, 32, 256, 1}, -1, 0, 0, {0}},
     /* gpulz 0.1: 32 KiB chunks, no chunk size recorded */
-    {"int32_defaults", 1, 0, 1, {30000}, {8192}, 0, {0}, -1, 0, {0}},
+    {"int32_defaults", 1, 0, 1, {30000}, {8192}, 0, {0}, -1, 0, 0, {0}},
     /* gpulz 0.1: 2-D, 32 x 32 uint16 chunks over 60 x 70 */
-    {"u16_2d", 1, 0, 2, {60, 70}, {32, 32}, 0, {0}, -1, 0, {0}},
+    {"u16_2d", 1, 0, 2, {60, 70}, {32, 32}, 0, {0}, -1, 0, 0, {0}},
 };
 
 int fuzz_h5read_outcome = FUZZ_H5READ_NOT_READ;
@@ -202,6 +206,15 @@ static void init(void)
         }
         if (d->rank == 1)
             d->nchunks[1] = 1;
+        /* HDF5 records a filtered chunk's stored size in 1 + (floor(log2 of
+         * the chunk's bytes) + 8) / 8 bytes, at most 8, and H5Dwrite_chunk
+         * refuses a chunk whose size needs more (H5D__chunk_file_alloc:
+         * "chunk size can't be encoded"): 65535 bytes for the 182 of u16_2d */
+        unsigned enc = 1, bits = 0;
+        while (d->chunk_bytes >> (bits + 1))
+            bits++;
+        enc += (bits + 8) / 8;
+        d->stored_max = enc >= 8 ? SIZE_MAX : ((size_t)1 << 8 * enc) - 1;
         static const size_t want_bytes[] = FUZZ_H5READ_CHUNK_BYTES;
         static const unsigned want_chunks[] = FUZZ_H5READ_CHUNKS, want_legacy[] = FUZZ_H5READ_LEGACY;
         REQUIRE(d->chunk_bytes == want_bytes[k] && d->chunk_bytes <= REGION_MAX);
@@ -306,6 +319,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size--;
     if (size == 0)
         return 0; /* HDF5 stores no empty chunk (H5Dwrite_chunk refuses it) */
+    if (size > d->stored_max)
+        return 0; /* nor one longer than its dataset's chunks can record */
 
     /* what the codec makes of it */
     gpulz_params p;

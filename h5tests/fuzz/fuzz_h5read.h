@@ -20,7 +20,8 @@
 
 /* What the last input did (for the replay test). */
 enum {
-    FUZZ_H5READ_NOT_READ = -1, /* empty, or a 0.1 chunk shorter than its dataset's (not fed) */
+    FUZZ_H5READ_NOT_READ = -1, /* empty, a 0.1 chunk shorter than its dataset's, or one
+                                  longer than HDF5 stores for the dataset (not fed) */
     FUZZ_H5READ_REFUSED = 0,   /* written, and the read failed with a gpulz message */
     FUZZ_H5READ_OK = 1         /* written, and read back as the codec decodes it */
 };

@@ -6,7 +6,8 @@
  * size, edge chunks, chunks declaring another size, a chunk over the 0.1 cap,
  * an empty one, truncated and foreign ones.  The name says what the read must
  * do: ok- reads back, bad- is refused with a gpulz message, skip- is not fed
- * (a short chunk of a 0.1 dataset); h5_read_corpus checks it.
+ * (a short chunk of a 0.1 dataset, or one longer than HDF5 stores);
+ * h5_read_corpus checks it.
  * Usage: gen_corpus_h5read DIR  (h5tests/fuzz/corpus_h5read)
  */
 #include <stdio.h>
@@ -118,6 +119,12 @@ int main(int argc, char **argv)
     /* found by fuzz_h5read: an empty chunk in a 0.1 dataset read as a
      * failure without a message (the filter returned 0 bytes) */
     bad |= emit("bad", 5, 11, "empty-crash-bcaebb1d", "zeros", 0, 2, 242, 1024, 0);
+    /* found by fuzz_h5read: a chunk of u16_2d (182-byte chunks) longer than
+     * the 65535 bytes HDF5 can record for it, which H5Dwrite_chunk refuses
+     * (the target took that for a broken invariant); not fed */
+    uint8_t *over = calloc(65536, 1);
+    bad |= !over || put("skip", 1, 0, "over-hdf5-size-crash-9be597b9", over, 65536);
+    free(over);
     /* not a gpulz chunk at all */
     static const uint8_t foreign[] = "\x89HDF\r\n\x1a\n not a gpulz chunk";
     bad |= put("bad", 0, 2, "foreign", foreign, sizeof foreign - 1);
