@@ -301,12 +301,23 @@ done:
     return rc;
 }
 
+/* Where piece k of an output lands in the ring, and its length of n. */
+static uint8_t *ring_place(const pipeline *P, size_t k)
+{
+    return P->h_ring + (k % RING_PIECES) * P->piece;
+}
+
+static size_t piece_len(const pipeline *P, size_t n, size_t k)
+{
+    const size_t off = k * P->piece;
+    return n - off < P->piece ? n - off : P->piece;
+}
+
 /* Piece k of the n output bytes at d queued for download into the ring. */
 static int ring_fetch(pipeline *P, const uint8_t *d, size_t n, size_t k)
 {
     int rc = GPULZ_OK;
-    const size_t off = k * P->piece, len = n - off < P->piece ? n - off : P->piece;
-    GPULZ_CK(cudaMemcpyAsync(P->h_ring + (k % RING_PIECES) * P->piece, d + off, len, cudaMemcpyDeviceToHost,
+    GPULZ_CK(cudaMemcpyAsync(ring_place(P, k), d + k * P->piece, piece_len(P, n, k), cudaMemcpyDeviceToHost,
                              P->down));
     GPULZ_CK(cudaEventRecord(P->landed[k % RING_PIECES], P->down));
 done:
@@ -334,9 +345,8 @@ static int stage_out(pipeline *P, size_t i)
         if ((rc = ring_fetch(P, s->d_out, n, k)) != GPULZ_OK)
             goto done;
     for (size_t k = 0; k < pieces; k++) {
-        const size_t off = k * P->piece, len = n - off < P->piece ? n - off : P->piece;
         GPULZ_CK(cudaEventSynchronize(P->landed[k % RING_PIECES]));
-        gpulz_copy_bulk((uint8_t *)B->dst[i] + off, P->h_ring + (k % RING_PIECES) * P->piece, len);
+        gpulz_copy_bulk((uint8_t *)B->dst[i] + k * P->piece, ring_place(P, k), piece_len(P, n, k));
         if (k + RING_PIECES < pieces && (rc = ring_fetch(P, s->d_out, n, k + RING_PIECES)) != GPULZ_OK)
             goto done;
     }
